@@ -1,0 +1,27 @@
+# Two entry points for a fresh Linux machine with Python 3.11:
+#   make demo   - set up, then run the main job
+#   make test   - set up, then run the whole test suite (what CI runs)
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup demo test lint
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/bang-league simulate --games 200 --players 5 --seed 1
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+lint: $(STAMP)
+	$(BIN)/ruff check .

@@ -1,0 +1,34 @@
+"""`bang-league bench NAME [--json]`: run the benchmark `ops/bench/NAME.py`.
+
+Every benchmark module exposes `run() -> dict` (the figures, JSON-ready, each measured next to
+an anchor from the same run) and `render(result) -> rich renderable` for a terminal reader.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+
+import typer
+from rich.console import Console
+
+import ops.bench
+
+
+def available() -> list[str]:
+    return sorted(m.name for m in pkgutil.iter_modules(ops.bench.__path__) if not m.name.startswith("_"))
+
+
+def bench(
+    name: str = typer.Argument(..., help="Benchmark name: one of the modules in ops/bench/."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
+) -> None:
+    if name not in available():
+        raise typer.BadParameter(f"unknown benchmark {name!r}; available: {', '.join(available())}")
+    module = importlib.import_module(f"ops.bench.{name}")
+    result = module.run()
+    if as_json:
+        typer.echo(json.dumps(result, indent=2, sort_keys=True))
+    else:
+        Console().print(module.render(result))

@@ -1,0 +1,22 @@
+"""The `bang-league` command line: one typer app, one sub-app per area.
+
+Each area registers its commands in its own module so that adding a command never means
+editing somebody else's file: `bang_cli/<area>.py` defines a typer app and it is mounted here.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from bang_cli import bench, rules, simulate
+
+app = typer.Typer(
+    no_args_is_help=True,
+    help="bang-league: tournament and league server for BANG! The Dice Game.",
+)
+app.add_typer(rules.app, name="rules")
+app.command("bench")(bench.bench)
+app.command("simulate")(simulate.simulate)
+
+if __name__ == "__main__":
+    app()

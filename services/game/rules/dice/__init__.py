@@ -1,0 +1,102 @@
+"""The rules engine for BANG! The Dice Game (base game): pure, deterministic, event-sourced.
+
+No I/O, no clock, no randomness: dice faces arrive as data in ``RollDice`` commands.
+"""
+
+from services.game.rules.dice.awaiting import Awaiting, Decision
+from services.game.rules.dice.characters import CHARACTERS, Character, CharacterId
+from services.game.rules.dice.commands import (
+    ChooseTarget,
+    Command,
+    Decline,
+    DiscardArrows,
+    DoubleShot,
+    GameCommand,
+    RemoveArrows,
+    Reroll,
+    RollDice,
+    StopRolling,
+    TakeArrowsInstead,
+    parse_command,
+)
+from services.game.rules.dice.decide import awaiting, check, decide, execute
+from services.game.rules.dice.errors import (
+    GameOver,
+    IllegalCommand,
+    InvalidSetup,
+    MalformedCommand,
+    NotAwaited,
+    RuleError,
+)
+from services.game.rules.dice.events import (
+    EVENT_TYPES,
+    Event,
+    GameEnded,
+    GameEvent,
+    GameStarted,
+    PlayerPosition,
+    PlayerResult,
+    Position,
+    Seat,
+)
+from services.game.rules.dice.evolve import evolve, fold, initial_state
+from services.game.rules.dice.game import Game
+from services.game.rules.dice.legal import LegalCommands, legal_commands
+from services.game.rules.dice.setup import ROLES_BY_PLAYER_COUNT, new_game, roles_for
+from services.game.rules.dice.state import GameState, PlayerState
+from services.game.rules.dice.vocabulary import Cause, Face, PlayerId, Role, Side
+
+__all__ = [
+    "CHARACTERS",
+    "EVENT_TYPES",
+    "ROLES_BY_PLAYER_COUNT",
+    "Awaiting",
+    "Cause",
+    "Character",
+    "CharacterId",
+    "ChooseTarget",
+    "Command",
+    "Decision",
+    "Decline",
+    "DiscardArrows",
+    "DoubleShot",
+    "Event",
+    "Face",
+    "Game",
+    "GameCommand",
+    "GameEnded",
+    "GameEvent",
+    "GameOver",
+    "GameStarted",
+    "GameState",
+    "IllegalCommand",
+    "InvalidSetup",
+    "LegalCommands",
+    "MalformedCommand",
+    "NotAwaited",
+    "PlayerId",
+    "PlayerPosition",
+    "PlayerResult",
+    "PlayerState",
+    "Position",
+    "RemoveArrows",
+    "Reroll",
+    "Role",
+    "RollDice",
+    "RuleError",
+    "Seat",
+    "Side",
+    "StopRolling",
+    "TakeArrowsInstead",
+    "awaiting",
+    "check",
+    "decide",
+    "evolve",
+    "execute",
+    "fold",
+    "initial_state",
+    "legal_commands",
+    "new_game",
+    "parse_command",
+    "roles_for",
+]

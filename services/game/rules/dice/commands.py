@@ -1,0 +1,172 @@
+"""Commands: what a player (or the dice) asks the engine to do, in the imperative.
+
+Each command has a compact text form used in logs, errors and game records, e.g.
+``p1 roll arrow beer shoot1 gatling dynamite``, ``p1 reroll 0 2``, ``p1 target 3 p4``.
+``Command.parse(text)`` reads it back; ``str(command)`` prints it.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from services.game.rules.dice.errors import MalformedCommand
+from services.game.rules.dice.vocabulary import DieIndex, Face, PlayerId
+
+
+class Command(msgspec.Struct, frozen=True, tag_field="type", tag=True, kw_only=True):
+    player: PlayerId
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def text(self) -> str:
+        raise TypeError(f"{type(self).__name__} has no text form")  # every subclass defines one
+
+    @staticmethod
+    def parse(text: str) -> GameCommand:
+        return parse_command(text)
+
+
+class RollDice(Command, frozen=True, kw_only=True):
+    """The faces of the dice the engine asked to roll (the server's generator or the table)."""
+
+    faces: tuple[Face, ...]
+
+    def text(self) -> str:
+        return f"{self.player} roll {' '.join(self.faces)}"
+
+
+class Reroll(Command, frozen=True, kw_only=True):
+    dice: tuple[DieIndex, ...]
+
+    def text(self) -> str:
+        return f"{self.player} reroll {' '.join(map(str, self.dice))}"
+
+
+class StopRolling(Command, frozen=True, kw_only=True):
+    def text(self) -> str:
+        return f"{self.player} stop"
+
+
+class ChooseTarget(Command, frozen=True, kw_only=True):
+    """Aim a die at a player; ``die`` None for an ability's target (Sid Ketchum's heal).
+    ``as_face`` lets Calamity Janet use a shoot1 as a shoot2 and vice versa."""
+
+    target: PlayerId
+    die: DieIndex | None = None
+    as_face: Face | None = None
+
+    def text(self) -> str:
+        die = "" if self.die is None else f" {self.die}"
+        face = "" if self.as_face is None else f" as {self.as_face}"
+        return f"{self.player} target{die} {self.target}{face}"
+
+
+class DoubleShot(Command, frozen=True, kw_only=True):
+    """Slab the Killer spends a beer die to double a shoot die."""
+
+    shot_die: DieIndex
+    beer_die: DieIndex
+
+    def text(self) -> str:
+        return f"{self.player} double {self.shot_die} {self.beer_die}"
+
+
+class TakeArrowsInstead(Command, frozen=True, kw_only=True):
+    """Bart Cassidy takes arrows instead of losing that much life."""
+
+    count: int
+
+    def text(self) -> str:
+        return f"{self.player} arrows-instead {self.count}"
+
+
+class DiscardArrows(Command, frozen=True, kw_only=True):
+    """Pedro Ramirez returns arrows, one per life just lost."""
+
+    count: int
+
+    def text(self) -> str:
+        return f"{self.player} discard {self.count}"
+
+
+class RemoveArrows(Command, frozen=True, kw_only=True):
+    """Kit Carlson makes players return one arrow per gatling face (a player may be named twice)."""
+
+    from_players: tuple[PlayerId, ...]
+
+    def text(self) -> str:
+        return f"{self.player} remove {' '.join(self.from_players)}"
+
+
+class Decline(Command, frozen=True, kw_only=True):
+    """Answer "no" to the optional decision awaited."""
+
+    def text(self) -> str:
+        return f"{self.player} decline"
+
+
+GameCommand = (
+    RollDice
+    | Reroll
+    | StopRolling
+    | ChooseTarget
+    | DoubleShot
+    | TakeArrowsInstead
+    | DiscardArrows
+    | RemoveArrows
+    | Decline
+)
+
+
+def _int(word: str, text: str) -> int:
+    if not word.isdigit():
+        raise MalformedCommand(f"{text!r}: expected a number, got {word!r}")
+    return int(word)
+
+
+def _face(word: str, text: str) -> Face:
+    try:
+        return Face(word)
+    except ValueError:
+        faces = ", ".join(f.value for f in Face)
+        raise MalformedCommand(f"{text!r}: {word!r} is not a die face ({faces})") from None
+
+
+def parse_command(text: str) -> GameCommand:
+    """Read a command's text form (the inverse of ``str(command)``)."""
+    words = text.split()
+    if len(words) < 2:
+        raise MalformedCommand(f"{text!r}: expected '<player> <verb> …'")
+    player, verb, args = PlayerId(words[0]), words[1], words[2:]
+    match verb:
+        case "roll" if args:
+            return RollDice(player=player, faces=tuple(_face(w, text) for w in args))
+        case "reroll" if args:
+            return Reroll(player=player, dice=tuple(_int(w, text) for w in args))
+        case "stop" if not args:
+            return StopRolling(player=player)
+        case "target" if args:
+            as_face = None
+            if len(args) >= 2 and args[-2] == "as":
+                as_face = _face(args[-1], text)
+                args = args[:-2]
+            if len(args) == 1:
+                return ChooseTarget(player=player, target=PlayerId(args[0]), as_face=as_face)
+            if len(args) == 2:
+                die = _int(args[0], text)
+                return ChooseTarget(player=player, die=die, target=PlayerId(args[1]), as_face=as_face)
+        case "double" if len(args) == 2:
+            return DoubleShot(player=player, shot_die=_int(args[0], text), beer_die=_int(args[1], text))
+        case "arrows-instead" if len(args) == 1:
+            return TakeArrowsInstead(player=player, count=_int(args[0], text))
+        case "discard" if len(args) == 1:
+            return DiscardArrows(player=player, count=_int(args[0], text))
+        case "remove" if args:
+            return RemoveArrows(player=player, from_players=tuple(PlayerId(w) for w in args))
+        case "decline" if not args:
+            return Decline(player=player)
+    raise MalformedCommand(
+        f"{text!r}: unknown or incomplete command; expected one of roll, reroll, stop, target, "
+        "double, arrows-instead, discard, remove, decline"
+    )

@@ -1,0 +1,245 @@
+"""Events: facts in the past tense. The game's state is the fold of these.
+
+Every event is a msgspec Struct in one tagged union (tag field ``type`` = class name) and has a
+schema ``VERSION``; the event store records it beside the payload so an old version can be
+upcast on read. Dice faces and player decisions are inputs and are recorded here as data; life
+lost, eliminations and the result are outputs that an audit recomputes and compares.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import msgspec
+
+from services.game.rules.dice.characters import CharacterId
+from services.game.rules.dice.vocabulary import (
+    ArrowReason,
+    Cause,
+    DieIndex,
+    Face,
+    GainCause,
+    PlayerId,
+    Role,
+    RollingEnd,
+    Side,
+)
+
+
+class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True, kw_only=True):
+    VERSION: ClassVar[int] = 1
+
+
+# --- setup --------------------------------------------------------------------------------
+
+
+class Seat(msgspec.Struct, frozen=True, kw_only=True):
+    player: PlayerId
+    role: Role
+    character: CharacterId
+
+
+class PlayerPosition(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's situation when a game starts mid-way (rule cases, resumed table games)."""
+
+    player: PlayerId
+    life: int
+    arrows: int = 0
+
+
+class Position(msgspec.Struct, frozen=True, kw_only=True):
+    """A mid-game starting point. Players not listed are at full life with no arrows;
+    a player at 0 life is out of the game (eliminated before the record starts)."""
+
+    players: tuple[PlayerPosition, ...] = ()
+    active_player: PlayerId | None = None
+    turn: int = 1
+    dice: tuple[Face, ...] | None = None
+    """The active player's dice after their last roll; arrows of that roll already taken."""
+    rolls_used: int = 1
+
+
+class GameStarted(Event, frozen=True, kw_only=True):
+    seats: tuple[Seat, ...]
+    """Clockwise from the first seat."""
+    arrow_pile: int = 9
+    position: Position | None = None
+
+
+# --- a turn ---------------------------------------------------------------------------------
+
+
+class TurnStarted(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    turn: int
+
+
+class TargetChosen(Event, frozen=True, kw_only=True):
+    """A die (or an ability, ``die`` None) was aimed at a player."""
+
+    player: PlayerId
+    target: PlayerId
+    die: DieIndex | None = None
+    as_face: Face | None = None
+
+
+class RerollChosen(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    dice: tuple[DieIndex, ...]
+
+
+class DiceRolled(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    roll: int
+    """1 for the first roll of the turn, 2 for the first reroll, …"""
+    dice: tuple[DieIndex, ...]
+    faces: tuple[Face, ...]
+
+
+class DiceFinalized(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    faces: tuple[Face, ...]
+    reason: RollingEnd
+
+
+class ArrowTaken(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    reason: ArrowReason
+
+
+class ArrowsReturned(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    count: int
+    reason: ArrowReason
+
+
+class IndiansAttacked(Event, frozen=True, kw_only=True):
+    """The last arrow was taken. Losses follow as LifeLost events."""
+
+
+class AllArrowsReturned(Event, frozen=True, kw_only=True):
+    """After an Indian attack every arrow goes back to the pile."""
+
+
+class DynamiteExploded(Event, frozen=True, kw_only=True):
+    player: PlayerId
+
+
+class ShotDoubled(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    shot_die: DieIndex
+    beer_die: DieIndex
+
+
+class AbilityDeclined(Event, frozen=True, kw_only=True):
+    """An optional decision was answered "no"."""
+
+    player: PlayerId
+    decision: str
+
+
+class ArrowsInsteadChosen(Event, frozen=True, kw_only=True):
+    """Bart Cassidy takes ``count`` arrows instead of losing that much life (may be 0)."""
+
+    player: PlayerId
+    count: int
+    step: str
+    """The dice step whose losses this answers: ``shots`` or ``gatling``."""
+
+
+class ShotsFired(Event, frozen=True, kw_only=True):
+    """All shot targets are fixed; the losses follow simultaneously."""
+
+    player: PlayerId
+
+
+class GatlingFired(Event, frozen=True, kw_only=True):
+    player: PlayerId
+
+
+class LifeLost(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    amount: int
+    source: PlayerId | None
+    cause: Cause
+    die: DieIndex | None = None
+
+
+class LifeGained(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    amount: int
+    cause: GainCause
+    source: PlayerId | None = None
+
+
+class ArrowsRemoved(Event, frozen=True, kw_only=True):
+    """Kit Carlson made these players return one arrow each (a player may appear twice)."""
+
+    player: PlayerId
+    from_players: tuple[PlayerId, ...]
+
+
+class PlayerEliminated(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    role: Role
+    source: PlayerId | None
+    cause: Cause
+    turn: int
+
+
+class TurnEnded(Event, frozen=True, kw_only=True):
+    player: PlayerId
+
+
+# --- the end ----------------------------------------------------------------------------
+
+
+class PlayerResult(msgspec.Struct, frozen=True, kw_only=True):
+    player: PlayerId
+    role: Role
+    character: CharacterId
+    side: Side
+    won: bool
+    alive: bool
+    eliminated_by: PlayerId | None = None
+    eliminated_cause: Cause | None = None
+    eliminated_turn: int | None = None
+
+
+class GameEnded(Event, frozen=True, kw_only=True):
+    winning_side: Side | None
+    """None only when every player of a three-player game died at once."""
+    winners: tuple[PlayerId, ...]
+    results: tuple[PlayerResult, ...]
+    turn: int
+
+
+GameEvent = (
+    GameStarted
+    | TurnStarted
+    | TargetChosen
+    | RerollChosen
+    | DiceRolled
+    | DiceFinalized
+    | ArrowTaken
+    | ArrowsReturned
+    | IndiansAttacked
+    | AllArrowsReturned
+    | DynamiteExploded
+    | ShotDoubled
+    | AbilityDeclined
+    | ArrowsInsteadChosen
+    | ShotsFired
+    | GatlingFired
+    | LifeLost
+    | LifeGained
+    | ArrowsRemoved
+    | PlayerEliminated
+    | TurnEnded
+    | GameEnded
+)
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.__name__: cls
+    for cls in GameEvent.__args__  # type: ignore[attr-defined]
+}

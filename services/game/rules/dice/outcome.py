@@ -1,0 +1,81 @@
+"""Who has won, checked after every elimination; and each player's side."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from services.game.rules.dice.events import GameEnded, PlayerResult
+from services.game.rules.dice.state import GameState, PlayerState
+from services.game.rules.dice.vocabulary import PlayerId, Role, Side
+
+_SIDE = {
+    Role.SHERIFF: Side.LAW,
+    Role.DEPUTY: Side.LAW,
+    Role.OUTLAW: Side.OUTLAWS,
+    Role.RENEGADE: Side.RENEGADE,
+}
+_THREE_PLAYER_SIDE = {Role.DEPUTY: Side.DEPUTY, Role.OUTLAW: Side.OUTLAW, Role.RENEGADE: Side.RENEGADE}
+THREE_PLAYER_PREY = {Role.DEPUTY: Role.RENEGADE, Role.RENEGADE: Role.OUTLAW, Role.OUTLAW: Role.DEPUTY}
+"""Three players: whom each role must eliminate while all three live."""
+
+
+def side_of(state: GameState, player: PlayerState) -> Side:
+    return (_THREE_PLAYER_SIDE if state.three_player else _SIDE)[player.role]
+
+
+def check_end(
+    state: GameState,
+    eliminated: Sequence[PlayerState],
+    source: PlayerId | None,
+    alive_before: int,
+) -> GameEnded | None:
+    """The game's end after ``eliminated`` left together (caused by ``source``, if a player)."""
+    if state.three_player:
+        return _three_player_end(state, eliminated, source, alive_before)
+    living = state.living()
+    sheriff = next(p for p in state.players if p.role is Role.SHERIFF)
+    if not sheriff.alive:
+        if len(living) == 1 and living[0].role is Role.RENEGADE:
+            return _ended(state, Side.RENEGADE, [living[0]])
+        return _ended(state, Side.OUTLAWS, [p for p in state.players if p.role is Role.OUTLAW])
+    if not any(p.role in (Role.OUTLAW, Role.RENEGADE) for p in living):
+        law = [p for p in state.players if p.role in (Role.SHERIFF, Role.DEPUTY)]
+        return _ended(state, Side.LAW, law)
+    return None
+
+
+def _three_player_end(
+    state: GameState, eliminated: Sequence[PlayerState], source: PlayerId | None, alive_before: int
+) -> GameEnded | None:
+    if source is not None and alive_before == 3:
+        shooter = state.by_id[source]
+        prey = THREE_PLAYER_PREY[shooter.role]
+        if any(p.role is prey for p in eliminated):
+            return _ended(state, side_of(state, shooter), [shooter])
+    living = state.living()
+    if len(living) == 1:
+        # the duel's loser fell to the survivor, or to arrows/dynamite: the survivor wins
+        return _ended(state, side_of(state, living[0]), living)
+    if not living:
+        return _ended(state, None, [])
+    return None
+
+
+def _ended(state: GameState, side: Side | None, winners: Sequence[PlayerState]) -> GameEnded:
+    won = {p.id for p in winners}
+    results = tuple(
+        PlayerResult(
+            player=p.id,
+            role=p.role,
+            character=p.character.id,
+            side=side_of(state, p),
+            won=p.id in won,
+            alive=p.alive,
+            eliminated_by=p.eliminated_by,
+            eliminated_cause=p.eliminated_cause,
+            eliminated_turn=p.eliminated_turn,
+        )
+        for p in state.players
+    )
+    turn = state.turn.number if state.turn is not None else state.last_turn_number
+    return GameEnded(winning_side=side, winners=tuple(p.id for p in winners), results=results, turn=turn)

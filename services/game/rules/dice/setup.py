@@ -1,0 +1,90 @@
+"""Setting up a game: role tables and the checks a starting position must pass.
+
+Dealing is random and randomness lives outside the engine: the caller shuffles (the server
+with its seeded generator, a club at its table) and hands over the seats.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from services.game.rules.dice.characters import CHARACTERS
+from services.game.rules.dice.errors import InvalidSetup
+from services.game.rules.dice.events import GameStarted, Position, Seat
+from services.game.rules.dice.vocabulary import Face, Role
+
+SHERIFF, DEPUTY, OUTLAW, RENEGADE = Role.SHERIFF, Role.DEPUTY, Role.OUTLAW, Role.RENEGADE
+
+ROLES_BY_PLAYER_COUNT: dict[int, tuple[Role, ...]] = {
+    3: (DEPUTY, OUTLAW, RENEGADE),
+    4: (SHERIFF, RENEGADE, OUTLAW, OUTLAW),
+    5: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, DEPUTY),
+    6: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, OUTLAW, DEPUTY),
+    7: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, OUTLAW, DEPUTY, DEPUTY),
+    8: (SHERIFF, RENEGADE, RENEGADE, OUTLAW, OUTLAW, OUTLAW, DEPUTY, DEPUTY),
+}
+
+ARROW_TOKENS = 9
+
+
+def roles_for(player_count: int) -> tuple[Role, ...]:
+    try:
+        return ROLES_BY_PLAYER_COUNT[player_count]
+    except KeyError:
+        raise InvalidSetup(f"BANG! The Dice Game is for 3 to 8 players, not {player_count}") from None
+
+
+def new_game(seats: Sequence[Seat], position: Position | None = None) -> GameStarted:
+    """The first event of a game with these seats (clockwise), checked against the rules."""
+    n = len(seats)
+    expected = Counter(roles_for(n))
+    if Counter(s.role for s in seats) != expected:
+        table = ", ".join(f"{count} {role}" for role, count in sorted(expected.items()))
+        raise InvalidSetup(f"{n} players take exactly these roles: {table}")
+    ids = [s.player for s in seats]
+    if len(set(ids)) != n:
+        raise InvalidSetup("every seat needs a different player id")
+    if len({s.character for s in seats}) != n:
+        raise InvalidSetup("every player needs a different character")
+    for s in seats:
+        if s.character not in CHARACTERS:
+            raise InvalidSetup(f"{s.character!r} is not a character of the base game")
+    pile = ARROW_TOKENS
+    if position is not None:
+        pile = _check_position(seats, position)
+    return GameStarted(seats=tuple(seats), arrow_pile=pile, position=position)
+
+
+def _check_position(seats: Sequence[Seat], position: Position) -> int:
+    by_id = {s.player: s for s in seats}
+    held = 0
+    for pp in position.players:
+        seat = by_id.get(pp.player)
+        if seat is None:
+            raise InvalidSetup(f"the position names {pp.player}, who has no seat")
+        bonus = 2 if seat.role is Role.SHERIFF and len(seats) > 3 else 0
+        max_life = CHARACTERS[seat.character].life + bonus
+        if not 0 <= pp.life <= max_life:
+            raise InvalidSetup(f"{pp.player} cannot have {pp.life} life (0 to {max_life})")
+        if pp.arrows < 0 or (pp.life == 0 and pp.arrows):
+            raise InvalidSetup(f"{pp.player} cannot hold {pp.arrows} arrows")
+        held += pp.arrows
+    if held >= ARROW_TOKENS:
+        raise InvalidSetup(f"players hold {held} arrows; at most {ARROW_TOKENS - 1} can be out")
+    dead = {pp.player for pp in position.players if pp.life == 0}
+    if position.active_player is not None:
+        if position.active_player not in by_id:
+            raise InvalidSetup(f"the active player {position.active_player} has no seat")
+        if position.active_player in dead:
+            raise InvalidSetup(f"the active player {position.active_player} is eliminated")
+    if position.dice is not None:
+        if position.active_player is None:
+            raise InvalidSetup("a position with dice needs an active player")
+        if len(position.dice) != 5 or not all(isinstance(f, Face) for f in position.dice):
+            raise InvalidSetup("a position's dice are exactly five faces")
+        if not 1 <= position.rolls_used <= 4:
+            raise InvalidSetup("a position's rolls_used is 1 to 4")
+    if position.turn < 1:
+        raise InvalidSetup("turns are numbered from 1")
+    return ARROW_TOKENS - held

@@ -1,0 +1,186 @@
+"""The game's state: a fold of its events (see ``evolve``), never edited any other way.
+
+State objects are plain mutable dataclasses for speed: ``evolve`` updates them in place and
+``GameState.clone`` gives an independent copy when a caller needs to keep the old one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from services.game.rules.dice.characters import Character
+from services.game.rules.dice.events import GameEnded
+from services.game.rules.dice.vocabulary import (
+    SHOOT_FACES,
+    Cause,
+    DieIndex,
+    Face,
+    Phase,
+    PlayerId,
+    Role,
+)
+
+DICE_COUNT = 5
+
+
+@dataclass(slots=True)
+class PlayerState:
+    id: PlayerId
+    seat: int
+    role: Role
+    character: Character
+    life: int
+    max_life: int
+    arrows: int = 0
+    alive: bool = True
+    eliminated_by: PlayerId | None = None
+    eliminated_cause: Cause | None = None
+    eliminated_turn: int | None = None
+
+    def clone(self) -> PlayerState:
+        return PlayerState(
+            self.id,
+            self.seat,
+            self.role,
+            self.character,
+            self.life,
+            self.max_life,
+            self.arrows,
+            self.alive,
+            self.eliminated_by,
+            self.eliminated_cause,
+            self.eliminated_turn,
+        )
+
+
+class BatchKind:
+    DYNAMITE = "dynamite"
+    SHOTS = "shots"
+    GATLING = "gatling"
+
+
+@dataclass(slots=True)
+class DamageBatch:
+    """Life lost at once by one dice step; the reactions to it are tracked here."""
+
+    kind: str
+    source: PlayerId | None
+    lost: dict[PlayerId, int] = field(default_factory=dict)
+    discard_decided: set[PlayerId] = field(default_factory=set)
+    hit_backs_given: int = 0
+
+    def clone(self) -> DamageBatch:
+        return DamageBatch(
+            self.kind, self.source, dict(self.lost), set(self.discard_decided), self.hit_backs_given
+        )
+
+
+@dataclass(slots=True)
+class TurnState:
+    player: PlayerId
+    number: int
+    phase: Phase = Phase.ROLLING
+    dice: list[Face | None] = field(default_factory=lambda: [None] * DICE_COUNT)
+    rolls_used: int = 0
+    pending_roll: tuple[DieIndex, ...] | None = tuple(range(DICE_COUNT))
+    roll_arrows_left: int = 0
+    targets: dict[DieIndex, tuple[PlayerId, Face]] = field(default_factory=dict)
+    """Die → (target, face it is used as)."""
+    doubled: tuple[DieIndex, DieIndex] | None = None
+    decided: set[str] = field(default_factory=set)
+    """Once-per-turn decisions already answered (turn-start heal, double shot, arrow removal)."""
+    arrows_instead: dict[str, int] = field(default_factory=dict)
+    """"<batch kind>:<player>" → arrows taken instead of life (Bart Cassidy)."""
+    batch: DamageBatch | None = None
+    dynamite_done: bool = False
+    shots_done: bool = False
+    beers_done: bool = False
+    gatling_done: bool = False
+
+    def clone(self) -> TurnState:
+        return TurnState(
+            self.player,
+            self.number,
+            self.phase,
+            list(self.dice),
+            self.rolls_used,
+            self.pending_roll,
+            self.roll_arrows_left,
+            dict(self.targets),
+            self.doubled,
+            set(self.decided),
+            dict(self.arrows_instead),
+            None if self.batch is None else self.batch.clone(),
+            self.dynamite_done,
+            self.shots_done,
+            self.beers_done,
+            self.gatling_done,
+        )
+
+    def faces(self) -> list[Face]:
+        return [f for f in self.dice if f is not None]
+
+    def count(self, face: Face) -> int:
+        return sum(1 for f in self.dice if f is face)
+
+    def dice_showing(self, faces: frozenset[Face] | set[Face]) -> list[DieIndex]:
+        return [i for i, f in enumerate(self.dice) if f in faces]
+
+    def shoot_dice(self) -> list[DieIndex]:
+        return self.dice_showing(SHOOT_FACES)
+
+    def beer_dice(self) -> list[DieIndex]:
+        """Beer dice that still heal (not spent on a doubled shot)."""
+        spent = self.doubled[1] if self.doubled else None
+        return [i for i in self.dice_showing({Face.BEER}) if i != spent]
+
+
+@dataclass(slots=True)
+class GameState:
+    players: list[PlayerState]
+    arrow_pile: int
+    arrow_total: int
+    three_player: bool
+    turn: TurnState | None = None
+    last_active_seat: int = -1
+    last_turn_number: int = 0
+    phase: Phase = Phase.ROLLING
+    result: GameEnded | None = None
+    version: int = 0
+    """How many events have been folded into this state."""
+    by_id: dict[PlayerId, PlayerState] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.by_id = {p.id: p for p in self.players}
+
+    def clone(self) -> GameState:
+        return GameState(
+            [p.clone() for p in self.players],
+            self.arrow_pile,
+            self.arrow_total,
+            self.three_player,
+            None if self.turn is None else self.turn.clone(),
+            self.last_active_seat,
+            self.last_turn_number,
+            self.phase,
+            self.result,
+            self.version,
+        )
+
+    def player(self, id: PlayerId) -> PlayerState:
+        return self.by_id[id]
+
+    def living(self) -> list[PlayerState]:
+        return [p for p in self.players if p.alive]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def active(self) -> PlayerState | None:
+        return None if self.turn is None else self.by_id[self.turn.player]
+
+    def role_counts(self) -> Counter[Role]:
+        return Counter(p.role for p in self.players)

@@ -1,0 +1,32 @@
+"""Seats and distance: who a shoot die can reach.
+
+Distance counts living players only: the smaller of the two seat counts around the table.
+"""
+
+from __future__ import annotations
+
+from services.game.rules.dice.state import GameState, PlayerState
+from services.game.rules.dice.vocabulary import Face
+
+
+def distance(state: GameState, a: PlayerState, b: PlayerState) -> int:
+    living = [p.seat for p in state.players if p.alive]
+    i, j = living.index(a.seat), living.index(b.seat)
+    d = abs(i - j)
+    return min(d, len(living) - d)
+
+
+def reach(state: GameState, shooter: PlayerState, face: Face) -> frozenset[int]:
+    """Distances a die used as ``face`` reaches. With 2 or 3 alive a shoot2 acts as a shoot1."""
+    if face is Face.SHOOT2 and sum(1 for p in state.players if p.alive) <= 3:
+        face = Face.SHOOT1
+    return shooter.character.reach[face]
+
+
+def next_living_seat(state: GameState, after_seat: int) -> PlayerState:
+    n = len(state.players)
+    for step in range(1, n + 1):
+        p = state.players[(after_seat + step) % n]
+        if p.alive:
+            return p
+    raise LookupError("no living player")

@@ -1,0 +1,91 @@
+"""The words of BANG! The Dice Game: players, faces, roles, sides, causes.
+
+Everything else in the engine speaks in these types, never in bare strings or ints.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import NewType
+
+PlayerId = NewType("PlayerId", str)
+"""A seat's player, e.g. ``"p1"``. Stable for the whole game."""
+
+DieIndex = int
+"""Position of a die in the active player's hand, 0..4 for the base game."""
+
+
+class Face(StrEnum):
+    ARROW = "arrow"
+    DYNAMITE = "dynamite"
+    SHOOT1 = "shoot1"
+    SHOOT2 = "shoot2"
+    BEER = "beer"
+    GATLING = "gatling"
+
+
+SHOOT_FACES: frozenset[Face] = frozenset({Face.SHOOT1, Face.SHOOT2})
+
+
+class Role(StrEnum):
+    SHERIFF = "sheriff"
+    DEPUTY = "deputy"
+    OUTLAW = "outlaw"
+    RENEGADE = "renegade"
+
+
+class Side(StrEnum):
+    """Who wins together. Three-player games have one side per player (their role)."""
+
+    LAW = "law"
+    OUTLAWS = "outlaws"
+    RENEGADE = "renegade"
+    # three-player game: each role is its own side
+    DEPUTY = "deputy"
+    OUTLAW = "outlaw"
+
+
+class Cause(StrEnum):
+    """Why a player lost life. Shots and the gatling have a player as source; the rest none."""
+
+    SHOOT1 = "shoot1"
+    SHOOT2 = "shoot2"
+    GATLING = "gatling"
+    INDIAN_ATTACK = "indian_attack"
+    DYNAMITE = "dynamite"
+
+    @property
+    def has_player_source(self) -> bool:
+        return self in (Cause.SHOOT1, Cause.SHOOT2, Cause.GATLING)
+
+
+class GainCause(StrEnum):
+    BEER = "beer"
+    TURN_START_HEAL = "turn_start_heal"  # Sid Ketchum
+    END_OF_TURN_HEAL = "end_of_turn_heal"  # Suzy Lafayette
+    ELIMINATION_REWARD = "elimination_reward"  # Vulture Sam
+
+
+class ArrowReason(StrEnum):
+    """Why an arrow token moved from the pile to a player, or back."""
+
+    ROLL = "roll"
+    INSTEAD_OF_LIFE = "instead_of_life"  # Bart Cassidy
+    HIT_BACK = "hit_back"  # El Gringo makes the shooter take one
+    GATLING = "gatling"  # the shooter returns all
+    DISCARD_ON_LOSS = "discard_on_loss"  # Pedro Ramirez
+    REMOVED_BY_GATLING_FACE = "removed_by_gatling_face"  # Kit Carlson
+
+
+class Phase(StrEnum):
+    ROLLING = "rolling"
+    RESOLVING = "resolving"
+    OVER = "over"
+
+
+class RollingEnd(StrEnum):
+    """Why the dice became final."""
+
+    STOPPED = "stopped"
+    NO_REROLLS_LEFT = "no_rerolls_left"
+    THREE_DYNAMITE = "three_dynamite"
