@@ -1,0 +1,48 @@
+"""Random legal play for tests: faces and decisions drawn from a seeded generator."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from services.game.rules.dice import (
+    CharacterId,
+    Decision,
+    Face,
+    Game,
+    GameCommand,
+    PlayerId,
+    RollDice,
+    Seat,
+    roles_for,
+)
+
+FACES = list(Face)
+
+
+def random_seats(n: int, rng: random.Random) -> list[Seat]:
+    roles = list(roles_for(n))
+    rng.shuffle(roles)
+    characters = rng.sample(list(CharacterId), n)
+    return [Seat(player=PlayerId(f"p{i + 1}"), role=roles[i], character=characters[i]) for i in range(n)]
+
+
+def random_command(game: Game, rng: random.Random) -> GameCommand:
+    question = game.awaiting
+    assert question is not None
+    if question.decision is Decision.ROLL:
+        return RollDice(player=question.player, faces=tuple(rng.choice(FACES) for _ in question.dice))
+    return rng.choice(list(game.legal_commands()))
+
+
+def random_game(n: int, seed: int, max_commands: int = 20_000) -> Iterator[tuple[Game, GameCommand]]:
+    """Yield (game, command) before each command is played."""
+    rng = random.Random(seed)
+    game = Game.start(random_seats(n, rng))
+    for _ in range(max_commands):
+        if game.is_over:
+            return
+        command = random_command(game, rng)
+        yield game, command
+        game.play(command)
+    raise AssertionError(f"game with {n} players (seed {seed}) did not end in {max_commands} commands")
