@@ -1,0 +1,36 @@
+"""How a game's events are stored: one Mapper for the engine's and the lifecycle's events."""
+
+from __future__ import annotations
+
+import re
+
+from event_store import Mapper
+from services.game.lifecycle import LIFECYCLE_EVENTS
+from services.game.rules.dice import EVENT_TYPES
+
+GAME_CATEGORY = "game"
+_GAME_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
+
+
+def build_mapper() -> Mapper:
+    mapper = Mapper()
+    for cls in EVENT_TYPES.values():
+        mapper.register(cls, schema_version=cls.VERSION)
+    for cls in LIFECYCLE_EVENTS:
+        mapper.register(cls, schema_version=cls.VERSION)
+    return mapper
+
+
+GAME_MAPPER = build_mapper()
+
+
+def game_stream(game_id: str) -> str:
+    return f"{GAME_CATEGORY}-{game_id}"
+
+
+def game_id_of(stream: str) -> str:
+    return stream.split("-", 1)[1]
+
+
+def is_valid_game_id(game_id: str) -> bool:
+    return bool(_GAME_ID.match(game_id))

@@ -1,0 +1,128 @@
+"""A game's life around the rules: created, players join, the seed is revealed at the end.
+
+These events share the game's stream (``game-<id>``) with the engine's events. They are the
+service's facts, not the rules': the engine never sees them.
+
+Stream layout of an online game::
+
+    GameCreated (seed commitment) → PlayerJoined × n → GameStarted (dealt from the seed)
+    → … engine events … → GameEnded → SeedRevealed
+
+A table game has no seed: GameCreated → PlayerJoined × n → GameStarted (seats as the
+organiser entered them) → … → GameEnded.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import ClassVar
+
+import msgspec
+
+from services.game.rules.dice import PlayerId, Role
+from services.game.rules.dice.characters import CharacterId
+
+
+class GameMode(StrEnum):
+    ONLINE = "online"
+    """The server rolls the dice from a seeded generator whose commitment is published."""
+    TABLE = "table"
+    """A scorekeeper enters the faces and decisions of a game played with physical dice."""
+
+
+class GameContext(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Where a game belongs in a league, if anywhere."""
+
+    league_id: str | None = None
+    season_id: str | None = None
+    tournament_id: str | None = None
+    round: int | None = None
+    table: int | None = None
+
+
+class GameOptions(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    decision_timeout_seconds: int | None = None
+    """After this long without an event, the awaited decision gets its documented default."""
+
+
+class LifecycleEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True):
+    VERSION: ClassVar[int] = 1
+
+
+class GameCreated(LifecycleEvent, frozen=True, kw_only=True):
+    game_id: str
+    mode: GameMode
+    player_count: int
+    seed_commitment: str | None = None
+    """sha256(seed) in hex, online games only: published now, the seed is revealed at the end."""
+    options: GameOptions = GameOptions()
+    context: GameContext = GameContext()
+    sheriff_member: str | None = None
+    """A league's Sheriff rotation may fix who is Sheriff; the other roles are dealt at random."""
+    created_by: str | None = None
+
+
+class PlayerJoined(LifecycleEvent, frozen=True, kw_only=True):
+    member_id: str
+    """The player's identity across games and seasons (league player id)."""
+    name: str
+    player: PlayerId | None = None
+    """The seat id in this game (p1…), known once the seats are dealt; None while in the lobby."""
+
+
+class SeatsDealt(LifecycleEvent, frozen=True, kw_only=True):
+    """Who sits where: member → seat id, clockwise. Roles and characters are in GameStarted."""
+
+    members: tuple[str, ...]
+    """``members[i]`` plays seat ``p{i+1}``."""
+
+
+class SeedRevealed(LifecycleEvent, frozen=True, kw_only=True):
+    seed: str
+    """The dice seed in hex; sha256 of its bytes equals GameCreated.seed_commitment."""
+
+
+class DecisionTimedOut(LifecycleEvent, frozen=True, kw_only=True):
+    """The awaited player did not decide in time; ``applied`` (a command's text form) was
+    played for them and its events follow."""
+
+    player: PlayerId
+    decision: str
+    applied: str
+
+
+class GameAbandoned(LifecycleEvent, frozen=True, kw_only=True):
+    """An organiser stopped a game that will not be finished; it has no result."""
+
+    reason: str
+
+
+LIFECYCLE_EVENTS: tuple[type[LifecycleEvent], ...] = (
+    GameCreated,
+    PlayerJoined,
+    SeatsDealt,
+    SeedRevealed,
+    DecisionTimedOut,
+    GameAbandoned,
+)
+
+
+def seat_id(index: int) -> PlayerId:
+    return PlayerId(f"p{index + 1}")
+
+
+__all__ = [
+    "LIFECYCLE_EVENTS",
+    "CharacterId",
+    "DecisionTimedOut",
+    "GameAbandoned",
+    "GameContext",
+    "GameCreated",
+    "GameMode",
+    "GameOptions",
+    "PlayerJoined",
+    "Role",
+    "SeatsDealt",
+    "SeedRevealed",
+    "seat_id",
+]

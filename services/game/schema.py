@@ -1,0 +1,19 @@
+"""The game service's tables, brought up to date with the event store's migrator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import asyncpg
+
+from event_store import migrate
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+async def prepare_database(pool: asyncpg.Pool) -> None:
+    """The event store's schema, then the game service's own tables (the seed vault)."""
+    async with pool.acquire() as connection:
+        await migrate(connection)
+        for sql in sorted(MIGRATIONS.glob("*.sql")):
+            await connection.execute(sql.read_text())

@@ -1,0 +1,495 @@
+"""The game application service: load a game's stream, fold it, let the engine decide,
+append the result with the expected version. One path for every change to a game.
+
+Guarantees:
+- **Optimistic concurrency.** Events are appended at the version the decision was made on;
+  when another writer got there first the service reloads and decides again (the engine
+  re-checks the command against the new state), a few times, then gives up loudly.
+- **Idempotent commands.** A command carries an id. Event ids are derived from it
+  (uuid5), and the stream remembers which command produced which events, so the same command
+  sent twice answers with the first answer instead of playing twice.
+- **Online dice.** When the engine awaits dice in an online game, the service rolls them from
+  the game's seeded generator in the same append, so a player's reroll and its faces land
+  together and nobody can see the faces before deciding.
+- **Hidden information.** The seed never leaves the vault until the game ends; then
+  ``SeedRevealed`` joins the final append.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+
+import msgspec
+
+from event_store import ConcurrencyError, EventMetadata, PostgresEventStore
+from services.game.codec import GAME_MAPPER, game_stream, is_valid_game_id
+from services.game.dealing import deal
+from services.game.dice_source import SeededDice, commitment, new_seed
+from services.game.errors import (
+    GameFinished,
+    GameNotFound,
+    GameNotStarted,
+    InvalidGameSpec,
+    NotAllowed,
+    StaleVersion,
+)
+from services.game.lifecycle import (
+    DecisionTimedOut,
+    GameAbandoned,
+    GameContext,
+    GameCreated,
+    GameMode,
+    GameOptions,
+    PlayerJoined,
+    SeatsDealt,
+    SeedRevealed,
+    seat_id,
+)
+from services.game.rules.dice import (
+    Decision,
+    Game,
+    GameCommand,
+    GameStarted,
+    Position,
+    RollDice,
+    RuleError,
+    Seat,
+    awaiting,
+    evolve,
+    execute,
+    new_game,
+)
+from services.game.rules.dice.characters import CharacterId
+from services.game.rules.dice.events import DiceRolled
+from services.game.rules.dice.evolve import initial_state
+from services.game.rules.dice.flow import advance
+from services.game.rules.dice.state import GameState
+from services.game.rules.dice.vocabulary import Role
+from services.game.seeds import SeedVault
+from services.game.session import GameSession, GameStatus
+from services.game.timeouts import default_command
+
+_EVENT_IDS = uuid.UUID("5b1e7c52-6d0e-4f59-9a55-0c7f5e0b6a11")
+_CONFLICT_RETRIES = 8
+_MIN_PLAYERS, _MAX_PLAYERS = 3, 8
+
+
+class ActorKind(StrEnum):
+    PLAYER = "player"
+    ORGANISER = "organiser"
+    SYSTEM = "system"
+
+
+class Actor(msgspec.Struct, frozen=True, kw_only=True):
+    kind: ActorKind
+    id: str | None = None
+    """The member id of a player, the organiser's id, or None for the system."""
+
+    def __str__(self) -> str:
+        return self.kind.value if self.id is None else f"{self.kind.value}:{self.id}"
+
+
+SYSTEM = Actor(kind=ActorKind.SYSTEM)
+
+
+class Member(msgspec.Struct, frozen=True, kw_only=True):
+    member_id: str
+    name: str
+
+
+class TableSeat(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat of a table game, as the scorekeeper enters it (clockwise)."""
+
+    member_id: str
+    name: str
+    role: Role
+    character: CharacterId
+
+
+class NewGame(msgspec.Struct, frozen=True, kw_only=True):
+    mode: GameMode
+    player_count: int
+    members: tuple[Member, ...] = ()
+    """Online: the players known now (the rest join later). Table: leave empty, use ``seats``."""
+    seats: tuple[TableSeat, ...] | None = None
+    position: Position | None = None
+    """Table games only: start from a mid-game position (a resumed game, a rule case)."""
+    sheriff_member: str | None = None
+    context: GameContext = GameContext()
+    options: GameOptions = GameOptions()
+    game_id: str | None = None
+    """Chosen by the caller, or derived from the command id so that a retry finds its game."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOutcome:
+    game_id: str
+    events: list[msgspec.Struct]
+    version: int
+    duplicate: bool = False
+
+
+class GameService:
+    def __init__(self, store: PostgresEventStore, seeds: SeedVault, *, cache_size: int = 2_000) -> None:
+        self.store = store
+        self.seeds = seeds
+        self._sessions: OrderedDict[str, GameSession] = OrderedDict()
+        self._cache_size = cache_size
+
+    # -- reading -------------------------------------------------------------------------
+
+    async def load(self, game_id: str) -> GameSession:
+        """The game as of its latest event (cached; only new events are read)."""
+        session = self._sessions.get(game_id)
+        stream = game_stream(game_id) if is_valid_game_id(game_id) else None
+        if stream is None:
+            raise GameNotFound(game_id)
+        if session is None:
+            recorded = await self.store.read_stream(stream)
+            if not recorded:
+                raise GameNotFound(game_id)
+            session = GameSession.from_recorded(game_id, recorded)
+        else:
+            for r in await self.store.read_stream(stream, from_version=session.version + 1):
+                session.apply_recorded(r)
+        self._remember(session)
+        return session
+
+    async def load_at(self, game_id: str, version: int) -> GameSession:
+        """The game as it stood right after event ``version`` (time travel; not cached)."""
+        if not is_valid_game_id(game_id):
+            raise GameNotFound(game_id)
+        recorded = await self.store.read_stream(game_stream(game_id), limit=max(version, 1))
+        if not recorded:
+            raise GameNotFound(game_id)
+        return GameSession.from_recorded(game_id, recorded)
+
+    def _remember(self, session: GameSession) -> None:
+        self._sessions[session.game_id] = session
+        self._sessions.move_to_end(session.game_id)
+        while len(self._sessions) > self._cache_size:
+            self._sessions.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        self._sessions.pop(game_id, None)
+
+    # -- creating and joining ----------------------------------------------------------------
+
+    async def create_game(self, spec: NewGame, *, command_id: str, actor: Actor) -> GameSession:
+        if actor.kind is ActorKind.PLAYER:
+            raise NotAllowed("only an organiser (or the league) creates games")
+        game_id = spec.game_id or str(uuid.uuid5(_EVENT_IDS, f"create/{command_id}"))
+        if not is_valid_game_id(game_id):
+            raise InvalidGameSpec(f"{game_id!r} is not a valid game id (letters, digits, . _ : -)")
+        _check_spec(spec)
+        seed: bytes | None = None
+        if spec.mode is GameMode.ONLINE:
+            seed = await self.seeds.keep(game_id, new_seed())
+        created = GameCreated(
+            game_id=game_id,
+            mode=spec.mode,
+            player_count=spec.player_count,
+            seed_commitment=None if seed is None else commitment(seed),
+            options=spec.options,
+            context=spec.context,
+            sheriff_member=spec.sheriff_member,
+            created_by=actor.id,
+        )
+        session = GameSession(game_id, created)
+        events: list[msgspec.Struct] = [created]
+        if spec.mode is GameMode.TABLE:
+            assert spec.seats is not None
+            joined = [
+                PlayerJoined(member_id=s.member_id, name=s.name, player=seat_id(i))
+                for i, s in enumerate(spec.seats)
+            ]
+            engine_seats = [
+                Seat(player=seat_id(i), role=s.role, character=s.character) for i, s in enumerate(spec.seats)
+            ]
+            events += joined
+            events.append(SeatsDealt(members=tuple(s.member_id for s in spec.seats)))
+            events += _start(engine_seats, spec.position)
+        else:
+            joined = [PlayerJoined(member_id=m.member_id, name=m.name) for m in spec.members]
+            events += joined
+            if len(joined) == spec.player_count:
+                assert seed is not None
+                events += _deal_and_start(seed, [m.member_id for m in spec.members], spec.sheriff_member)
+                events += _first_rolls(events, seed)
+        # a retried create (same command id) is answered by the store with the original events
+        await self._append(session, events, command_id=command_id, actor=actor, expected_version=0)
+        return await self.load(game_id)
+
+    async def join(self, game_id: str, member: Member, *, command_id: str) -> GameSession:
+        actor = Actor(kind=ActorKind.PLAYER, id=member.member_id)
+        for _ in range(_CONFLICT_RETRIES):
+            session = await self.load(game_id)
+            if command_id in session.commands:
+                return session
+            if session.mode is not GameMode.ONLINE:
+                raise InvalidGameSpec(f"game {game_id} is a table game: its scorekeeper seats the players")
+            if session.status is not GameStatus.LOBBY:
+                raise InvalidGameSpec(f"game {game_id} is full and has started")
+            if any(j.member_id == member.member_id for j in session.joined):
+                raise InvalidGameSpec(f"{member.member_id} has already joined game {game_id}")
+            events: list[msgspec.Struct] = [PlayerJoined(member_id=member.member_id, name=member.name)]
+            members = [j.member_id for j in session.joined] + [member.member_id]
+            if len(members) == session.created.player_count:
+                seed = await self.seeds.seed_of(game_id)
+                events += _deal_and_start(seed, members, session.created.sheriff_member)
+                events += _first_rolls(events, seed)
+            try:
+                await self._append(
+                    session, events, command_id=command_id, actor=actor, expected_version=session.version
+                )
+            except ConcurrencyError:
+                self.forget(game_id)
+                continue
+            return await self.load(game_id)
+        raise ConcurrencyError(game_stream(game_id), "a stable version", -1)
+
+    # -- playing -------------------------------------------------------------------------------
+
+    async def play(
+        self,
+        game_id: str,
+        command: GameCommand,
+        *,
+        actor: Actor,
+        command_id: str,
+        expected_version: int | None = None,
+    ) -> PlayOutcome:
+        """Apply one rules command. Raises the engine's RuleError for an illegal command,
+        NotAllowed for the wrong caller, StaleVersion when ``expected_version`` is behind."""
+        for _ in range(_CONFLICT_RETRIES):
+            session = await self.load(game_id)
+            trace = session.commands.get(command_id)
+            if trace is not None:
+                return await self._replayed_outcome(session, trace.first_version, trace.last_version)
+            if expected_version is not None and expected_version != session.version:
+                raise StaleVersion(game_id, expected_version, session.version)
+            game = _playable(session)
+            _authorize(session, command, actor)
+            working = game.state.clone()
+            events: list[msgspec.Struct] = list(execute(working, command))
+            if session.mode is GameMode.ONLINE:
+                seed = await self.seeds.seed_of(game_id)
+                events += _roll_online(working, seed, session.faces_rolled + _faces_in(events))
+                if working.is_over:
+                    events.append(SeedRevealed(seed=seed.hex()))
+            try:
+                return await self._append(
+                    session, events, command_id=command_id, actor=actor, expected_version=session.version
+                )
+            except ConcurrencyError:
+                if expected_version is not None:
+                    raise StaleVersion(
+                        game_id, expected_version, await self.store.stream_version(game_stream(game_id))
+                    ) from None
+                self.forget(game_id)
+        raise ConcurrencyError(game_stream(game_id), "a stable version", -1)
+
+    async def apply_timeout(self, game_id: str, now: datetime | None = None) -> PlayOutcome | None:
+        """If the awaited decision is overdue, play its documented default (see timeouts.py)
+        and record that it timed out. None when nothing is overdue."""
+        now = now or datetime.now(UTC)
+        session = await self.load(game_id)
+        limit = session.created.options.decision_timeout_seconds
+        if limit is None or session.status is not GameStatus.ONGOING or session.last_event_at is None:
+            return None
+        if (now - session.last_event_at).total_seconds() < limit:
+            return None
+        assert session.game is not None
+        question = session.game.awaiting
+        assert question is not None
+        command = default_command(session.game.state, question)
+        if command is None:
+            return None
+        working = session.game.state.clone()
+        events: list[msgspec.Struct] = [
+            DecisionTimedOut(player=question.player, decision=question.decision.value, applied=str(command))
+        ]
+        events += execute(working, command)
+        if session.mode is GameMode.ONLINE:
+            seed = await self.seeds.seed_of(game_id)
+            events += _roll_online(working, seed, session.faces_rolled + _faces_in(events))
+            if working.is_over:
+                events.append(SeedRevealed(seed=seed.hex()))
+        command_id = f"timeout/{game_id}/{session.version}"
+        try:
+            return await self._append(
+                session, events, command_id=command_id, actor=SYSTEM, expected_version=session.version
+            )
+        except ConcurrencyError:
+            self.forget(game_id)
+            return None  # somebody acted meanwhile: the decision is no longer overdue
+
+    async def abandon(self, game_id: str, reason: str, *, actor: Actor, command_id: str) -> PlayOutcome:
+        if actor.kind is ActorKind.PLAYER:
+            raise NotAllowed("only an organiser can abandon a game")
+        session = await self.load(game_id)
+        if command_id in session.commands:
+            trace = session.commands[command_id]
+            return await self._replayed_outcome(session, trace.first_version, trace.last_version)
+        if session.status in (GameStatus.ENDED, GameStatus.ABANDONED):
+            raise GameFinished(game_id)
+        return await self._append(
+            session,
+            [GameAbandoned(reason=reason)],
+            command_id=command_id,
+            actor=actor,
+            expected_version=session.version,
+        )
+
+    # -- internals ---------------------------------------------------------------------------
+
+    async def _append(
+        self,
+        session: GameSession,
+        events: list[msgspec.Struct],
+        *,
+        command_id: str,
+        actor: Actor,
+        expected_version: int,
+    ) -> PlayOutcome:
+        metadata = EventMetadata(command_id=command_id, actor=str(actor), correlation_id=session.game_id)
+        new_events = [
+            GAME_MAPPER.to_new_event(
+                e, event_id=uuid.uuid5(_EVENT_IDS, f"{session.game_id}/{command_id}/{i}"), metadata=metadata
+            )
+            for i, e in enumerate(events)
+        ]
+        result = await self.store.append(
+            game_stream(session.game_id), new_events, expected_version=expected_version
+        )
+        if result.duplicate:
+            self.forget(session.game_id)
+        elif session.version == expected_version and session.game_id in self._sessions:
+            first = expected_version + 1
+            if first == 1:
+                self.forget(session.game_id)
+            else:
+                now = datetime.now(UTC)
+                for i, e in enumerate(events):
+                    session.apply(e, first + i, command_id, now)
+        return PlayOutcome(session.game_id, events, result.version, result.duplicate)
+
+    async def _replayed_outcome(self, session: GameSession, first: int, last: int) -> PlayOutcome:
+        recorded = await self.store.read_stream(
+            game_stream(session.game_id), from_version=first, limit=last - first + 1
+        )
+        events = [GAME_MAPPER.to_domain(r) for r in recorded]
+        return PlayOutcome(session.game_id, events, last, duplicate=True)
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _check_spec(spec: NewGame) -> None:
+    if not _MIN_PLAYERS <= spec.player_count <= _MAX_PLAYERS:
+        raise InvalidGameSpec(f"a game has 3 to 8 players, not {spec.player_count}")
+    if spec.mode is GameMode.TABLE:
+        if spec.seats is None or len(spec.seats) != spec.player_count:
+            raise InvalidGameSpec(f"a table game lists all {spec.player_count} seats with role and character")
+        if spec.members:
+            raise InvalidGameSpec("a table game lists its players in seats, not members")
+        ids = [s.member_id for s in spec.seats]
+    else:
+        if spec.seats is not None or spec.position is not None:
+            raise InvalidGameSpec(
+                "an online game is dealt by the server: give members, not seats or a position"
+            )
+        if len(spec.members) > spec.player_count:
+            raise InvalidGameSpec(f"{len(spec.members)} members for {spec.player_count} seats")
+        ids = [m.member_id for m in spec.members]
+    if len(set(ids)) != len(ids):
+        raise InvalidGameSpec("a player cannot take two seats")
+    if spec.sheriff_member is not None:
+        if spec.mode is GameMode.TABLE:
+            raise InvalidGameSpec("a table game's seats already say who is Sheriff")
+        if spec.player_count == 3:
+            raise InvalidGameSpec("a 3-player game has no Sheriff")
+        if spec.members and len(spec.members) == spec.player_count and spec.sheriff_member not in ids:
+            raise InvalidGameSpec(f"the Sheriff {spec.sheriff_member} is not one of the players")
+    if spec.options.decision_timeout_seconds is not None and spec.options.decision_timeout_seconds < 1:
+        raise InvalidGameSpec("a decision time limit is at least 1 second")
+
+
+def _first_rolls(events: list[msgspec.Struct], seed: bytes) -> list[msgspec.Struct]:
+    """The opening roll of a game that has just been dealt (its events so far: ``events``)."""
+    started = next(e for e in events if isinstance(e, GameStarted))
+    state = initial_state(started)
+    for e in events[events.index(started) + 1 :]:
+        evolve(state, e)  # type: ignore[arg-type]
+    return _roll_online(state, seed, 0)
+
+
+def _start(seats: list[Seat], position: Position | None) -> list[msgspec.Struct]:
+    try:
+        started = new_game(seats, position)
+    except RuleError as error:
+        raise InvalidGameSpec(str(error)) from error
+    state = initial_state(started)
+    produced: list[msgspec.Struct] = [started]
+
+    def emit(event: msgspec.Struct) -> None:
+        evolve(state, event)  # type: ignore[arg-type]
+        produced.append(event)
+
+    advance(state, emit)  # type: ignore[arg-type]
+    return produced
+
+
+def _deal_and_start(seed: bytes, members: list[str], sheriff_member: str | None) -> list[msgspec.Struct]:
+    seated, seats = deal(seed, members, sheriff_member)
+    return [SeatsDealt(members=tuple(seated)), *_start(seats, None)]
+
+
+def _roll_online(state: GameState, seed: bytes, faces_rolled: int) -> list[msgspec.Struct]:
+    """Roll from the game's face stream for as long as the engine awaits dice."""
+    produced: list[msgspec.Struct] = []
+    dice: SeededDice | None = None
+    while True:
+        question = awaiting(state)
+        if question is None or question.decision is not Decision.ROLL:
+            return produced
+        if dice is None:
+            dice = SeededDice(seed)
+            if faces_rolled:
+                dice.roll(faces_rolled)  # the faces already dealt in earlier appends
+        produced += execute(state, RollDice(player=question.player, faces=dice.roll(len(question.dice))))
+
+
+def _faces_in(events: list[msgspec.Struct]) -> int:
+    return sum(len(e.faces) for e in events if isinstance(e, DiceRolled))
+
+
+def _playable(session: GameSession) -> Game:
+    if session.status is GameStatus.LOBBY:
+        raise GameNotStarted(session.game_id, len(session.joined), session.created.player_count)
+    if session.status in (GameStatus.ENDED, GameStatus.ABANDONED):
+        raise GameFinished(session.game_id)
+    assert session.game is not None
+    return session.game
+
+
+def _authorize(session: GameSession, command: GameCommand, actor: Actor) -> None:
+    if actor.kind is ActorKind.SYSTEM:
+        return
+    if session.mode is GameMode.TABLE:
+        if actor.kind is not ActorKind.ORGANISER:
+            raise NotAllowed(f"game {session.game_id} is a table game: only its scorekeeper enters moves")
+        return
+    if actor.kind is not ActorKind.PLAYER:
+        raise NotAllowed(f"game {session.game_id} is played online: only its players make decisions")
+    if isinstance(command, RollDice):
+        raise NotAllowed("the server rolls the dice in online games")
+    seat = session.seat_of(actor.id or "")
+    if seat is None:
+        raise NotAllowed(f"{actor.id} does not play in game {session.game_id}")
+    if command.player != seat:
+        raise NotAllowed(f"{actor.id} plays seat {seat} and cannot act for {command.player}")

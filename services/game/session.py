@@ -1,0 +1,124 @@
+"""A game as the service sees it: the fold of its whole stream, lifecycle and rules together."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+import msgspec
+
+from event_store import RecordedEvent
+from services.game.codec import GAME_MAPPER
+from services.game.lifecycle import (
+    GameAbandoned,
+    GameCreated,
+    GameMode,
+    PlayerJoined,
+    SeatsDealt,
+    SeedRevealed,
+    seat_id,
+)
+from services.game.rules.dice import Game, GameStarted, PlayerId, evolve, initial_state
+from services.game.rules.dice.events import DiceRolled, Event
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"
+    ONGOING = "ongoing"
+    ENDED = "ended"
+    ABANDONED = "abandoned"
+
+
+@dataclass(slots=True)
+class CommandTrace:
+    """Where a command's events landed (for idempotent retries)."""
+
+    first_version: int
+    last_version: int
+
+
+@dataclass(slots=True)
+class GameSession:
+    game_id: str
+    created: GameCreated
+    joined: list[PlayerJoined] = field(default_factory=list)
+    seat_members: dict[PlayerId, str] = field(default_factory=dict)
+    game: Game | None = None
+    version: int = 0
+    commands: dict[str, CommandTrace] = field(default_factory=dict)
+    seed_revealed: str | None = None
+    abandoned: bool = False
+    last_event_at: datetime | None = None
+    faces_rolled: int = 0
+
+    @property
+    def mode(self) -> GameMode:
+        return self.created.mode
+
+    @property
+    def status(self) -> GameStatus:
+        if self.abandoned:
+            return GameStatus.ABANDONED
+        if self.game is None:
+            return GameStatus.LOBBY
+        return GameStatus.ENDED if self.game.is_over else GameStatus.ONGOING
+
+    def seat_of(self, member_id: str) -> PlayerId | None:
+        for seat, member in self.seat_members.items():
+            if member == member_id:
+                return seat
+        return None
+
+    def member_names(self) -> dict[str, str]:
+        return {j.member_id: j.name for j in self.joined}
+
+    def apply(self, event: msgspec.Struct, version: int, command_id: str | None, at: datetime | None) -> None:
+        """Fold one event of the stream (stored at ``version``) into the session."""
+        match event:
+            case GameCreated():
+                raise ValueError("GameCreated can only open a game's stream")
+            case PlayerJoined():
+                self.joined.append(event)
+            case SeatsDealt(members=members):
+                self.seat_members = {seat_id(i): m for i, m in enumerate(members)}
+            case GameStarted():
+                self.game = Game(initial_state(event), [event])
+            case SeedRevealed(seed=seed):
+                self.seed_revealed = seed
+            case GameAbandoned():
+                self.abandoned = True
+            case Event():
+                assert self.game is not None, f"{type(event).__name__} before GameStarted"
+                evolve(self.game.state, event)
+                self.game.events.append(event)
+                if isinstance(event, DiceRolled):
+                    self.faces_rolled += len(event.faces)
+            case _:
+                pass  # lifecycle facts that change nothing here (DecisionTimedOut)
+        self.version = version
+        if at is not None:
+            self.last_event_at = at
+        if command_id is not None:
+            trace = self.commands.get(command_id)
+            if trace is None:
+                self.commands[command_id] = CommandTrace(version, version)
+            else:
+                trace.last_version = version
+
+    def apply_recorded(self, recorded: RecordedEvent) -> None:
+        event = GAME_MAPPER.to_domain(recorded)
+        self.apply(event, recorded.version, recorded.metadata.command_id, recorded.recorded_at)
+
+    @classmethod
+    def from_recorded(cls, game_id: str, recorded: list[RecordedEvent]) -> GameSession:
+        first = GAME_MAPPER.to_domain(recorded[0])
+        if not isinstance(first, GameCreated):
+            raise ValueError(f"game {game_id}: the stream does not open with GameCreated")
+        session = cls(game_id, first, version=recorded[0].version, last_event_at=recorded[0].recorded_at)
+        command_id = recorded[0].metadata.command_id
+        if command_id:
+            session.commands[command_id] = CommandTrace(1, 1)
+        for r in recorded[1:]:
+            session.apply_recorded(r)
+        return session

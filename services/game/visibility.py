@@ -1,0 +1,108 @@
+"""What a viewer may see of a game: the one redaction every channel uses.
+
+REST, GraphQL queries and subscriptions, the event feed, exports and log lines all call
+``redact_event`` / ``redact_state``; nothing else decides what is hidden.
+
+A player's role is visible to a viewer when
+- the viewer is that player, or the scorekeeper of a table game (who entered the seats);
+- the rules reveal it to all: the Sheriff's (4–8 players), every role of a 3-player game,
+  an eliminated player's, and every role once the game is over.
+The dice seed is never in the event stream before the game ends (``SeedRevealed``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from services.game.lifecycle import GameMode
+from services.game.rules.dice import GameStarted, PlayerId, Role
+from services.game.session import GameSession, GameStatus
+
+
+class Viewer(msgspec.Struct, frozen=True, kw_only=True):
+    member_id: str | None = None
+    """The member looking, if a player of this game; None for anybody else."""
+    scorekeeper: bool = False
+    """The organiser who keeps a table game's record."""
+
+
+PUBLIC = Viewer()
+
+
+def role_visible(session: GameSession, viewer: Viewer, seat: PlayerId) -> bool:
+    game = session.game
+    if game is None:
+        return False
+    if session.status is GameStatus.ENDED or game.state.three_player:
+        return True
+    if viewer.scorekeeper and session.mode is GameMode.TABLE:
+        return True
+    player = game.state.by_id[seat]
+    if player.role is Role.SHERIFF or not player.alive:
+        return True
+    return viewer.member_id is not None and session.seat_members.get(seat) == viewer.member_id
+
+
+def redact_event(session: GameSession, viewer: Viewer, event: msgspec.Struct) -> dict[str, Any]:
+    """The event as JSON-ready data, with what ``viewer`` may not see set to null."""
+    data: dict[str, Any] = msgspec.to_builtins(event)
+    if isinstance(event, GameStarted):
+        for seat in data["seats"]:
+            if not role_visible(session, viewer, seat["player"]):
+                seat["role"] = None
+    return data
+
+
+def redact_state(session: GameSession, viewer: Viewer) -> dict[str, Any]:
+    """The game's current state as ``viewer`` may see it."""
+    game = session.game
+    out: dict[str, Any] = {
+        "game_id": session.game_id,
+        "mode": session.mode.value,
+        "status": session.status.value,
+        "version": session.version,
+        "player_count": session.created.player_count,
+        "seed_commitment": session.created.seed_commitment,
+        "seed": session.seed_revealed,
+        "context": msgspec.to_builtins(session.created.context),
+        "joined": [{"member_id": j.member_id, "name": j.name} for j in session.joined],
+    }
+    if game is None:
+        out.update(players=[], arrow_pile=None, active_player=None, turn=None, awaiting=None, result=None)
+        return out
+    state = game.state
+    names = session.member_names()
+    out["players"] = [
+        {
+            "id": p.id,
+            "member_id": session.seat_members.get(p.id),
+            "name": names.get(session.seat_members.get(p.id, ""), None),
+            "role": p.role.value if role_visible(session, viewer, p.id) else None,
+            "character": p.character.id.value,
+            "life": p.life,
+            "max_life": p.max_life,
+            "arrows": p.arrows,
+            "alive": p.alive,
+        }
+        for p in state.players
+    ]
+    question = game.awaiting
+    out["arrow_pile"] = state.arrow_pile
+    out["active_player"] = state.turn.player if state.turn else None
+    out["turn"] = state.turn.number if state.turn else state.last_turn_number
+    out["dice"] = [None if f is None else f.value for f in state.turn.dice] if state.turn else []
+    out["awaiting"] = (
+        None
+        if question is None
+        else {
+            "player": question.player,
+            "decision": question.decision.value,
+            "dice": list(question.dice),
+            "max_count": question.max_count,
+            "rolls_left": question.rolls_left,
+        }
+    )
+    out["result"] = None if state.result is None else msgspec.to_builtins(state.result)
+    return out
