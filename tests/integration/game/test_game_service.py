@@ -72,7 +72,9 @@ async def test_an_online_game_is_dealt_rolled_by_the_server_and_reveals_its_seed
 
 async def test_a_lobby_fills_up_then_starts(game_service: GameService) -> None:
     session = await game_service.create_game(
-        NewGame(mode=GameMode.ONLINE, player_count=3, members=MEMBERS[:1]), command_id="lobby", actor=ORGANISER
+        NewGame(mode=GameMode.ONLINE, player_count=3, members=MEMBERS[:1]),
+        command_id="lobby",
+        actor=ORGANISER,
     )
     assert session.status is GameStatus.LOBBY
     with pytest.raises(Exception, match="1 of 3 players have joined"):
@@ -115,17 +117,26 @@ async def test_refusals_name_the_problem_and_append_nothing(game_service: GameSe
     active = player(session, question.player)
     other_seat = next(p for p in session.seat_members if p != question.player)
     with pytest.raises(NotAllowed, match="cannot act for"):
-        await game_service.play(session.game_id, StopRolling(player=other_seat), actor=active, command_id="x1")
+        await game_service.play(
+            session.game_id, StopRolling(player=other_seat), actor=active, command_id="x1"
+        )
     with pytest.raises(NotAwaited, match="cannot act now"):
         await game_service.play(
-            session.game_id, StopRolling(player=other_seat), actor=player(session, other_seat), command_id="x2"
+            session.game_id,
+            StopRolling(player=other_seat),
+            actor=player(session, other_seat),
+            command_id="x2",
         )
     with pytest.raises(NotAllowed, match="server rolls the dice"):
         dice = RollDice(player=question.player, faces=())
         await game_service.play(session.game_id, dice, actor=active, command_id="x3")
     with pytest.raises(StaleVersion, match=f"at version {version}, not 2"):
         await game_service.play(
-            session.game_id, StopRolling(player=question.player), actor=active, command_id="x4", expected_version=2
+            session.game_id,
+            StopRolling(player=question.player),
+            actor=active,
+            command_id="x4",
+            expected_version=2,
         )
     with pytest.raises(GameNotFound):
         await game_service.load("no-such-game")
@@ -142,7 +153,9 @@ async def test_concurrent_commands_for_one_decision_play_once(game_service: Game
     actor = player(session, question.player)
     results = await asyncio.gather(
         *[
-            game_service.play(session.game_id, StopRolling(player=question.player), actor=actor, command_id=f"s{i}")
+            game_service.play(
+                session.game_id, StopRolling(player=question.player), actor=actor, command_id=f"s{i}"
+            )
             for i in range(4)
         ],
         return_exceptions=True,
@@ -167,7 +180,9 @@ async def test_a_table_game_takes_the_scorekeepers_dice_and_only_theirs(game_ser
     assert session.created.seed_commitment is None
     faces = RollDice.parse("p1 roll beer beer beer beer beer")
     with pytest.raises(NotAllowed, match="only its scorekeeper"):
-        await game_service.play("club-table-1", faces, actor=Actor(kind=ActorKind.PLAYER, id="ann"), command_id="a")
+        await game_service.play(
+            "club-table-1", faces, actor=Actor(kind=ActorKind.PLAYER, id="ann"), command_id="a"
+        )
     outcome = await game_service.play("club-table-1", faces, actor=ORGANISER, command_id="b")
     assert isinstance(outcome.events[0], DiceRolled)
     # what Bob sees: his own role and the Sheriff's, never Cy's or Dee's
@@ -190,7 +205,9 @@ async def test_roles_stay_hidden_in_every_event_until_the_end(game_service: Game
     assert final.game is not None and isinstance(final.game.events[-1], GameEnded)
     assert None not in [s["role"] for s in redact_event(final, PUBLIC, started)["seats"]]
     with pytest.raises(GameFinished):
-        await game_service.play(session.game_id, StopRolling(player=PlayerId("p1")), actor=SYSTEM, command_id="z")
+        await game_service.play(
+            session.game_id, StopRolling(player=PlayerId("p1")), actor=SYSTEM, command_id="z"
+        )
 
 
 async def test_an_overdue_decision_gets_its_default_and_is_recorded(game_service: GameService) -> None:
