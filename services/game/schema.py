@@ -7,13 +7,13 @@ from pathlib import Path
 import asyncpg
 
 from event_store import migrate
+from event_store.migrator import load_migrations
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
 async def prepare_database(pool: asyncpg.Pool) -> None:
-    """The event store's schema, then the game service's own tables (the seed vault)."""
+    """The event store's schema, then the game service's own tables (component ``game``)."""
     async with pool.acquire() as connection:
         await migrate(connection)
-        for sql in sorted(MIGRATIONS.glob("*.sql")):
-            await connection.execute(sql.read_text())
+        await migrate(connection, load_migrations(MIGRATIONS), component="game")

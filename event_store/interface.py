@@ -1,0 +1,63 @@
+"""The event store as its users see it, independent of the backend."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Protocol
+
+import msgspec
+
+from event_store.records import (
+    AppendResult,
+    EventMetadata,
+    ExpectedVersion,
+    NewEvent,
+    RecordedEvent,
+)
+
+
+class EventStore(Protocol):
+    """Append-only streams of events with one global order.
+
+    `append` is atomic per batch, optimistic per stream (`expected_version`), and idempotent
+    per event id. Reads come back ordered: by version within a stream, by position globally.
+    """
+
+    async def append(
+        self,
+        stream: str,
+        events: Sequence[NewEvent | msgspec.Struct],
+        *,
+        expected_version: ExpectedVersion,
+        metadata: EventMetadata | None = None,
+    ) -> AppendResult: ...
+
+    async def read_stream(
+        self, stream: str, from_version: int = 1, limit: int | None = None
+    ) -> list[RecordedEvent]: ...
+
+    def iter_stream(
+        self, stream: str, from_version: int = 1, batch_size: int = 500
+    ) -> AsyncIterator[RecordedEvent]: ...
+
+    async def read_all(
+        self,
+        after_position: int = 0,
+        limit: int = 500,
+        categories: Sequence[str] | None = None,
+    ) -> list[RecordedEvent]: ...
+
+    def iter_all(
+        self,
+        after_position: int = 0,
+        batch_size: int = 500,
+        categories: Sequence[str] | None = None,
+    ) -> AsyncIterator[RecordedEvent]: ...
+
+    async def read_category(
+        self, category: str, after_position: int = 0, limit: int = 500
+    ) -> list[RecordedEvent]: ...
+
+    async def stream_version(self, stream: str) -> int: ...
+
+    async def head_position(self) -> int: ...

