@@ -8,8 +8,8 @@ reveals the seed after it, and anyone can re-derive every face. The algorithm, e
 2. Blocks: for counter = 0, 1, 2, … the block is
    ``HMAC-SHA256(key=seed, msg=counter.to_bytes(8, "big"))`` (32 bytes).
 3. The byte stream is block 0's bytes in order, then block 1's, and so on.
-4. Each byte ``b`` of the stream is either used or skipped, in order: if ``b < 252`` the next
-   face is ``FACES[b % 6]``; otherwise (252..255) the byte is skipped. 252 = 6 × 42, so every
+4. Each byte ``b`` of the stream is either used or rejected, in order: if ``b < 252`` the next
+   face is ``FACES[b % 6]``; otherwise (252..255) the byte is rejected. 252 = 6 × 42, so every
    face has probability exactly 1/6 (rejection sampling, no modulo bias).
 5. ``roll(count)`` takes the next ``count`` faces of that one face stream; nothing is
    discarded between calls, so the faces of a game are a prefix of the stream.
@@ -31,7 +31,7 @@ from services.game.rules.dice import Face
 FACES: tuple[Face, ...] = tuple(Face)
 """Face by index 0..5, in ``Face`` declaration order (part of the published algorithm)."""
 
-_ACCEPT_BELOW = 252  # largest multiple of 6 that fits a byte: bytes from here on are skipped
+_ACCEPT_BELOW = 252  # largest multiple of 6 that fits a byte: bytes from here on are rejected
 SEED_BYTES = 32
 
 

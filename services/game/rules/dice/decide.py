@@ -42,6 +42,9 @@ _ACCEPTS: dict[Decision, tuple[type[cmd.Command], ...]] = {
 
 def awaiting(state: GameState) -> Awaiting | None:
     """The open question of a game at rest, or None once it is over."""
+    resting = state.resting
+    if resting is not None and resting[0] == state.version:
+        return resting[1]  # advance() already worked it out for this very state
     move = next_move(state)
     if move is None or isinstance(move, Awaiting):
         return move

@@ -43,6 +43,7 @@ def advance(state: GameState, emit: Emit) -> Awaiting | None:
     while True:
         move = next_move(state)
         if move is None or isinstance(move, Awaiting):
+            state.resting = (state.version, move)
             return move
         move(state, emit)
 
@@ -117,9 +118,11 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
         return _explode_dynamite
     shoot = t.shoot_dice()
     if shoot:
-        beers = t.dice_showing({Face.BEER})
-        if ch.doubles_shot_with_beer and beers and "double_shot" not in t.decided:
-            return Awaiting(player=active.id, decision=Decision.DOUBLE_SHOT, dice=tuple(shoot + beers))
+        # the beer dice are looked up only for Slab the Killer: this runs after every step
+        if ch.doubles_shot_with_beer and "double_shot" not in t.decided:
+            beers = t.dice_showing({Face.BEER})
+            if beers:
+                return Awaiting(player=active.id, decision=Decision.DOUBLE_SHOT, dice=tuple(shoot + beers))
         untargeted = tuple(i for i in shoot if i not in t.targets)
         if untargeted:
             return Awaiting(player=active.id, decision=Decision.SHOT_TARGET, dice=untargeted)
@@ -190,6 +193,8 @@ def _arrows_instead_question(s: GameState, kind: str, planned: dict[PlayerId, in
 
 def _batch_reaction(s: GameState, batch: DamageBatch, active: PlayerState) -> Move:
     """After losses apply: Pedro Ramirez's discards, then El Gringo's arrow for the shooter."""
+    if not batch.lost:
+        return None  # both reactions answer a loss: nothing to react to
     order = clockwise_from(s, active)
     for p in order:
         lost = batch.lost.get(p.id, 0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from services.game.rules.dice.awaiting import Awaiting
 from services.game.rules.dice.characters import Character
 from services.game.rules.dice.events import GameEnded
 from services.game.rules.dice.vocabulary import (
@@ -122,7 +123,7 @@ class TurnState:
         return [f for f in self.dice if f is not None]
 
     def count(self, face: Face) -> int:
-        return sum(1 for f in self.dice if f is face)
+        return self.dice.count(face)  # dice hold Face members or None; list.count runs in C
 
     def dice_showing(self, faces: frozenset[Face] | set[Face]) -> list[DieIndex]:
         return [i for i, f in enumerate(self.dice) if f in faces]
@@ -150,6 +151,9 @@ class GameState:
     version: int = 0
     """How many events have been folded into this state."""
     by_id: dict[PlayerId, PlayerState] = field(default_factory=dict, repr=False)
+    resting: tuple[int, Awaiting | None] | None = field(default=None, repr=False, compare=False)
+    """(version, open question) noted by ``flow.advance`` so that asking again at the same
+    version costs nothing; ignored once ``version`` moves on (every event bumps it)."""
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.players}

@@ -1,0 +1,77 @@
+"""`bang-league simulate`: play bot games and report who wins and how fast.
+
+Mounted in `bang_cli/main.py` as a plain command; all the work is in `services.game.simulation`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from services.game.bots import BOTS
+from services.game.simulation import SimulationReport
+from services.game.simulation import simulate as run_simulation
+
+_PROGRESS_FROM = 200
+"""Runs this long or longer get a progress bar (on a terminal, without --json)."""
+
+
+def simulate(
+    games: int = typer.Option(100, "--games", "-n", min=1, help="How many games to play."),
+    players: int = typer.Option(5, "--players", "-p", min=3, max=8, help="Players per game (3 to 8)."),
+    seed: int = typer.Option(
+        0, "--seed", "-s", help="Seed of the whole run; the same seed plays the same games."
+    ),
+    bot: str = typer.Option("heuristic", "--bot", help=f"Bot for every seat: {', '.join(BOTS)}."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object."),
+) -> None:
+    """Play N bot games of K players and report the wins by side, game length and speed."""
+    if bot not in BOTS:
+        raise typer.BadParameter(f"unknown bot {bot!r}; choose one of {', '.join(BOTS)}", param_hint="--bot")
+    factory = BOTS[bot]
+    console = Console()
+    if not as_json and games >= _PROGRESS_FROM and sys.stdout.isatty():
+        with Progress(
+            TextColumn("simulating"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+        ) as bar:
+            task = bar.add_task("games", total=games)
+            report = run_simulation(
+                games,
+                players,
+                seed,
+                factory,
+                bot_name=bot,
+                progress=lambda done: bar.update(task, completed=done),
+            )
+    else:
+        report = run_simulation(games, players, seed, factory, bot_name=bot)
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), indent=2, sort_keys=True))
+    else:
+        console.print(render(report))
+
+
+def render(report: SimulationReport) -> Table:
+    table = Table(
+        title=f"{report.finished} games of {report.players} players ({report.bot} bots, seed {report.seed})"
+    )
+    table.add_column("winning side")
+    table.add_column("games", justify="right")
+    table.add_column("share", justify="right")
+    for side, count in sorted(report.wins.items(), key=lambda kv: -kv[1]):
+        share = count / report.finished if report.finished else 0.0
+        table.add_row(side, str(count), f"{share:.1%}")
+    table.caption = (
+        f"average {report.avg_turns:.1f} turns per game · {report.games_per_second:,.0f} games/s "
+        f"({report.seconds:.2f} s)"
+    )
+    return table

@@ -1,0 +1,157 @@
+"""What one player may know: the only way bots look at a game.
+
+A player knows their own role, the Sheriff's (public with 4 to 8 players), every role in a
+three-player game, the roles of eliminated players, and everything public that happened: who
+shot whom, who poured beers for whom, life and arrows. ``PlayerView.role_of`` is the single
+place a bot reads a role; it answers None for a role the player cannot know.
+
+``Knowledge`` folds the public events (shots and beers between players) incrementally, so a bot
+asked many questions in one game reads each event once. It ignores ``GameStarted`` (whose seats
+carry every role) and ``GameEnded``.
+"""
+
+from __future__ import annotations
+
+from services.game.rules.dice import Face, GameState, PlayerId, PlayerState, Role
+from services.game.rules.dice import events as ev
+from services.game.rules.dice.table import reach
+from services.game.rules.dice.vocabulary import Cause, GainCause
+
+_AIMED = (Cause.SHOOT1, Cause.SHOOT2)
+
+
+class Knowledge:
+    """Public history: life taken by aimed shots and given by beers, per (from, to) pair."""
+
+    __slots__ = ("_suspicion", "events", "facts", "healed", "seen", "shot")
+
+    def __init__(self, events: list[ev.Event] | None = None) -> None:
+        self.events = events
+        self.seen = 0
+        self.facts = 0
+        """How many shots and beers have been counted: derived readings change only with it."""
+        self.shot: dict[tuple[PlayerId, PlayerId], int] = {}
+        self.healed: dict[tuple[PlayerId, PlayerId], int] = {}
+        # (facts, living count, suspicion table): bots' derived reading, valid while both hold
+        self._suspicion: tuple[int, int, dict[PlayerId, float]] | None = None
+
+    def catch_up(self) -> Knowledge:
+        events = self.events
+        if events is None or self.seen == len(events):
+            return self
+        shot, healed = self.shot, self.healed
+        for e in events[self.seen :]:
+            kind = type(e)
+            if kind is ev.LifeLost:
+                if e.source is not None and e.cause in _AIMED:  # type: ignore[attr-defined]
+                    key = (e.source, e.player)  # type: ignore[attr-defined]
+                    shot[key] = shot.get(key, 0) + e.amount  # type: ignore[attr-defined]
+                    self.facts += 1
+            elif (
+                kind is ev.LifeGained
+                and e.cause is GainCause.BEER  # type: ignore[attr-defined]
+                and e.source is not None  # type: ignore[attr-defined]
+                and e.source != e.player  # type: ignore[attr-defined]
+            ):
+                key = (e.source, e.player)  # type: ignore[attr-defined]
+                healed[key] = healed.get(key, 0) + e.amount  # type: ignore[attr-defined]
+                self.facts += 1
+        self.seen = len(events)
+        return self
+
+
+class PlayerView:
+    """One player's view of a game at rest. Cheap to build: one per decision."""
+
+    __slots__ = ("_index", "knowledge", "living", "me", "sheriff", "state")
+
+    def __init__(self, state: GameState, me: PlayerId, knowledge: Knowledge) -> None:
+        self.state = state
+        self.me: PlayerState = state.by_id[me]
+        self.knowledge = knowledge
+        living: list[PlayerState] = []
+        index: dict[int, int] = {}
+        # the Sheriff's identity is public (three-player games have none)
+        sheriff: PlayerState | None = None
+        for p in state.players:
+            if p.alive:
+                index[p.seat] = len(living)
+                living.append(p)
+            if p.role is Role.SHERIFF:
+                sheriff = p
+        self.living = living
+        self._index = index
+        """Seat → position among the living (distances count living players only)."""
+        self.sheriff = sheriff
+
+    @property
+    def three_player(self) -> bool:
+        return self.state.three_player
+
+    def role_of(self, player: PlayerState) -> Role | None:
+        """The player's role if this player may know it, else None."""
+        if player is self.me or not player.alive or self.state.three_player or player is self.sheriff:
+            return player.role
+        return None
+
+    def known_dead(self, role: Role) -> int:
+        """How many players of ``role`` have been eliminated (their roles are revealed)."""
+        return sum(1 for p in self.state.players if not p.alive and p.role is role)
+
+    def others(self) -> list[PlayerState]:
+        me = self.me
+        return [p for p in self.living if p is not me]
+
+    def distance_to(self, other: PlayerState) -> int:
+        index = self._index
+        d = abs(index[self.me.seat] - index[other.seat])
+        return min(d, len(self.living) - d)
+
+    def reach(self, face: Face) -> frozenset[int]:
+        """Distances the active player's die reaches when used as ``face``."""
+        return reach(self.state, self.me, face)
+
+    def cached_suspicion(self) -> dict[PlayerId, float] | None:
+        cached = self.knowledge._suspicion
+        if cached is not None and cached[0] == self.knowledge.facts and cached[1] == len(self.living):
+            return cached[2]
+        return None
+
+    def cache_suspicion(self, table: dict[PlayerId, float]) -> None:
+        self.knowledge._suspicion = (self.knowledge.facts, len(self.living), table)
+
+    def shot(self, by: PlayerId, at: PlayerId) -> int:
+        return self.knowledge.shot.get((by, at), 0)
+
+    def healed(self, by: PlayerId, to: PlayerId) -> int:
+        return self.knowledge.healed.get((by, to), 0)
+
+
+def shot_options(view: PlayerView, die: int) -> list[tuple[PlayerState, Face | None]]:
+    """Who the active player's ``die`` can hit, with the ``as_face`` to name (Calamity Janet may
+    use a shoot1 as a shoot2 and back; None when the die's own face reaches)."""
+    t = view.state.turn
+    assert t is not None
+    face = t.dice[die]
+    assert face is not None
+    me = view.me
+    living = view.living
+    n = len(living)
+    mine = view._index[me.seat]
+    natural = view.reach(face)
+    swapped: frozenset[int] = frozenset()
+    other_face: Face | None = None
+    if me.character.swaps_shoot_faces:
+        other_face = Face.SHOOT2 if face is Face.SHOOT1 else Face.SHOOT1
+        swapped = view.reach(other_face)
+    options: list[tuple[PlayerState, Face | None]] = []
+    for j, p in enumerate(living):
+        if j == mine:
+            continue
+        d = abs(j - mine)
+        d = min(d, n - d)
+        if d in natural:
+            options.append((p, None))
+        elif d in swapped:
+            options.append((p, other_face))
+    return options
