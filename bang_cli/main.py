@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from bang_cli import bench, rules, simulate
+from bang_cli import audit, bench, rules, simulate
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -17,6 +17,7 @@ app = typer.Typer(
 app.add_typer(rules.app, name="rules")
 app.command("bench")(bench.bench)
 app.command("simulate")(simulate.simulate)
+app.command("audit")(audit.audit)
 
 if __name__ == "__main__":
     app()

@@ -1,0 +1,222 @@
+"""Audit a disputed game by replay: ``await audit_game(store, game_id) -> AuditReport``.
+
+The checks, in order (``docs/audit.md``):
+
+1. **chain** — the stream's hash chain (``verify_stream``): an edited or deleted row is named;
+2. **seed commitment**, 3. **deal**, 4. **rolls** — online games: the revealed seed against the
+   commitment of ``GameCreated``, then the deal and every roll's faces re-derived from it;
+5. **rules replay** — every input (dice faces, decisions) played through the engine from
+   ``GameStarted``; each event it produces compared with the stored one;
+6. **result** — the end of the game as the rules give it, and nothing stored after it.
+
+Every check runs even after an earlier one failed (a broken chain does not stop the replay
+from saying what the edit changed); the verdict names the first problem in this order.
+Everything but reading the stream is pure: ``audit_events`` takes the decoded events and the
+chain's report, so the comparison is tested without a database.
+
+Hidden information: an audit may run on a game in progress and its text must only say what
+any viewer may see. ``describe_event`` never names a role; roles appear only where the rules
+have made them public (an eliminated player's, every role once the game has ended).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from event_store import ChainProblem, PostgresEventStore, VerificationReport
+from services.game.audit_replay import Replay, explain_difference, replay_events
+from services.game.audit_report import (
+    CHAIN,
+    CHECK_ORDER,
+    COMMITMENT,
+    DEAL,
+    NOT_CHECKED,
+    REPLAY,
+    RESULT,
+    ROLLS,
+    AuditCheck,
+    AuditReport,
+    failed,
+    passed,
+)
+from services.game.audit_seed import check_seed
+from services.game.audit_stream import GameStream, StoredEvent, decode_stream, parse_stream
+from services.game.audit_words import describe_event, win_words
+from services.game.codec import GAME_MAPPER, game_stream, is_valid_game_id
+from services.game.errors import GameNotFound
+from services.game.lifecycle import GameAbandoned
+from services.game.rules.dice import GameEnded
+
+__all__ = [
+    "CHAIN",
+    "CHECK_ORDER",
+    "COMMITMENT",
+    "DEAL",
+    "REPLAY",
+    "RESULT",
+    "ROLLS",
+    "AuditCheck",
+    "AuditReport",
+    "audit_events",
+    "audit_game",
+    "check_chain",
+    "describe_event",
+    "explain_difference",
+    "replay_events",
+]
+
+
+async def audit_game(store: PostgresEventStore, game_id: str) -> AuditReport:
+    """Audit one game from the store. Raises ``GameNotFound`` if it has no stream."""
+    if not is_valid_game_id(game_id):
+        raise GameNotFound(game_id)
+    stream = game_stream(game_id)
+    recorded = await store.read_stream(stream)
+    if not recorded:
+        raise GameNotFound(game_id)
+    chain = await store.verify_stream(stream)
+    return audit_events(game_id, decode_stream(recorded, GAME_MAPPER), chain)
+
+
+def audit_events(game_id: str, events: Sequence[StoredEvent], chain: VerificationReport) -> AuditReport:
+    """The whole audit of a game's decoded events, given its chain's verification."""
+    stream = parse_stream(events)
+    seed = check_seed(stream)
+    replay = replay_events(stream.engine)
+    checks = [
+        check_chain(chain),
+        seed.commitment,
+        seed.deal,
+        seed.rolls,
+        _replay_check(replay),
+        check_result(stream, replay),
+    ]
+    problems = [c.detail for c in checks if not c.passed]
+    first = problems[0] if problems else None
+    return AuditReport(
+        game_id=game_id,
+        clean=first is None,
+        verdict=_verdict(stream, seed.rolls_checked, problems),
+        first_divergence=first,
+        checks=checks,
+        events_checked=len(events),
+        rolls_checked=seed.rolls_checked,
+    )
+
+
+# --- 1. the chain -------------------------------------------------------------------------------
+
+_MISSING = re.compile(r"versions? (\d+)(?:-(\d+))? missing")
+
+
+def check_chain(report: VerificationReport) -> AuditCheck:
+    problem = report.first_problem
+    if problem is None:
+        return passed(CHAIN, f"the hash chain of all {report.events_checked} events is intact")
+    return failed(CHAIN, explain_chain_problem(problem))
+
+
+def explain_chain_problem(problem: ChainProblem) -> str:
+    """The store's finding in a referee's words, numbered like every other finding.
+
+    The store's messages are matched by their wording (``event_store/verification.py``);
+    one that is not recognised is passed on as it is rather than lost.
+    """
+    message, version = problem.message, problem.version
+    missing = _MISSING.search(message)
+    if missing is not None:
+        first, last = missing.group(1), missing.group(2)
+        return f"event {first} is missing" if last is None else f"events {first} to {last} are missing"
+    if version is not None and "stored hash does not match its content" in message:
+        return f"event {version} was edited after it was stored"
+    if version is not None and "prev_hash does not match" in message:
+        return (
+            f"event {version} does not follow from event {version - 1}: the history before it was rewritten"
+        )
+    if version is not None and "stream head" in message:
+        return f"event {version}, the last one, differs from the stream's head: the end was rewritten"
+    if "stream row missing" in message:
+        return "the stream's head record is missing: the history was tampered with"
+    return message
+
+
+# --- 5. the replay, 6. the result ---------------------------------------------------------------
+
+
+def _replay_check(replay: Replay) -> AuditCheck:
+    if replay.divergence is not None:
+        return failed(REPLAY, replay.divergence)
+    if replay.game is None:
+        return passed(REPLAY, "nothing to replay: the game has not started")
+    return passed(
+        REPLAY,
+        f"{replay.inputs} inputs replayed, all legal; all {replay.compared} game events match the rules",
+    )
+
+
+def check_result(stream: GameStream, replay: Replay) -> AuditCheck:
+    if replay.divergence is not None:
+        return failed(RESULT, f"{NOT_CHECKED} the replay stopped at event {replay.stopped_at}")
+    if stream.ended is not None:
+        return _ended_result(stream.ended, stream.after_end)
+    if stream.abandoned is not None:
+        return _abandoned_result(stream, stream.abandoned)
+    if replay.game is None:
+        return passed(RESULT, "no result yet: the game has not started")
+    question = replay.game.awaiting
+    waiting = "" if question is None else f"; the rules await {question.describe()}"
+    return passed(RESULT, f"no result yet: the game is still going{waiting}")
+
+
+def _ended_result(ended: StoredEvent, after: list[StoredEvent]) -> AuditCheck:
+    if after:
+        n = len(after)
+        events = "event" if n == 1 else "events"
+        return failed(
+            RESULT,
+            f"the store has {n} {events} after the game ended "
+            f"(from event {after[0].number}: {describe_event(after[0].event)})",
+        )
+    result = ended.event
+    assert isinstance(result, GameEnded)
+    winners = " ".join(result.winners) or "all eliminated"
+    return passed(
+        RESULT,
+        f"event {ended.number}: the game ended on turn {result.turn} with {win_words(result.winning_side)} "
+        f"({winners}), as the rules give",
+    )
+
+
+def _abandoned_result(stream: GameStream, abandoned: StoredEvent) -> AuditCheck:
+    later = [e for e in stream.engine if e.number > abandoned.number]
+    if later:
+        return failed(
+            RESULT,
+            f"the store has {len(later)} game events after the abandonment in event {abandoned.number}",
+        )
+    assert isinstance(abandoned.event, GameAbandoned)
+    return passed(
+        RESULT, f"no result: the game was abandoned in event {abandoned.number} ({abandoned.event.reason})"
+    )
+
+
+# --- the verdict --------------------------------------------------------------------------------
+
+
+def _verdict(stream: GameStream, rolls: int, problems: list[str]) -> str:
+    if problems:
+        # checks that could not run because of the first problem add nothing to it
+        more = sum(1 for p in problems[1:] if not p.startswith(NOT_CHECKED))
+        also = "" if not more else f" ({more} more check{'s' if more > 1 else ''} failed)"
+        return f"not clean: {problems[0]}{also}"
+    if stream.started is None:
+        return "clean: chain intact; the game has not started, so there is nothing to replay"
+    if stream.is_table:
+        dice = "no seed to check (a table game)"
+    elif stream.revealed is not None:
+        dice = f"{rolls} rolls re-derived from the seed"
+    else:
+        dice = "no seed revealed yet to re-derive the rolls from"
+    so_far = "" if stream.is_over else " so far"
+    return f"clean: chain intact, {dice}, every input legal and every outcome matches{so_far}"

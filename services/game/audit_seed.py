@@ -1,0 +1,163 @@
+"""What the revealed seed of an online game proves: the commitment, the deal and every roll.
+
+An online game publishes ``sha256(seed)`` in ``GameCreated`` and reveals the seed in
+``SeedRevealed`` when it ends. With the seed anyone re-derives the deal (``dealing.deal``:
+seat order, roles, characters) and the face stream (``dice_source.SeededDice``): the faces of
+the game's ``DiceRolled`` events, in stream order, must be exactly a prefix of that stream.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from services.game.audit_report import COMMITMENT, DEAL, NOT_CHECKED, ROLLS, AuditCheck, failed, passed
+from services.game.audit_stream import GameStream, StoredEvent
+from services.game.audit_words import character_name, faces, role_words
+from services.game.dealing import deal
+from services.game.dice_source import SeededDice, commitment
+from services.game.lifecycle import SeatsDealt, SeedRevealed
+from services.game.rules.dice import GameStarted, Seat
+from services.game.rules.dice.events import DiceRolled
+
+
+@dataclass(frozen=True, slots=True)
+class SeedChecks:
+    commitment: AuditCheck
+    deal: AuditCheck
+    rolls: AuditCheck
+    rolls_checked: int
+    """Rolls whose faces were re-derived from the seed (0 when there is no seed to use)."""
+
+
+def check_seed(stream: GameStream) -> SeedChecks:
+    """The commitment, then, if the seed is good, the deal and the rolls it gives."""
+    found, seed = _check_commitment(stream)
+    if seed is None:
+        return SeedChecks(found, _without_seed(stream, found, DEAL), _without_seed(stream, found, ROLLS), 0)
+    rolls, count = check_rolls(stream.engine, seed)
+    return SeedChecks(found, check_deal(stream, seed), rolls, count)
+
+
+def _check_commitment(stream: GameStream) -> tuple[AuditCheck, bytes | None]:
+    created = stream.created
+    if created is None:
+        return failed(
+            COMMITMENT, "event 1 does not create the game: its mode and commitment are unknown"
+        ), None
+    if not stream.is_online:
+        return passed(COMMITMENT, "no seed to check: the dice of a table game are entered by hand"), None
+    if not created.seed_commitment:
+        return failed(COMMITMENT, "event 1: this online game published no seed commitment"), None
+    revealed = stream.revealed
+    if revealed is None:
+        return _unrevealed(stream), None
+    assert isinstance(revealed.event, SeedRevealed)
+    try:
+        seed = bytes.fromhex(revealed.event.seed)
+    except ValueError:
+        return failed(COMMITMENT, f"event {revealed.number}: the revealed seed is not hexadecimal"), None
+    if commitment(seed) != created.seed_commitment:
+        detail = (
+            f"event {revealed.number}: the revealed seed does not match the commitment published in event 1"
+        )
+        return failed(COMMITMENT, detail), None
+    detail = f"the seed revealed in event {revealed.number} matches the commitment published in event 1"
+    return passed(COMMITMENT, detail), seed
+
+
+def _unrevealed(stream: GameStream) -> AuditCheck:
+    if stream.is_over:
+        return failed(COMMITMENT, "the game ended but its seed was never revealed")
+    if stream.abandoned is not None:
+        return passed(COMMITMENT, "the game was abandoned before it ended: its seed stays secret")
+    detail = (
+        "the game is still going: its seed is revealed only when it ends, so nothing can be re-derived yet"
+    )
+    return passed(COMMITMENT, detail)
+
+
+def _without_seed(stream: GameStream, found: AuditCheck, name: str) -> AuditCheck:
+    if stream.is_table:
+        what = "its organiser seated the players" if name == DEAL else "its dice were entered by hand"
+        return passed(name, f"nothing to re-derive: a table game has no seed ({what})")
+    if found.passed:
+        return passed(name, "not yet: the seed is revealed when the game ends")
+    return failed(name, f"{NOT_CHECKED} there is no trustworthy seed to re-derive from")
+
+
+# --- the deal ------------------------------------------------------------------------------------
+
+
+def check_deal(stream: GameStream, seed: bytes) -> AuditCheck:
+    """Seat order (SeatsDealt), then each seat's role and character (GameStarted)."""
+    assert stream.created is not None
+    members = [j.member_id for j in stream.joined]  # the deal shuffles them in join order
+    if stream.dealt is None or stream.started is None:
+        return failed(DEAL, "the store has no deal (SeatsDealt and GameStarted) to check")
+    seated, seats = deal(seed, members, stream.created.sheriff_member)
+    problem = _seat_order_problem(stream.dealt, seated) or _seats_problem(stream.started, seats)
+    if problem is not None:
+        return failed(DEAL, problem)
+    detail = (
+        f"the seat order of event {stream.dealt.number} and the roles and characters of event "
+        f"{stream.started.number} are the ones the seed deals"
+    )
+    return passed(DEAL, detail)
+
+
+def _seat_order_problem(dealt: StoredEvent, seated: list[str]) -> str | None:
+    assert isinstance(dealt.event, SeatsDealt)
+    if list(dealt.event.members) == seated:
+        return None
+    return (
+        f"event {dealt.number}: the players were seated as {' '.join(dealt.event.members)}, "
+        f"but the seed seats them as {' '.join(seated)}"
+    )
+
+
+def _seats_problem(started: StoredEvent, dealt: list[Seat]) -> str | None:
+    # called only with a revealed seed, i.e. after the game: every role is public by then
+    event = started.event
+    assert isinstance(event, GameStarted)
+    n = started.number
+    if event.position is not None:
+        return f"event {n}: an online game starts from its first turn, but this one starts from a position"
+    if len(event.seats) != len(dealt):
+        return f"event {n}: the game started with {len(event.seats)} seats; the seed deals {len(dealt)}"
+    for got, wanted in zip(event.seats, dealt, strict=True):
+        p = wanted.player
+        if got.player != wanted.player:
+            return f"event {n}: seat {p} is played by {got.player}"
+        if got.character != wanted.character:
+            return (
+                f"event {n}: {p} plays {character_name(got.character)}, but the seed deals "
+                f"{p} {character_name(wanted.character)}"
+            )
+        if got.role != wanted.role:
+            return (
+                f"event {n}: {p} is {role_words(got.role)}, but the seed deals {p} {role_words(wanted.role)}"
+            )
+    return None
+
+
+# --- the rolls -----------------------------------------------------------------------------------
+
+
+def check_rolls(engine: list[StoredEvent], seed: bytes) -> tuple[AuditCheck, int]:
+    """Every roll's faces against the seed's face stream, in the order of the DiceRolled events."""
+    dice = SeededDice(seed)
+    count = 0
+    for stored in engine:
+        if not isinstance(stored.event, DiceRolled):
+            continue
+        shown = stored.event.faces
+        derived = dice.roll(len(shown))
+        if shown != derived:
+            detail = (
+                f"event {stored.number}: {stored.event.player}'s roll shows {faces(shown)}, "
+                f"but the seed gives {faces(derived)}"
+            )
+            return failed(ROLLS, detail), count
+        count += 1
+    detail = f"{count} rolls ({dice.faces_dealt} faces) re-derived from the seed: every face matches"
+    return passed(ROLLS, detail), count

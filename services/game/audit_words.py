@@ -1,0 +1,215 @@
+"""Game events in plain words, for an audit's findings and for referees.
+
+``describe_event`` renders any event of a game's stream (the engine's and the lifecycle's) as
+a short past-tense clause: "p3 lost 1 life to a shoot1 from p1", "the Indians attacked",
+"p2 was eliminated by p1 (shoot2)". It never names a role, so its lines are safe in the
+report of a game whose roles are still hidden; only ``GameEnded`` names a side, and every
+role is public once a game has ended.
+
+These lines are written for people and may be reworded; ``services.game.records.trace``
+keeps the stable one-line traces that scenarios match exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from services.game.lifecycle import (
+    DecisionTimedOut,
+    GameAbandoned,
+    GameCreated,
+    PlayerJoined,
+    SeatsDealt,
+    SeedRevealed,
+)
+from services.game.rules.dice import CHARACTERS, CharacterId, Role, Side
+from services.game.rules.dice import events as ev
+from services.game.rules.dice.vocabulary import ArrowReason, Cause, Face, GainCause, RollingEnd
+
+
+class Unreadable(msgspec.Struct, frozen=True, kw_only=True):
+    """Stands in for a stored event that cannot be decoded (edited data, unknown type)."""
+
+    type: str
+    reason: str
+
+
+_CAUSE = {
+    Cause.SHOOT1: "a shoot1",
+    Cause.SHOOT2: "a shoot2",
+    Cause.GATLING: "the gatling",
+    Cause.INDIAN_ATTACK: "the Indian attack",
+    Cause.DYNAMITE: "the dynamite",
+}
+
+_GAIN = {
+    GainCause.BEER: "from a beer",
+    GainCause.TURN_START_HEAL: "from Sid Ketchum's heal",
+    GainCause.END_OF_TURN_HEAL: "from Suzy Lafayette's ability",
+    GainCause.ELIMINATION_REWARD: "as Vulture Sam's reward",
+}
+
+_ARROW_TAKEN = {
+    ArrowReason.ROLL: "",
+    ArrowReason.INSTEAD_OF_LIFE: " instead of losing life",
+    ArrowReason.HIT_BACK: " for hitting El Gringo",
+}
+
+_ARROWS_RETURNED = {
+    ArrowReason.GATLING: "for the gatling",
+    ArrowReason.DISCARD_ON_LOSS: "for the life just lost",
+    ArrowReason.REMOVED_BY_GATLING_FACE: "to Kit Carlson's gatling",
+}
+
+_FINAL = {
+    RollingEnd.NO_REROLLS_LEFT: "no rerolls left",
+    RollingEnd.THREE_DYNAMITE: "three dynamite",
+}
+
+_DECLINED = {
+    "double_shot": "spend a beer to double a shot",
+    "arrows_instead": "take arrows instead of losing life",
+    "discard_arrows": "discard arrows for the life just lost",
+    "remove_arrows": "make players return arrows",
+}
+
+_WIN = {
+    Side.LAW: "a Law win",
+    Side.OUTLAWS: "an Outlaw win",
+    Side.RENEGADE: "a Renegade win",
+    Side.DEPUTY: "a Deputy win",
+    Side.OUTLAW: "an Outlaw win",
+}
+
+_SIDE = {
+    Side.LAW: "the Law",
+    Side.OUTLAWS: "the Outlaws",
+    Side.RENEGADE: "the Renegade",
+    Side.DEPUTY: "the Deputy",
+    Side.OUTLAW: "the Outlaw",
+}
+
+
+def faces(shown: Sequence[Face]) -> str:
+    """``arrow beer shoot1``: faces as the record format writes them."""
+    return " ".join(shown)
+
+
+def dice(indexes: Sequence[int]) -> str:
+    return ", ".join(map(str, indexes))
+
+
+def cause_words(cause: Cause) -> str:
+    """What took the life: "a shoot1", "the Indian attack"."""
+    return _CAUSE.get(cause, str(cause))
+
+
+def win_words(side: Side | None) -> str:
+    """The result in words: "an Outlaw win", or "no winner" (three players all died at once)."""
+    return "no winner" if side is None else _WIN.get(side, f"a {side} win")
+
+
+def side_words(side: Side | None) -> str:
+    """Who wins: "the Law", "the Outlaws", or "nobody"."""
+    return "nobody" if side is None else _SIDE.get(side, f"the {side}")
+
+
+def role_words(role: Role) -> str:
+    """A role in words, "the Sheriff"; only for roles the rules have made public."""
+    return f"the {role.value.title()}"
+
+
+def character_name(character: CharacterId) -> str:
+    known = CHARACTERS.get(character)
+    return known.name if known is not None else str(character)
+
+
+def describe_event(event: msgspec.Struct) -> str:
+    """One plain sentence (without a full stop) saying what ``event`` records."""
+    match event:
+        case ev.GameStarted(seats=seats, position=position):
+            start = f"the game started with {len(seats)} players"
+            return start if position is None else f"{start} from a mid-game position"
+        case ev.TurnStarted(player=p, turn=n):
+            return f"{p} started turn {n}"
+        case ev.DiceRolled(player=p, roll=1, faces=shown):
+            return f"{p} rolled {faces(shown)}"
+        case ev.DiceRolled(player=p, dice=rolled, faces=shown):
+            return f"{p} rerolled dice {dice(rolled)}: {faces(shown)}"
+        case ev.RerollChosen(player=p, dice=chosen):
+            return f"{p} chose to reroll dice {dice(chosen)}"
+        case ev.DiceFinalized(player=p, faces=shown, reason=RollingEnd.STOPPED):
+            return f"{p} stopped rolling with {faces(shown)}"
+        case ev.DiceFinalized(player=p, faces=shown, reason=reason):
+            return f"{p} finished rolling with {faces(shown)} ({_FINAL.get(reason, str(reason))})"
+        case ev.TargetChosen(player=p, target=target, die=None):
+            return f"{p} chose {target} to gain 1 life"
+        case ev.TargetChosen(player=p, target=target, die=die, as_face=as_face):
+            used = "" if as_face is None else f" as a {as_face}"
+            return f"{p} aimed die {die}{used} at {target}"
+        case ev.ArrowTaken(player=p, reason=reason):
+            return f"{p} took an arrow{_ARROW_TAKEN.get(reason, f' ({reason})')}"
+        case ev.ArrowsReturned(player=p, count=n, reason=reason):
+            return f"{p} returned {_arrows(n)} {_ARROWS_RETURNED.get(reason, f'({reason})')}"
+        case ev.IndiansAttacked():
+            return "the Indians attacked"
+        case ev.AllArrowsReturned():
+            return "all arrows went back to the pile"
+        case ev.DynamiteExploded(player=p):
+            return f"the dynamite exploded on {p}"
+        case ev.ShotDoubled(player=p, shot_die=shot, beer_die=beer):
+            return f"{p} spent the beer of die {beer} to double the shot of die {shot}"
+        case ev.AbilityDeclined(player=p, decision=decision):
+            return f"{p} declined to {_DECLINED.get(decision, decision.replace('_', ' '))}"
+        case ev.ArrowsInsteadChosen(player=p, count=0):
+            return f"{p} chose to lose life rather than take arrows"
+        case ev.ArrowsInsteadChosen(player=p, count=n):
+            return f"{p} chose to take {_arrows(n)} instead of losing life"
+        case ev.ShotsFired(player=p):
+            return f"{p} fired the shots"
+        case ev.GatlingFired(player=p):
+            return f"{p} fired the gatling"
+        case ev.LifeLost(player=p, amount=n, source=source, cause=cause):
+            by = "" if source is None else f" from {source}"
+            return f"{p} lost {n} life to {cause_words(cause)}{by}"
+        case ev.LifeGained(player=p, amount=0, cause=GainCause.BEER):
+            return f"{p} drank a beer at full life (no life gained)"
+        case ev.LifeGained(player=p, amount=n, cause=cause, source=source):
+            by = "" if source is None or source == p else f" given by {source}"
+            return f"{p} gained {n} life {_GAIN.get(cause, f'({cause})')}{by}"
+        case ev.ArrowsRemoved(player=p, from_players=players):
+            return f"{p} made {', '.join(players)} return an arrow each"
+        case ev.PlayerEliminated(player=p, source=None, cause=cause):
+            return f"{p} was eliminated by {cause_words(cause)}"
+        case ev.PlayerEliminated(player=p, source=source, cause=cause):
+            return f"{p} was eliminated by {source} ({cause})"
+        case ev.TurnEnded(player=p):
+            return f"{p} ended the turn"
+        case ev.GameEnded(winning_side=side):
+            return f"the game ended with {win_words(side)}"
+    return _describe_lifecycle(event)
+
+
+def _describe_lifecycle(event: msgspec.Struct) -> str:
+    match event:
+        case GameCreated(mode=mode, player_count=n):
+            return f"the game was created ({mode}, {n} players)"
+        case PlayerJoined(name=name, member_id=member):
+            return f"{name} ({member}) joined"
+        case SeatsDealt(members=members):
+            return f"the {len(members)} seats were dealt"
+        case SeedRevealed():
+            return "the dice seed was revealed"
+        case DecisionTimedOut(player=p, applied=applied):
+            return f"{p} ran out of time; '{applied}' was played for them"
+        case GameAbandoned(reason=reason):
+            return f"the game was abandoned ({reason})"
+        case Unreadable(type=type_name):
+            return f"an unreadable {type_name}"
+    return type(event).__name__  # an event type added later still gets words
+
+
+def _arrows(n: int) -> str:
+    return f"{n} arrow{'' if n == 1 else 's'}"

@@ -1,0 +1,26 @@
+"""The game service on a fresh database per test (as in tests/integration/game), plus the
+plain-SQL tampering an audit must catch."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+
+from event_store import PostgresEventStore
+from services.game.codec import GAME_MAPPER
+from services.game.schema import prepare_database
+from services.game.seeds import SeedVault
+from services.game.service import GameService
+
+
+@pytest.fixture
+async def game_store(pg_pool: asyncpg.Pool) -> AsyncIterator[PostgresEventStore]:
+    await prepare_database(pg_pool)
+    yield PostgresEventStore(pg_pool, mapper=GAME_MAPPER)
+
+
+@pytest.fixture
+async def game_service(game_store: PostgresEventStore, pg_pool: asyncpg.Pool) -> GameService:
+    return GameService(game_store, SeedVault(pg_pool))

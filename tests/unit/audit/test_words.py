@@ -1,0 +1,138 @@
+"""Every game event in plain words, never naming a role."""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+import pytest
+
+from services.game.audit_words import Unreadable, describe_event
+from services.game.lifecycle import (
+    DecisionTimedOut,
+    GameAbandoned,
+    GameCreated,
+    GameMode,
+    PlayerJoined,
+    SeatsDealt,
+    SeedRevealed,
+)
+from services.game.rules.dice import EVENT_TYPES, PlayerId, PlayerResult, Role, Side
+from services.game.rules.dice import events as ev
+from services.game.rules.dice.characters import CharacterId
+from services.game.rules.dice.vocabulary import ArrowReason, Cause, Face, GainCause, RollingEnd
+from tests.unit.audit.games import TABLE_SEATS, online_game
+
+P1, P2, P3 = PlayerId("p1"), PlayerId("p2"), PlayerId("p3")
+ROLE_WORD = re.compile("|".join(r.value for r in Role), re.IGNORECASE)
+
+EXAMPLES: list[tuple[msgspec.Struct, str]] = [
+    (ev.GameStarted(seats=tuple(TABLE_SEATS)), "the game started with 4 players"),
+    (ev.TurnStarted(player=P1, turn=3), "p1 started turn 3"),
+    (ev.TargetChosen(player=P1, target=P2), "p1 chose p2 to gain 1 life"),
+    (ev.TargetChosen(player=P1, target=P2, die=2, as_face=Face.SHOOT2), "p1 aimed die 2 as a shoot2 at p2"),
+    (ev.RerollChosen(player=P1, dice=(0, 3)), "p1 chose to reroll dice 0, 3"),
+    (
+        ev.DiceRolled(player=P2, roll=1, dice=(0, 1, 2, 3, 4), faces=(Face.ARROW,) * 4 + (Face.BEER,)),
+        "p2 rolled arrow arrow arrow arrow beer",
+    ),
+    (
+        ev.DiceRolled(player=P2, roll=2, dice=(1, 4), faces=(Face.SHOOT1, Face.BEER)),
+        "p2 rerolled dice 1, 4: shoot1 beer",
+    ),
+    (
+        ev.DiceFinalized(player=P2, faces=(Face.DYNAMITE,) * 5, reason=RollingEnd.THREE_DYNAMITE),
+        "p2 finished rolling with dynamite dynamite dynamite dynamite dynamite (three dynamite)",
+    ),
+    (ev.ArrowTaken(player=P1, reason=ArrowReason.ROLL), "p1 took an arrow"),
+    (
+        ev.ArrowsReturned(player=P1, count=3, reason=ArrowReason.GATLING),
+        "p1 returned 3 arrows for the gatling",
+    ),
+    (ev.IndiansAttacked(), "the Indians attacked"),
+    (ev.AllArrowsReturned(), "all arrows went back to the pile"),
+    (ev.DynamiteExploded(player=P1), "the dynamite exploded on p1"),
+    (
+        ev.ShotDoubled(player=P1, shot_die=0, beer_die=3),
+        "p1 spent the beer of die 3 to double the shot of die 0",
+    ),
+    (ev.AbilityDeclined(player=P1, decision="double_shot"), "p1 declined to spend a beer to double a shot"),
+    (
+        ev.ArrowsInsteadChosen(player=P2, count=2, step="shots"),
+        "p2 chose to take 2 arrows instead of losing life",
+    ),
+    (ev.ShotsFired(player=P1), "p1 fired the shots"),
+    (ev.GatlingFired(player=P1), "p1 fired the gatling"),
+    (
+        ev.LifeLost(player=P3, amount=1, source=P1, cause=Cause.SHOOT1, die=0),
+        "p3 lost 1 life to a shoot1 from p1",
+    ),
+    (
+        ev.LifeLost(player=P3, amount=2, source=None, cause=Cause.INDIAN_ATTACK),
+        "p3 lost 2 life to the Indian attack",
+    ),
+    (
+        ev.LifeGained(player=P2, amount=1, cause=GainCause.BEER, source=P1),
+        "p2 gained 1 life from a beer given by p1",
+    ),
+    (ev.ArrowsRemoved(player=P1, from_players=(P2, P3)), "p1 made p2, p3 return an arrow each"),
+    (
+        ev.PlayerEliminated(player=P2, role=Role.OUTLAW, source=P1, cause=Cause.SHOOT2, turn=4),
+        "p2 was eliminated by p1 (shoot2)",
+    ),
+    (
+        ev.PlayerEliminated(player=P2, role=Role.DEPUTY, source=None, cause=Cause.DYNAMITE, turn=4),
+        "p2 was eliminated by the dynamite",
+    ),
+    (ev.TurnEnded(player=P1), "p1 ended the turn"),
+    (
+        ev.GameEnded(
+            winning_side=Side.LAW,
+            winners=(P1,),
+            results=(
+                PlayerResult(
+                    player=P1,
+                    role=Role.SHERIFF,
+                    character=CharacterId.PAUL_REGRET,
+                    side=Side.LAW,
+                    won=True,
+                    alive=True,
+                ),
+            ),
+            turn=9,
+        ),
+        "the game ended with a Law win",
+    ),
+    (
+        GameCreated(game_id="g", mode=GameMode.ONLINE, player_count=5),
+        "the game was created (online, 5 players)",
+    ),
+    (PlayerJoined(member_id="m1", name="Ann"), "Ann (m1) joined"),
+    (SeatsDealt(members=("m1", "m2", "m3")), "the 3 seats were dealt"),
+    (SeedRevealed(seed="00"), "the dice seed was revealed"),
+    (
+        DecisionTimedOut(player=P2, decision="reroll_or_stop", applied="p2 stop"),
+        "p2 ran out of time; 'p2 stop' was played for them",
+    ),
+    (GameAbandoned(reason="rain"), "the game was abandoned (rain)"),
+    (Unreadable(type="LifeLost", reason="bad"), "an unreadable LifeLost"),
+]
+
+
+@pytest.mark.parametrize(("event", "words"), EXAMPLES, ids=[type(e).__name__ for e, _ in EXAMPLES])
+def test_an_event_in_words(event: msgspec.Struct, words: str) -> None:
+    assert describe_event(event) == words
+
+
+def test_every_engine_event_type_has_words_of_its_own() -> None:
+    covered = {type(e).__name__ for e, _ in EXAMPLES}
+    assert set(EVENT_TYPES) <= covered
+
+
+def test_no_event_of_a_whole_game_is_described_with_a_role() -> None:
+    for rng_seed in (1, 2, 3):
+        for event in online_game(6, rng_seed=rng_seed):
+            words = describe_event(event)
+            if not isinstance(event, ev.GameEnded):  # the end of a game makes every role public
+                assert not ROLE_WORD.search(words), words
+            assert words != type(event).__name__
