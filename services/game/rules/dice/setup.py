@@ -59,10 +59,14 @@ def new_game(seats: Sequence[Seat], position: Position | None = None) -> GameSta
 def _check_position(seats: Sequence[Seat], position: Position) -> int:
     by_id = {s.player: s for s in seats}
     held = 0
+    listed: set[str] = set()
     for pp in position.players:
         seat = by_id.get(pp.player)
         if seat is None:
             raise InvalidSetup(f"the position names {pp.player}, who has no seat")
+        if pp.player in listed:  # a second entry would count its arrows twice
+            raise InvalidSetup(f"the position lists {pp.player} twice")
+        listed.add(pp.player)
         bonus = 2 if seat.role is Role.SHERIFF and len(seats) > 3 else 0
         max_life = CHARACTERS[seat.character].life + bonus
         if not 0 <= pp.life <= max_life:
@@ -73,6 +77,7 @@ def _check_position(seats: Sequence[Seat], position: Position) -> int:
     if held >= ARROW_TOKENS:
         raise InvalidSetup(f"players hold {held} arrows; at most {ARROW_TOKENS - 1} can be out")
     dead = {pp.player for pp in position.players if pp.life == 0}
+    _check_not_over(seats, dead)
     if position.active_player is not None:
         if position.active_player not in by_id:
             raise InvalidSetup(f"the active player {position.active_player} has no seat")
@@ -83,8 +88,24 @@ def _check_position(seats: Sequence[Seat], position: Position) -> int:
             raise InvalidSetup("a position with dice needs an active player")
         if len(position.dice) != 5 or not all(isinstance(f, Face) for f in position.dice):
             raise InvalidSetup("a position's dice are exactly five faces")
-        if not 1 <= position.rolls_used <= 4:
-            raise InvalidSetup("a position's rolls_used is 1 to 4")
+        active = by_id[position.active_player]
+        max_rolls = 1 + CHARACTERS[active.character].rerolls
+        if not 1 <= position.rolls_used <= max_rolls:
+            raise InvalidSetup(f"{active.player}'s rolls_used is 1 to {max_rolls}")
     if position.turn < 1:
         raise InvalidSetup("turns are numbered from 1")
     return ARROW_TOKENS - held
+
+
+def _check_not_over(seats: Sequence[Seat], dead: set[str]) -> None:
+    """A position must be a game still in progress: the end is only checked after an
+    elimination, so a finished position would otherwise play on."""
+    living = [s for s in seats if s.player not in dead]
+    if len(seats) == 3:
+        if len(living) < 2:
+            raise InvalidSetup("the position is a finished game: fewer than two players are alive")
+        return
+    if not any(s.role is SHERIFF for s in living):
+        raise InvalidSetup("the position is a finished game: the Sheriff is eliminated")
+    if not any(s.role in (OUTLAW, RENEGADE) for s in living):
+        raise InvalidSetup("the position is a finished game: no Outlaw or Renegade is alive")

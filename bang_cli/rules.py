@@ -1,0 +1,99 @@
+"""`bang-league rules run FILE [--json] [--trace]`: replay a game record and show where it stands.
+
+A referee's tool: hand it a rule case or a club's table game and it prints the resulting state
+(players, arrows, whose turn, what is awaited, who won). An input the rules refuse stops the
+replay with exit code 2 and the engine's reason on stderr, naming the input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from services.game.records import (
+    RecordError,
+    describe_event,
+    read_record,
+    replay_record,
+    summarize,
+)
+from services.game.rules.dice import Event
+
+ERROR_EXIT = 2
+"""Exit code for a record that is malformed or holds an illegal input (as for a usage error)."""
+
+app = typer.Typer(no_args_is_help=True, help="Rule cases and game records of BANG! The Dice Game.")
+
+
+@app.callback()
+def rules() -> None:
+    """Rule cases and game records of BANG! The Dice Game."""
+    # a callback keeps `run` a sub-command even while it is the only one
+
+
+@app.command("run")
+def run(
+    file: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, readable=True, help="A game record (JSON).")
+    ],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the resulting state as one JSON object.")
+    ] = False,
+    trace: Annotated[
+        bool,
+        typer.Option(
+            "--trace", help="Print each event as it happens (to stderr with --json: stdout stays JSON)."
+        ),
+    ] = False,
+) -> None:
+    """Replay a game record and print the resulting state."""
+
+    def show(n: int, event: Event) -> None:
+        typer.echo(f"[{n}] {describe_event(event)}", err=as_json)
+
+    try:
+        record = read_record(file)
+        game = replay_record(record, on_event=show if trace else None)
+    except RecordError as e:  # IllegalInput included: its message names the input
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(ERROR_EXIT) from None
+    state = summarize(game)
+    if as_json:
+        typer.echo(json.dumps(state, indent=2))
+    else:
+        Console(file=sys.stdout).print(_table(state))
+
+
+def _table(state: dict[str, Any]) -> Table:
+    if state["status"] == "ended":
+        winners = " ".join(state["winners"]) or "nobody"
+        side = state["winning_side"]
+        verb = "win" if side in (None, "outlaws") else "wins"
+        caption = f"ended on turn {state['turn']}: {side or 'no side'} {verb} ({winners})"
+    else:
+        q = state["awaiting"]
+        dice = " ".join(f or "-" for f in state["dice"] or [])
+        caption = f"turn {state['turn']}, {state['active_player']} to play; dice: {dice or '-'}; awaiting "
+        caption += f"{q['player']} {q['decision']}" + (f" (dice {q['dice']})" if q["dice"] else "")
+    table = Table(title=f"arrow pile: {state['arrow_pile']}", caption=caption)
+    for column in ("player", "role", "character", "life", "arrows", "status"):
+        table.add_column(column, justify="right" if column in ("life", "arrows") else "left")
+    for p in state["players"]:
+        if p["alive"]:
+            status = "alive"
+        elif not p["eliminated_turn"]:
+            status = "out before the record"  # a position's player at 0 life: no turn, no cause known
+        else:
+            status = f"out (turn {p['eliminated_turn']}, {p['eliminated_by'] or p['eliminated_cause']})"
+        if p["won"] is not None:
+            status += ", won" if p["won"] else ", lost"
+        table.add_row(
+            p["id"], p["role"], p["character"], f"{p['life']}/{p['max_life']}", str(p["arrows"]), status
+        )
+    return table

@@ -1,0 +1,246 @@
+"""Read a game record from JSON (or an already-decoded mapping) and check it completely.
+
+The checks follow ``docs/game-records.schema.json`` (shape, types, unknown fields refused),
+then read each input (text form or command object), then check the setup against the rules.
+Nothing is forgiven: an audit must fail loudly, so every message says where the fault is —
+a JSON path (``$.seats[2].role``) or an input (``input 12 ('p2 reroll 0 7')``).
+Whether each input is *legal* is only known by playing it: see ``replay_record``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from services.game.records.errors import MalformedRecord
+from services.game.records.model import FORMAT, VERSION, DiceSource, GameRecord, RecordMeta, RecordOptions
+from services.game.rules.dice import (
+    EVENT_TYPES,
+    CharacterId,
+    Face,
+    GameCommand,
+    InvalidSetup,
+    MalformedCommand,
+    PlayerId,
+    PlayerPosition,
+    Position,
+    Role,
+    Seat,
+    new_game,
+    parse_command,
+)
+from services.game.rules.dice import commands as cmd
+
+# --- the wire shape: strict mirrors of the schema (unknown fields are an error) -----------------
+
+
+class _Seat(msgspec.Struct, forbid_unknown_fields=True):
+    player: str
+    role: Role
+    character: CharacterId
+
+
+class _PlayerPosition(msgspec.Struct, forbid_unknown_fields=True):
+    player: str
+    life: int
+    arrows: int = 0
+
+
+class _Position(msgspec.Struct, forbid_unknown_fields=True):
+    players: list[_PlayerPosition] = []
+    active_player: str | None = None
+    turn: int = 1
+    dice: list[Face] | None = None
+    rolls_used: int = 1
+
+
+class _Options(msgspec.Struct, forbid_unknown_fields=True):
+    dice: DiceSource = DiceSource.TABLE
+    seed_commitment: str | None = None
+    seed: str | None = None
+
+
+class _Meta(msgspec.Struct, forbid_unknown_fields=True):
+    game_id: str | None = None
+    played_at: str | None = None
+    club: str | None = None
+    notes: str | None = None
+
+
+class _Record(msgspec.Struct, forbid_unknown_fields=True):
+    format: str
+    version: int
+    seats: list[_Seat]
+    inputs: list[str | dict[str, Any]] = []
+    position: _Position | None = None
+    options: _Options | None = None
+    meta: _Meta | None = None
+
+
+_COMMAND_TYPES: dict[str, type[cmd.Command]] = {
+    c.__name__: c
+    for c in GameCommand.__args__  # type: ignore[attr-defined]
+}
+
+PLAYER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+"""A player id is one word of the inputs' text form, so no spaces (schema: ``playerId``)."""
+
+Source = bytes | str | os.PathLike[str] | Mapping[str, Any]
+
+
+def read_record(source: Source) -> GameRecord:
+    """Read a record: JSON as ``bytes`` or ``str``, a file path (``pathlib.Path`` or any
+    ``os.PathLike``), or an already-decoded mapping (a scenario file read as YAML).
+
+    Raises ``MalformedRecord`` naming the JSON path or the input at fault.
+    """
+    if isinstance(source, Mapping):
+        return _from_object(source)
+    if isinstance(source, os.PathLike):
+        try:
+            source = Path(source).read_bytes()
+        except OSError as e:
+            raise MalformedRecord(f"cannot read {os.fspath(source)!r}: {e.strerror}") from None
+    try:
+        decoded = msgspec.json.decode(source)
+    except msgspec.DecodeError as e:
+        raise MalformedRecord(f"record: not valid JSON ({e})") from None
+    if not isinstance(decoded, dict):
+        raise MalformedRecord("record: expected a JSON object at `$`")
+    return _from_object(decoded)
+
+
+def _from_object(obj: Mapping[str, Any]) -> GameRecord:
+    # format and version first: a reader must not misread a newer or foreign file
+    fmt = obj.get("format")
+    if fmt != FORMAT:
+        raise MalformedRecord(f"record: `$.format` must be {FORMAT!r}, got {fmt!r}")
+    version = obj.get("version")
+    if version != VERSION:
+        raise MalformedRecord(
+            f"record: format version {version!r} is not supported (this reader reads {VERSION})"
+        )
+    try:
+        wire = msgspec.convert(obj, _Record, strict=True)
+    except msgspec.ValidationError as e:
+        raise MalformedRecord(f"record: {e}") from None
+    for n, seat in enumerate(wire.seats):
+        if not PLAYER_ID.fullmatch(seat.player):
+            raise MalformedRecord(
+                f"record: player id {seat.player!r} at `$.seats[{n}].player` must be 1-64 letters, digits, "
+                "'_', '.' or '-', starting with a letter or digit"
+            )
+    seats = tuple(Seat(player=PlayerId(s.player), role=s.role, character=s.character) for s in wire.seats)
+    position = None if wire.position is None else _position(wire.position)
+    inputs = tuple(_input(i, raw) for i, raw in enumerate(wire.inputs))
+    try:
+        new_game(seats, position)
+    except InvalidSetup as e:
+        raise MalformedRecord(f"setup: {e}") from None
+    options = wire.options or _Options()
+    meta = wire.meta or _Meta()
+    _check_options_and_meta(options, meta)
+    return GameRecord(
+        seats=seats,
+        inputs=inputs,
+        position=position,
+        options=RecordOptions(dice=options.dice, seed_commitment=options.seed_commitment, seed=options.seed),
+        meta=RecordMeta(game_id=meta.game_id, played_at=meta.played_at, club=meta.club, notes=meta.notes),
+    )
+
+
+HEX = re.compile(r"[0-9a-f]+")
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?")
+"""ISO 8601 date or date-time, as the schema's pattern for ``meta.played_at``."""
+
+
+def _check_options_and_meta(options: _Options, meta: _Meta) -> None:
+    commitment = options.seed_commitment
+    if commitment is not None and not (len(commitment) == 64 and HEX.fullmatch(commitment)):
+        raise MalformedRecord(
+            "record: `$.options.seed_commitment` must be a SHA-256 in lowercase hex (64 digits)"
+        )
+    if options.seed is not None and not HEX.fullmatch(options.seed):
+        raise MalformedRecord("record: `$.options.seed` must be lowercase hex")
+    if meta.played_at is not None:
+        try:
+            if not ISO_DATE.fullmatch(meta.played_at):
+                raise ValueError(meta.played_at)
+            datetime.fromisoformat(meta.played_at)  # the pattern's shape, and a real date
+        except ValueError:
+            raise MalformedRecord(
+                f"record: `$.meta.played_at` {meta.played_at!r} is not an ISO 8601 date or date-time"
+            ) from None
+
+
+def _position(p: _Position) -> Position:
+    return Position(
+        players=tuple(
+            PlayerPosition(player=PlayerId(pp.player), life=pp.life, arrows=pp.arrows) for pp in p.players
+        ),
+        active_player=None if p.active_player is None else PlayerId(p.active_player),
+        turn=p.turn,
+        dice=None if p.dice is None else tuple(p.dice),
+        rolls_used=p.rolls_used,
+    )
+
+
+def _input(index: int, raw: str | dict[str, Any]) -> GameCommand:
+    if isinstance(raw, str):
+        if " ".join(raw.split()) != raw:
+            # the canonical text form, as the schema's pattern says: one space between words
+            raise MalformedRecord(f"input {index} ({raw!r}): words must be separated by single spaces")
+        try:
+            return parse_command(raw)
+        except MalformedCommand as e:
+            # the engine's message starts with the text itself; say it once, after the index
+            message = str(e).removeprefix(f"{raw!r}: ")
+            raise MalformedRecord(f"input {index} ({raw!r}): {message}") from None
+    kind = raw.get("type")
+    cls = _COMMAND_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        if isinstance(kind, str) and kind in EVENT_TYPES:
+            hint = f"{kind!r} is an event; a record holds inputs (commands), not events"
+        else:
+            hint = f"`type` must be one of {', '.join(_COMMAND_TYPES)}, got {kind!r}"
+        raise MalformedRecord(f"input {index}: {hint}")
+    fields = {f.name for f in msgspec.structs.fields(cls)} | {"type"}
+    unknown = sorted(set(raw) - fields)
+    if unknown:
+        raise MalformedRecord(f"input {index} ({kind}): unknown field(s) {', '.join(unknown)}")
+    try:
+        command = msgspec.convert(raw, cls, strict=True)
+    except msgspec.ValidationError as e:
+        where = str(e).replace("`$", f"`$.inputs[{index}]")  # the path within the whole record
+        raise MalformedRecord(f"input {index} ({kind}): {where}") from None
+    _check_counts(index, command)
+    return command  # type: ignore[return-value]
+
+
+def _check_counts(index: int, command: cmd.Command) -> None:
+    """What the text form's grammar guarantees, checked for the object form too."""
+    empty = (
+        (isinstance(command, cmd.RollDice) and not command.faces)
+        or (isinstance(command, cmd.Reroll) and not command.dice)
+        or (isinstance(command, cmd.RemoveArrows) and not command.from_players)
+    )
+    if empty:
+        raise MalformedRecord(f"input {index} ({str(command)!r}): names no die, face or player")
+    numbers: list[int] = []
+    match command:
+        case cmd.Reroll(dice=dice):
+            numbers = list(dice)
+        case cmd.ChooseTarget(die=die) if die is not None:
+            numbers = [die]
+        case cmd.DoubleShot(shot_die=a, beer_die=b):
+            numbers = [a, b]
+        case cmd.TakeArrowsInstead(count=n) | cmd.DiscardArrows(count=n):
+            numbers = [n]
+    if any(n < 0 for n in numbers):
+        raise MalformedRecord(f"input {index} ({str(command)!r}): numbers cannot be negative")

@@ -1,0 +1,70 @@
+"""One readable line per event, for ``rules run --trace`` and for scenario expectations.
+
+The lines are stable (scenarios match them exactly), short, and say who did what to whom:
+``p3 lost 1 life (shoot1 from p1)``, ``p1 took an arrow (roll)``, ``Indians attack``.
+"""
+
+from __future__ import annotations
+
+from services.game.rules.dice import Event
+from services.game.rules.dice import events as ev
+
+
+def describe_event(event: Event) -> str:
+    match event:
+        case ev.GameStarted(seats=seats, arrow_pile=pile):
+            table = ", ".join(f"{s.player} {s.role} {s.character}" for s in seats)
+            return f"game started: {table}; arrow pile {pile}"
+        case ev.TurnStarted(player=p, turn=n):
+            return f"turn {n}: {p}"
+        case ev.DiceRolled(player=p, roll=roll, dice=dice, faces=faces):
+            which = "" if len(dice) == 5 else f" dice {' '.join(map(str, dice))}"
+            return f"{p} roll {roll}{which}: {' '.join(faces)}"
+        case ev.RerollChosen(player=p, dice=dice):
+            return f"{p} rerolls {' '.join(map(str, dice))}"
+        case ev.DiceFinalized(player=p, faces=faces, reason=reason):
+            return f"{p} final dice: {' '.join(faces)} ({reason})"
+        case ev.ArrowTaken(player=p, reason=reason):
+            return f"{p} took an arrow ({reason})"
+        case ev.ArrowsReturned(player=p, count=n, reason=reason):
+            return f"{p} returned {n} arrow{'s' if n != 1 else ''} ({reason})"
+        case ev.IndiansAttacked():
+            return "Indians attack"
+        case ev.AllArrowsReturned():
+            return "all arrows back to the pile"
+        case ev.DynamiteExploded(player=p):
+            return f"dynamite explodes on {p}"
+        case ev.ShotDoubled(player=p, shot_die=shot, beer_die=beer):
+            return f"{p} doubles die {shot} with beer die {beer}"
+        case ev.AbilityDeclined(player=p, decision=decision):
+            return f"{p} declines {decision}"
+        case ev.ArrowsInsteadChosen(player=p, count=n, step=step):
+            return f"{p} takes {n} arrow{'s' if n != 1 else ''} instead of life ({step})"
+        case ev.ShotsFired(player=p):
+            return f"{p} fires the shots"
+        case ev.GatlingFired(player=p):
+            return f"{p} fires the gatling"
+        case ev.TargetChosen(player=p, target=target, die=None):
+            return f"{p} chooses {target} to gain 1 life"
+        case ev.TargetChosen(player=p, target=target, die=die, as_face=as_face):
+            used = "" if as_face is None else f" as {as_face}"
+            return f"{p} aims die {die}{used} at {target}"
+        case ev.LifeLost(player=p, amount=n, source=source, cause=cause):
+            by = f"{cause} from {source}" if source is not None else str(cause)
+            return f"{p} lost {n} life ({by})"
+        case ev.LifeGained(player=p, amount=n, cause=cause, source=source):
+            by = f"{cause} from {source}" if source is not None else str(cause)
+            return f"{p} gained {n} life ({by})"
+        case ev.ArrowsRemoved(player=p, from_players=players):
+            return f"{p} removes an arrow from {' '.join(players)}"
+        case ev.PlayerEliminated(player=p, role=role, source=source, cause=cause, turn=n):
+            by = f"by {source} ({cause})" if source is not None else f"by {cause}"
+            return f"{p} ({role}) eliminated {by} on turn {n}"
+        case ev.TurnEnded(player=p):
+            return f"{p} ends the turn"
+        case ev.GameEnded(winning_side=side, winners=winners):
+            if side is None:
+                return "game over: nobody wins"
+            verb = "win" if side == "outlaws" else "wins"
+            return f"game over: {side} {verb} ({' '.join(winners)})"
+    return type(event).__name__  # an event type added later still gets a line

@@ -1,0 +1,152 @@
+"""Write a game record: the setup and the inputs of a game, recovered from its events.
+
+Events are the whole story (``services/game/rules/dice/events.py``): the dice faces are in
+``DiceRolled`` and every decision left its own event, so the inputs can be read back off any
+game, finished or not, and replaying them gives the very same events.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import msgspec
+
+from services.game.records.model import FORMAT, VERSION, GameRecord, RecordMeta, RecordOptions
+from services.game.rules.dice import (
+    ChooseTarget,
+    Decline,
+    DiscardArrows,
+    DoubleShot,
+    Event,
+    Game,
+    GameCommand,
+    GameStarted,
+    RemoveArrows,
+    Reroll,
+    RollDice,
+    StopRolling,
+    TakeArrowsInstead,
+)
+from services.game.rules.dice import events as ev
+from services.game.rules.dice.vocabulary import ArrowReason, RollingEnd
+
+
+def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
+    """The commands that produced these events, in order.
+
+    Each input leaves exactly one event that says what was chosen; every other event is a
+    consequence the engine recomputes on replay.
+    """
+    inputs: list[GameCommand] = []
+    for e in events:
+        match e:
+            case ev.DiceRolled(player=p, faces=faces):
+                inputs.append(RollDice(player=p, faces=faces))
+            case ev.RerollChosen(player=p, dice=dice):
+                inputs.append(Reroll(player=p, dice=dice))
+            case ev.DiceFinalized(player=p, reason=RollingEnd.STOPPED):
+                inputs.append(StopRolling(player=p))
+            case ev.TargetChosen(player=p, target=target, die=die, as_face=as_face):
+                inputs.append(ChooseTarget(player=p, target=target, die=die, as_face=as_face))
+            case ev.ShotDoubled(player=p, shot_die=shot, beer_die=beer):
+                inputs.append(DoubleShot(player=p, shot_die=shot, beer_die=beer))
+            case ev.AbilityDeclined(player=p):
+                inputs.append(Decline(player=p))
+            case ev.ArrowsInsteadChosen(player=p, count=count):
+                # Bart Cassidy's "no" is recorded as taking 0 arrows
+                inputs.append(Decline(player=p) if count == 0 else TakeArrowsInstead(player=p, count=count))
+            case ev.ArrowsReturned(player=p, count=count, reason=ArrowReason.DISCARD_ON_LOSS):
+                inputs.append(DiscardArrows(player=p, count=count))
+            case ev.ArrowsRemoved(player=p, from_players=players):
+                inputs.append(RemoveArrows(player=p, from_players=players))
+    return inputs
+
+
+def record_from_events(
+    events: Sequence[Event], *, options: RecordOptions | None = None, meta: RecordMeta | None = None
+) -> GameRecord:
+    if not events or not isinstance(events[0], GameStarted):
+        raise ValueError("a game's events start with GameStarted")
+    started = events[0]
+    return GameRecord(
+        seats=started.seats,
+        inputs=tuple(inputs_from_events(events[1:])),
+        position=started.position,
+        options=options or RecordOptions(),
+        meta=meta or RecordMeta(),
+    )
+
+
+def write_record(
+    source: Game | Sequence[Event] | GameRecord,
+    *,
+    options: RecordOptions | None = None,
+    meta: RecordMeta | None = None,
+    structured: bool = False,
+) -> str:
+    """The record as JSON text: one seat and one input per line, so a diff shows moves.
+
+    ``source`` is a live or replayed game, its events, or a record. Inputs are written in
+    their text form (``"p1 reroll 0 2"``) unless ``structured``, which writes command objects.
+    """
+    if isinstance(source, GameRecord):
+        record = source
+        if options is not None or meta is not None:
+            record = msgspec.structs.replace(
+                record, options=options or record.options, meta=meta or record.meta
+            )
+    else:
+        events = source.events if isinstance(source, Game) else source
+        record = record_from_events(events, options=options, meta=meta)
+    return _dump(record_to_object(record, structured=structured))
+
+
+def record_to_object(record: GameRecord, *, structured: bool = False) -> dict[str, Any]:
+    """The record as plain JSON data (what ``read_record`` accepts back)."""
+    obj: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    meta = msgspec.to_builtins(record.meta)
+    if meta:
+        obj["meta"] = meta
+    options = msgspec.to_builtins(record.options)
+    if options:
+        obj["options"] = options
+    obj["seats"] = msgspec.to_builtins(record.seats)
+    if record.position is not None:
+        obj["position"] = _position(record.position)
+    if structured:
+        obj["inputs"] = [_command_object(c) for c in record.inputs]
+    else:
+        obj["inputs"] = [str(c) for c in record.inputs]
+    return obj
+
+
+def _position(position: Any) -> dict[str, Any]:
+    out = {k: v for k, v in msgspec.to_builtins(position).items() if v is not None}
+    if position.dice is None and position.rolls_used == 1:
+        out.pop("rolls_used")  # only meaningful with dice; the default need not be written
+    return out
+
+
+def _command_object(command: GameCommand) -> dict[str, Any]:
+    obj: dict[str, Any] = msgspec.to_builtins(command)
+    return {k: v for k, v in obj.items() if v is not None}
+
+
+def _dump(obj: dict[str, Any]) -> str:
+    compact = {"separators": (", ", ": "), "ensure_ascii": False}
+    lines = ["{"]
+    keys = list(obj)
+    for n, key in enumerate(keys):
+        comma = "," if n < len(keys) - 1 else ""
+        value = obj[key]
+        if key in ("seats", "inputs") and value:
+            lines.append(f"  {json.dumps(key)}: [")
+            items = [f"    {json.dumps(item, **compact)}" for item in value]  # type: ignore[arg-type]
+            lines.append(",\n".join(items))
+            lines.append(f"  ]{comma}")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, **compact)}{comma}")  # type: ignore[arg-type]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
