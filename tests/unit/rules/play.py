@@ -46,3 +46,12 @@ def random_game(n: int, seed: int, max_commands: int = 20_000) -> Iterator[tuple
         yield game, command
         game.play(command)
     raise AssertionError(f"game with {n} players (seed {seed}) did not end in {max_commands} commands")
+
+
+def play_to_end(n: int, seed: int) -> Game:
+    """Play a random game to its end and return it."""
+    game: Game | None = None
+    for game, _command in random_game(n, seed):  # noqa: B007 - the last game is the answer
+        pass
+    assert game is not None
+    return game
