@@ -20,6 +20,8 @@ demo: $(STAMP)
 	$(BIN)/bang-league simulate --games 200 --players 5 --seed 1
 
 test: $(STAMP)
+	# the browser tests drive Debian's chromium (Playwright's own browser download is unreachable)
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 

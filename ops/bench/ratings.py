@@ -38,6 +38,10 @@ def run(source: str = "bots", games: int = GAMES, players: int = PLAYERS, seed: 
     else:
         raise ValueError(f"source is 'bots' or 'synthetic', not {source!r}")
     result = evaluate(league)
+    # the JSON contract: `spearman` is the model's rank correlation, a number; every model's
+    # (those that rate players) is in `spearman_by_model`
+    result["spearman_by_model"] = result.pop("spearman")
+    result["spearman"] = result["spearman_by_model"]["model"]
     result["seed"] = seed
     return result
 
@@ -49,7 +53,7 @@ def render(result: dict[str, Any]) -> Group:
     for column in ("log loss", "2nd half", "Brier", "accuracy", "Spearman"):
         table.add_column(column, justify="right")
     for name in (*MODELS, "openskill_raw"):
-        rho = result["spearman"].get(name)
+        rho = result["spearman_by_model"].get(name)
         table.add_row(
             name,
             f"{result['log_loss'][name]:.4f}",

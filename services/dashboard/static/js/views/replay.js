@@ -1,0 +1,163 @@
+// The replay: step through a game event by event. The timeline is the game's event list; the
+// table at each step is the server's `gameAt(version)` (the fold up to that event, redacted),
+// so the browser never replays rules itself. The audit verdict sits on top.
+
+import { h, mount } from "../dom.js";
+import { href, replaceParams } from "../location.js";
+import { query } from "../graphql.js";
+import { board } from "../board.js";
+import { empty, failure, load, loading } from "../status.js";
+import { describeEvent } from "../events.js";
+
+const PAGE = 500;
+
+async function allEvents(gameId) {
+  const events = [];
+  for (;;) {
+    const data = await query("dashboard/GameEvents", "DashboardGameEvents", {
+      id: gameId,
+      fromVersion: events.length + 1,
+      limit: PAGE,
+    });
+    events.push(...data.gameEvents);
+    if (data.gameEvents.length < PAGE) return events;
+  }
+}
+
+function auditPanel(audit) {
+  return h(
+    "div",
+    { class: `verdict ${audit.clean ? "verdict-clean" : "verdict-dirty"}`, role: "status" },
+    h("span", { class: "verdict-mark", "aria-hidden": "true" }, audit.clean ? "✔" : "✘"),
+    h("strong", null, "Audit: "),
+    h("span", { "data-testid": "audit-verdict" }, audit.verdict),
+    audit.firstDivergence ? h("p", { "data-testid": "audit-divergence" }, audit.firstDivergence) : null,
+  );
+}
+
+function stepper(events, gameId, initial, signal) {
+  const last = events.length;
+  const states = new Map();
+  let position = Math.min(Math.max(initial, 1), last);
+  let wanted = position;
+
+  const slider = h("input", {
+    type: "range",
+    min: 1,
+    max: last,
+    value: position,
+    id: "replay-slider",
+    "data-testid": "replay-slider",
+    "aria-valuetext": "",
+  });
+  const counter = h("output", { for: "replay-slider", "data-testid": "replay-position" });
+  const current = h("p", { class: "current-event", "data-testid": "current-event", "aria-live": "polite" });
+  const table = h("div", { class: "replay-table", "data-testid": "replay-table" });
+  const timeline = h(
+    "ol",
+    { class: "timeline", "data-testid": "timeline", "aria-label": "Events" },
+    events.map((event) =>
+      h(
+        "li",
+        { "data-version": event.version },
+        h("button", { type: "button", class: "link", onclick: () => go(event.version) }, h("span", { class: "muted" }, `#${event.version} `), describeEvent(event)),
+      ),
+    ),
+  );
+  const button = (label, text, target) =>
+    h("button", { type: "button", class: "button", "aria-label": label, "data-testid": `replay-${label.toLowerCase().split(" ")[0]}`, onclick: () => go(target()) }, text);
+
+  async function show(version) {
+    wanted = version;
+    const event = events[version - 1];
+    slider.value = String(version);
+    counter.textContent = `Event ${version} of ${last}`;
+    slider.setAttribute("aria-valuetext", counter.textContent);
+    current.textContent = describeEvent(event);
+    for (const item of timeline.children) {
+      const on = Number(item.dataset.version) === version;
+      item.classList.toggle("current", on);
+      if (on) {
+        item.setAttribute("aria-current", "step");
+        item.scrollIntoView({ block: "nearest" });
+      } else {
+        item.removeAttribute("aria-current");
+      }
+    }
+    if (!states.has(version)) {
+      if (!table.firstChild) mount(table, loading("the table"));
+      try {
+        states.set(version, (await query("dashboard/Game", "DashboardGameAt", { id: gameId, version })).gameAt);
+      } catch (error) {
+        if (wanted === version && !signal.aborted) mount(table, failure(`the table at event ${version}`, error, () => show(version)));
+        return;
+      }
+    }
+    // Only the latest step asked for is drawn: a slow answer for an earlier one is dropped.
+    if (wanted === version && !signal.aborted) {
+      const state = states.get(version);
+      const batch =
+        state.version > version
+          ? h("p", { class: "muted", "data-testid": "batch-note" }, `Events ${version}–${state.version} came from one command together; the table is shown as it stood after event ${state.version}.`)
+          : null;
+      mount(table, batch, board(state));
+      table.dataset.version = String(version);
+    }
+  }
+
+  function go(version) {
+    position = Math.min(Math.max(version, 1), last);
+    replaceParams(new URLSearchParams({ v: String(position) }));
+    show(position);
+  }
+
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  show(position);
+
+  return h(
+    "div",
+    { class: "replay" },
+    h(
+      "div",
+      { class: "controls", role: "group", "aria-label": "Replay controls" },
+      button("First event", "« First", () => 1),
+      button("Previous event", "◀ Prev", () => position - 1),
+      h("label", { for: "replay-slider", class: "visually-hidden" }, "Event"),
+      slider,
+      button("Next event", "Next ▶", () => position + 1),
+      button("Last event", "Last »", () => last),
+      counter,
+    ),
+    current,
+    h(
+      "div",
+      { class: "replay-body" },
+      table,
+      h("section", { class: "panel timeline-panel" }, h("h2", null, "Events"), timeline),
+    ),
+  );
+}
+
+export function renderReplay(main, { args: [gameId], params, signal }) {
+  const audit = h("div", { class: "audit", "data-testid": "audit" });
+  const body = h("div", null);
+  mount(
+    main,
+    h(
+      "header",
+      { class: "page-head" },
+      h("h1", null, "Replay ", h("code", null, gameId)),
+      h("p", null, h("a", { href: href(`/game/${encodeURIComponent(gameId)}/live`) }, "Live view")),
+    ),
+    audit,
+    body,
+  );
+  load(audit, "the audit verdict", () => query("dashboard/Audit", "DashboardAudit", { id: gameId }), (data) => auditPanel(data.audit), signal);
+  load(
+    body,
+    "the game's events",
+    () => allEvents(gameId),
+    (events) => (events.length ? stepper(events, gameId, Number(params.get("v") ?? 1), signal) : empty("This game has no events yet.")),
+    signal,
+  );
+}

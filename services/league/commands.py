@@ -1,0 +1,99 @@
+"""What organisers ask for: imperative msgspec Structs, one per change. ``str(command)`` is the
+compact form used in logs and errors."""
+
+from __future__ import annotations
+
+import msgspec
+
+from services.league.vocabulary import PointsScheme, SeatingPolicy
+
+
+class LeagueCommand(msgspec.Struct, frozen=True, kw_only=True):
+    def __str__(self) -> str:
+        fields = " ".join(f"{name}={getattr(self, name)!r}" for name in self.__struct_fields__)
+        return f"{type(self).__name__}({fields})"
+
+
+# --- to a club ----------------------------------------------------------------------------
+
+
+class FoundClub(LeagueCommand, frozen=True, kw_only=True):
+    club_id: str
+    name: str
+
+
+class RegisterPlayer(LeagueCommand, frozen=True, kw_only=True):
+    club_id: str
+    member_id: str
+    name: str
+
+
+ClubCommand = FoundClub | RegisterPlayer
+
+
+# --- to a league --------------------------------------------------------------------------
+
+
+class FoundLeague(LeagueCommand, frozen=True, kw_only=True):
+    league_id: str
+    club_id: str
+    name: str
+    points: PointsScheme = PointsScheme()
+    seating: SeatingPolicy = SeatingPolicy()
+
+
+class OpenSeason(LeagueCommand, frozen=True, kw_only=True):
+    league_id: str
+    season_id: str
+    name: str
+    points: PointsScheme | None = None
+    """None: the league's scheme."""
+
+
+class EnrollPlayer(LeagueCommand, frozen=True, kw_only=True):
+    """Enter a club member into a season (the service checks the club knows them)."""
+
+    league_id: str
+    season_id: str
+    member_id: str
+
+
+class OpenTournament(LeagueCommand, frozen=True, kw_only=True):
+    league_id: str
+    season_id: str
+    tournament_id: str
+    name: str
+    seating: SeatingPolicy | None = None
+    """None: the league's policy."""
+
+
+class SeatRound(LeagueCommand, frozen=True, kw_only=True):
+    league_id: str
+    tournament_id: str
+    round: int
+    seed: str
+    entrants: tuple[str, ...] | None = None
+    """None: everyone enrolled in the season."""
+    scores: dict[str, float] = {}
+    """Current scores for the Swiss grouping; a missing entrant counts 0."""
+    tables: tuple[tuple[str, ...], ...] | None = None
+    """The organiser's own tables instead of the computed ones (the Sheriff still comes from
+    the rotation); entrants not seated at any of them have a bye."""
+
+
+class ScheduleGame(LeagueCommand, frozen=True, kw_only=True):
+    league_id: str
+    tournament_id: str
+    round: int
+    table: int
+    game_id: str
+
+
+class CloseSeason(LeagueCommand, frozen=True, kw_only=True):
+    league_id: str
+    season_id: str
+
+
+LeagueAggregateCommand = (
+    FoundLeague | OpenSeason | EnrollPlayer | OpenTournament | SeatRound | ScheduleGame | CloseSeason
+)

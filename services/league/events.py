@@ -1,0 +1,123 @@
+"""League facts, in the past tense. A club's and a league's state are folds of these.
+
+Streams: ``club-<club_id>`` holds ``ClubFounded`` and ``PlayerRegistered``; ``league-<league_id>``
+holds everything about the league's seasons, tournaments and rounds. Every event is a msgspec
+Struct in one tagged union (tag field ``type`` = class name, as the game's events), stored
+through ``LEAGUE_MAPPER``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import msgspec
+
+from event_store import Mapper
+from services.league.vocabulary import PointsScheme, SeatingPolicy
+
+
+class LeagueEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True):
+    VERSION: ClassVar[int] = 1
+
+
+# --- club-<id> ----------------------------------------------------------------------------
+
+
+class ClubFounded(LeagueEvent, frozen=True, kw_only=True):
+    club_id: str
+    name: str
+
+
+class PlayerRegistered(LeagueEvent, frozen=True, kw_only=True):
+    """A member joined the club; ``member_id`` is who they are in every game and season."""
+
+    club_id: str
+    member_id: str
+    name: str
+
+
+# --- league-<id> --------------------------------------------------------------------------
+
+
+class LeagueFounded(LeagueEvent, frozen=True, kw_only=True):
+    league_id: str
+    club_id: str
+    name: str
+    points: PointsScheme
+    seating: SeatingPolicy
+
+
+class SeasonOpened(LeagueEvent, frozen=True, kw_only=True):
+    league_id: str
+    season_id: str
+    name: str
+    points: PointsScheme
+    """The scheme every game of this season is scored with (the league's, unless overridden)."""
+
+
+class PlayerEnrolled(LeagueEvent, frozen=True, kw_only=True):
+    league_id: str
+    season_id: str
+    member_id: str
+
+
+class TournamentOpened(LeagueEvent, frozen=True, kw_only=True):
+    league_id: str
+    season_id: str
+    tournament_id: str
+    name: str
+    seating: SeatingPolicy
+
+
+class SeatedTable(msgspec.Struct, frozen=True, kw_only=True):
+    table: int
+    """1, 2, … within the round."""
+    members: tuple[str, ...]
+    sheriff: str | None
+    """Who the rotation makes Sheriff; None at a three-player table (it has no Sheriff)."""
+
+
+class RoundSeated(LeagueEvent, frozen=True, kw_only=True):
+    """The seating of one round, with the inputs it was computed from (re-checkable: the
+    same inputs and the season's earlier rounds give the same tables)."""
+
+    league_id: str
+    season_id: str
+    tournament_id: str
+    round: int
+    seed: str
+    tables: tuple[SeatedTable, ...]
+    byes: tuple[str, ...] = ()
+    scores: dict[str, float] = {}
+    """Each entrant's score the Swiss grouping used (from the standings when seated)."""
+
+
+class GameScheduled(LeagueEvent, frozen=True, kw_only=True):
+    """The game server created the game that a seated table plays."""
+
+    league_id: str
+    tournament_id: str
+    round: int
+    table: int
+    game_id: str
+
+
+class SeasonClosed(LeagueEvent, frozen=True, kw_only=True):
+    league_id: str
+    season_id: str
+
+
+CLUB_EVENTS: tuple[type[LeagueEvent], ...] = (ClubFounded, PlayerRegistered)
+LEAGUE_EVENTS: tuple[type[LeagueEvent], ...] = (
+    LeagueFounded,
+    SeasonOpened,
+    PlayerEnrolled,
+    TournamentOpened,
+    RoundSeated,
+    GameScheduled,
+    SeasonClosed,
+)
+
+LEAGUE_MAPPER = Mapper()
+for _cls in (*CLUB_EVENTS, *LEAGUE_EVENTS):
+    LEAGUE_MAPPER.register(_cls, schema_version=_cls.VERSION)

@@ -1,0 +1,259 @@
+"""GraphQL for leagues: standings, a tournament's rounds and tables, head-to-head records, and
+a live standings subscription. Merged into the root schema by services/api/schema.py.
+
+Context keys the resolvers read (``info.context``):
+
+* ``"pool"``: an ``asyncpg.Pool`` on the database holding the league read model (required);
+* ``"redis"``: a ``redis.asyncio.Redis`` client (optional): the live subscription listens on
+  ``standings_channel(<database>)`` where the projection announces each committed batch;
+* ``"league_poll_seconds"``: how often the subscription re-checks the projection's checkpoint
+  without a Redis message (optional, default 2 s): a lost message only delays an update.
+
+Everything here reads the read model; nothing writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator
+from typing import Any
+
+import asyncpg
+import strawberry
+from redis import asyncio as aioredis
+from strawberry.types import Info
+
+from event_store import checkpoint_of
+from services.league import read_model
+from services.league.ranking import Standing
+from services.league.standings import PROJECTION_NAME, standings_channel
+
+DEFAULT_POLL_SECONDS = 2.0
+
+
+@strawberry.type(description="One member's line in the standings, with every tie-break value.")
+class LeagueStandingLine:
+    rank: int
+    member_id: strawberry.ID
+    points: int
+    games: int
+    wins: int
+    renegade_wins: int
+    survivals: int
+    sheriff_games: int
+    byes: int
+    buchholz: float = strawberry.field(
+        description="Sum over games played of the mean points of the table-mates."
+    )
+    head_to_head: int = strawberry.field(
+        description="Wins minus losses in games shared with the players tied on points and Buchholz."
+    )
+
+    @classmethod
+    def of(cls, line: Standing) -> LeagueStandingLine:
+        return cls(
+            rank=line.rank,
+            member_id=strawberry.ID(line.member_id),
+            points=line.points,
+            games=line.games,
+            wins=line.wins,
+            renegade_wins=line.renegade_wins,
+            survivals=line.survivals,
+            sheriff_games=line.sheriff_games,
+            byes=line.byes,
+            buchholz=line.buchholz,
+            head_to_head=line.head_to_head,
+        )
+
+
+@strawberry.type(description="Ranked standings of a league, a season or a tournament.")
+class LeagueStandings:
+    league_id: strawberry.ID
+    season_id: strawberry.ID | None
+    tournament_id: strawberry.ID | None
+    position: int = strawberry.field(
+        description="The event store position the standings are up to date with."
+    )
+    lines: list[LeagueStandingLine]
+
+
+@strawberry.type
+class LeagueTable:
+    table: int
+    members: list[strawberry.ID]
+    sheriff: strawberry.ID | None = strawberry.field(description="None at a three-player table (no Sheriff).")
+    game_id: strawberry.ID | None
+    winning_side: str | None
+
+
+@strawberry.type
+class LeagueRound:
+    round: int
+    tables: list[LeagueTable]
+    byes: list[strawberry.ID]
+
+
+@strawberry.type
+class LeagueTournament:
+    league_id: strawberry.ID
+    tournament_id: strawberry.ID
+    season_id: strawberry.ID
+    name: str
+    rounds: list[LeagueRound]
+
+
+@strawberry.type(description="A member's record against one opponent: games together and the wins of each.")
+class LeagueHeadToHead:
+    member_id: strawberry.ID
+    opponent_id: strawberry.ID
+    games: int
+    wins: int
+    opponent_wins: int
+
+
+def _pool(info: Info) -> asyncpg.Pool:
+    pool: asyncpg.Pool = info.context["pool"]
+    return pool
+
+
+async def load_standings(
+    pool: asyncpg.Pool, league_id: str, season_id: str | None, tournament_id: str | None
+) -> LeagueStandings:
+    # The checkpoint first: the standings read after it are at least that fresh.
+    position = await checkpoint_of(pool, PROJECTION_NAME)
+    lines = await read_model.standings(pool, league_id, season_id, tournament_id)
+    return LeagueStandings(
+        league_id=strawberry.ID(league_id),
+        season_id=None if season_id is None else strawberry.ID(season_id),
+        tournament_id=None if tournament_id is None else strawberry.ID(tournament_id),
+        position=position,
+        lines=[LeagueStandingLine.of(line) for line in lines],
+    )
+
+
+@strawberry.type
+class LeagueQuery:
+    @strawberry.field(
+        description="LeagueStandings of a tournament, a season, or (neither given) the whole league."
+    )
+    async def league_standings(
+        self,
+        info: Info,
+        league_id: strawberry.ID,
+        season_id: strawberry.ID | None = None,
+        tournament_id: strawberry.ID | None = None,
+    ) -> LeagueStandings:
+        return await load_standings(_pool(info), league_id, season_id, tournament_id)
+
+    @strawberry.field(description="A tournament with its seated rounds, tables, Sheriffs, games and byes.")
+    async def league_tournament(
+        self, info: Info, league_id: strawberry.ID, tournament_id: strawberry.ID
+    ) -> LeagueTournament | None:
+        pool = _pool(info)
+        row = await pool.fetchrow(
+            "SELECT season_id, name FROM league_tournaments WHERE league_id = $1 AND tournament_id = $2",
+            league_id,
+            tournament_id,
+        )
+        if row is None:
+            return None
+        return LeagueTournament(
+            league_id=league_id,
+            tournament_id=tournament_id,
+            season_id=strawberry.ID(row["season_id"]),
+            name=row["name"],
+            rounds=[
+                LeagueRound(
+                    round=r.round,
+                    tables=[
+                        LeagueTable(
+                            table=t.table,
+                            members=[strawberry.ID(m) for m in t.members],
+                            sheriff=None if t.sheriff is None else strawberry.ID(t.sheriff),
+                            game_id=None if t.game_id is None else strawberry.ID(t.game_id),
+                            winning_side=t.winning_side,
+                        )
+                        for t in r.tables
+                    ],
+                    byes=[strawberry.ID(m) for m in r.byes],
+                )
+                for r in await read_model.rounds(pool, league_id, tournament_id)
+            ],
+        )
+
+    @strawberry.field(description="A member's head-to-head records (against one opponent, or all).")
+    async def league_head_to_head(
+        self,
+        info: Info,
+        league_id: strawberry.ID,
+        member_id: strawberry.ID,
+        opponent_id: strawberry.ID | None = None,
+        season_id: strawberry.ID | None = None,
+    ) -> list[LeagueHeadToHead]:
+        records = await read_model.head_to_head(_pool(info), league_id, member_id, opponent_id, season_id)
+        return [
+            LeagueHeadToHead(
+                member_id=strawberry.ID(r.member_id),
+                opponent_id=strawberry.ID(r.opponent_id),
+                games=r.games,
+                wins=r.wins,
+                opponent_wins=r.opponent_wins,
+            )
+            for r in records
+        ]
+
+
+@strawberry.type
+class LeagueSubscription:
+    @strawberry.subscription(
+        description="The standings now, then again each time they change (the projection announces each "
+        "batch on Redis; without a message the checkpoint is polled)."
+    )
+    async def league_standings_updated(
+        self,
+        info: Info,
+        league_id: strawberry.ID,
+        season_id: strawberry.ID | None = None,
+        tournament_id: strawberry.ID | None = None,
+    ) -> AsyncGenerator[LeagueStandings, None]:
+        pool = _pool(info)
+        poll = float(info.context.get("league_poll_seconds", DEFAULT_POLL_SECONDS))
+        last_position: int | None = None
+        last_lines: list[LeagueStandingLine] | None = None
+        async with _announcements(info.context.get("redis"), pool) as announced:
+            while True:
+                position = await checkpoint_of(pool, PROJECTION_NAME)
+                if position != last_position:
+                    last_position = position
+                    standings = await load_standings(pool, league_id, season_id, tournament_id)
+                    if standings.lines != last_lines:
+                        last_lines = standings.lines
+                        yield standings
+                await announced(poll)
+
+
+@contextlib.asynccontextmanager
+async def _announcements(redis: Any, pool: asyncpg.Pool) -> AsyncIterator[Any]:
+    """A ``wait(timeout)`` that returns early when the projection announces a batch."""
+    if not isinstance(redis, aioredis.Redis):
+
+        async def sleep_only(timeout: float) -> None:
+            await asyncio.sleep(timeout)
+
+        yield sleep_only
+        return
+    pubsub = redis.pubsub()
+    await pubsub.subscribe(standings_channel(await pool.fetchval("SELECT current_database()")))
+
+    async def wait(timeout: float) -> None:
+        try:
+            await pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
+        except (OSError, aioredis.RedisError):
+            await asyncio.sleep(timeout)  # Redis away: fall back to polling
+
+    try:
+        yield wait
+    finally:
+        with contextlib.suppress(OSError, aioredis.RedisError):
+            await pubsub.aclose()

@@ -1,0 +1,292 @@
+"""The league aggregate (stream ``league-<id>``): seasons, enrolments, tournaments, rounds.
+
+A season's seating history (who met whom, Sheriff counts and shares, byes) is part of the
+state, so seating a round is a pure function of the stream and the command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from services.league.commands import (
+    CloseSeason,
+    EnrollPlayer,
+    FoundLeague,
+    LeagueAggregateCommand,
+    OpenSeason,
+    OpenTournament,
+    ScheduleGame,
+    SeatRound,
+)
+from services.league.errors import (
+    AlreadyExists,
+    InvalidCommand,
+    InvalidTransition,
+    PlayerSeatedTwice,
+    RoundAlreadySeated,
+    SeasonAlreadyClosed,
+    UnknownEntity,
+    UnknownPlayer,
+)
+from services.league.events import (
+    GameScheduled,
+    LeagueEvent,
+    LeagueFounded,
+    PlayerEnrolled,
+    RoundSeated,
+    SeasonClosed,
+    SeasonOpened,
+    SeatedTable,
+    TournamentOpened,
+)
+from services.league.seating import Seating, SeatingHistory, Table, has_sheriff, pick_sheriff, seat_round
+from services.league.vocabulary import MAX_TABLE, MIN_TABLE, PointsScheme, SeatingPolicy, check_id
+
+
+@dataclass(slots=True)
+class RoundState:
+    number: int
+    tables: tuple[SeatedTable, ...]
+    byes: tuple[str, ...]
+    games: dict[int, str] = field(default_factory=dict)
+    """table number → game id, once scheduled."""
+
+
+@dataclass(slots=True)
+class TournamentState:
+    tournament_id: str
+    season_id: str
+    name: str
+    seating: SeatingPolicy
+    rounds: dict[int, RoundState] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class SeasonState:
+    season_id: str
+    name: str
+    points: PointsScheme
+    closed: bool = False
+    entrants: list[str] = field(default_factory=list)
+    tournaments: list[str] = field(default_factory=list)
+    history: SeatingHistory = field(default_factory=SeatingHistory)
+
+
+@dataclass(slots=True)
+class LeagueState:
+    league_id: str | None = None
+    club_id: str = ""
+    name: str = ""
+    points: PointsScheme = field(default_factory=PointsScheme)
+    seating: SeatingPolicy = field(default_factory=SeatingPolicy)
+    seasons: dict[str, SeasonState] = field(default_factory=dict)
+    tournaments: dict[str, TournamentState] = field(default_factory=dict)
+
+    @property
+    def exists(self) -> bool:
+        return self.league_id is not None
+
+    def season(self, season_id: str) -> SeasonState:
+        try:
+            return self.seasons[season_id]
+        except KeyError:
+            raise UnknownEntity("season", season_id) from None
+
+    def open_season(self, season_id: str) -> SeasonState:
+        season = self.season(season_id)
+        if season.closed:
+            raise SeasonAlreadyClosed(season_id)
+        return season
+
+    def tournament(self, tournament_id: str) -> TournamentState:
+        try:
+            return self.tournaments[tournament_id]
+        except KeyError:
+            raise UnknownEntity("tournament", tournament_id) from None
+
+
+def league_stream(league_id: str) -> str:
+    return f"league-{league_id}"
+
+
+def decide(state: LeagueState, command: LeagueAggregateCommand) -> list[LeagueEvent]:
+    """The events ``command`` causes; raises a LeagueError (and changes nothing) if refused."""
+    if isinstance(command, FoundLeague):
+        check_id("league id", command.league_id)
+        if state.exists:
+            raise AlreadyExists("league", command.league_id)
+        return [
+            LeagueFounded(
+                league_id=command.league_id,
+                club_id=command.club_id,
+                name=command.name,
+                points=command.points.validate(),
+                seating=command.seating.validate(),
+            )
+        ]
+    if not state.exists:
+        raise UnknownEntity("league", command.league_id)
+    league_id = command.league_id
+    match command:
+        case OpenSeason(season_id=season_id, name=name, points=points):
+            check_id("season id", season_id)
+            if season_id in state.seasons:
+                raise AlreadyExists("season", season_id)
+            scheme = (points or state.points).validate()
+            return [SeasonOpened(league_id=league_id, season_id=season_id, name=name, points=scheme)]
+        case EnrollPlayer(season_id=season_id, member_id=member_id):
+            season = state.open_season(season_id)
+            if member_id in season.entrants:
+                raise AlreadyExists("enrolment", f"{member_id} in {season_id}")
+            return [PlayerEnrolled(league_id=league_id, season_id=season_id, member_id=member_id)]
+        case OpenTournament(season_id=season_id, tournament_id=tournament_id, name=name, seating=seating):
+            check_id("tournament id", tournament_id)
+            state.open_season(season_id)
+            if tournament_id in state.tournaments:
+                raise AlreadyExists("tournament", tournament_id)
+            policy = (seating or state.seating).validate()
+            return [
+                TournamentOpened(
+                    league_id=league_id,
+                    season_id=season_id,
+                    tournament_id=tournament_id,
+                    name=name,
+                    seating=policy,
+                )
+            ]
+        case SeatRound():
+            return [_seat(state, command)]
+        case ScheduleGame(tournament_id=tournament_id, round=number, table=table, game_id=game_id):
+            tournament = state.tournament(tournament_id)
+            state.open_season(tournament.season_id)
+            seated = tournament.rounds.get(number)
+            if seated is None:
+                raise UnknownEntity("round", f"{tournament_id} round {number}")
+            if not any(t.table == table for t in seated.tables):
+                raise UnknownEntity("table", f"{tournament_id} round {number} table {table}")
+            scheduled = seated.games.get(table)
+            if scheduled == game_id:
+                return []  # already recorded: asking again changes nothing
+            if scheduled is not None:
+                raise AlreadyExists("game for table", f"round {number} table {table}: {scheduled}")
+            return [
+                GameScheduled(
+                    league_id=league_id,
+                    tournament_id=tournament_id,
+                    round=number,
+                    table=table,
+                    game_id=game_id,
+                )
+            ]
+        case CloseSeason(season_id=season_id):
+            state.open_season(season_id)
+            return [SeasonClosed(league_id=league_id, season_id=season_id)]
+    raise TypeError(f"not a league command: {command!r}")
+
+
+def _seat(state: LeagueState, command: SeatRound) -> RoundSeated:
+    tournament = state.tournament(command.tournament_id)
+    season = state.open_season(tournament.season_id)
+    if command.round in tournament.rounds:
+        raise RoundAlreadySeated(command.tournament_id, command.round)
+    if command.round != len(tournament.rounds) + 1:
+        raise InvalidTransition(
+            f"tournament {command.tournament_id!r} seats round {len(tournament.rounds) + 1} next, "
+            f"not round {command.round}"
+        )
+    entrants = list(season.entrants if command.entrants is None else command.entrants)
+    where = f"season {season.season_id!r}"
+    for member in entrants:
+        if member not in season.entrants:
+            raise UnknownPlayer(member, where)
+    if command.tables is None:
+        seating = seat_round(
+            entrants,
+            scores=command.scores,
+            history=season.history,
+            policy=tournament.seating,
+            seed=command.seed,
+        )
+    else:
+        seating = _organisers_tables(command.tables, entrants, season, where)
+    return RoundSeated(
+        league_id=command.league_id,
+        season_id=season.season_id,
+        tournament_id=command.tournament_id,
+        round=command.round,
+        seed=command.seed,
+        tables=tuple(
+            SeatedTable(table=t.number, members=t.members, sheriff=t.sheriff) for t in seating.tables
+        ),
+        byes=seating.byes,
+        scores={m: float(command.scores.get(m, 0.0)) for m in sorted(entrants)},
+    )
+
+
+def _organisers_tables(
+    tables: tuple[tuple[str, ...], ...], entrants: list[str], season: SeasonState, where: str
+) -> Seating:
+    seen: set[str] = set()
+    for members in tables:
+        if not MIN_TABLE <= len(members) <= MAX_TABLE:
+            raise InvalidCommand(f"a table seats {MIN_TABLE} to {MAX_TABLE} players, not {len(members)}")
+        for member in members:
+            if member not in season.entrants:
+                raise UnknownPlayer(member, where)
+            if member in seen:
+                raise PlayerSeatedTwice(member)
+            seen.add(member)
+    byes = tuple(sorted(m for m in entrants if m not in seen))
+    seated = tuple(
+        Table(number, members, pick_sheriff(members, season.history))
+        for number, members in enumerate(tables, start=1)
+    )
+    return Seating(seated, byes)
+
+
+def evolve(state: LeagueState, event: LeagueEvent) -> LeagueState:
+    match event:
+        case LeagueFounded():
+            state.league_id, state.club_id, state.name = event.league_id, event.club_id, event.name
+            state.points, state.seating = event.points, event.seating
+        case SeasonOpened():
+            state.seasons[event.season_id] = SeasonState(event.season_id, event.name, event.points)
+        case PlayerEnrolled():
+            state.seasons[event.season_id].entrants.append(event.member_id)
+        case TournamentOpened():
+            state.tournaments[event.tournament_id] = TournamentState(
+                event.tournament_id, event.season_id, event.name, event.seating
+            )
+            state.seasons[event.season_id].tournaments.append(event.tournament_id)
+        case RoundSeated():
+            tournament = state.tournaments[event.tournament_id]
+            tournament.rounds[event.round] = RoundState(event.round, event.tables, event.byes)
+            state.seasons[event.season_id].history.record(
+                ((t.members, t.sheriff) for t in event.tables), event.byes
+            )
+        case GameScheduled():
+            state.tournaments[event.tournament_id].rounds[event.round].games[event.table] = event.game_id
+        case SeasonClosed():
+            state.seasons[event.season_id].closed = True
+    return state
+
+
+def fold(events: Iterable[LeagueEvent]) -> LeagueState:
+    state = LeagueState()
+    for event in events:
+        evolve(state, event)
+    return state
+
+
+__all__ = [
+    "LeagueState",
+    "RoundState",
+    "SeasonState",
+    "TournamentState",
+    "decide",
+    "evolve",
+    "fold",
+    "has_sheriff",
+    "league_stream",
+]

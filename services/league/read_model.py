@@ -1,0 +1,206 @@
+"""Reading (and resetting) the league read model the standings projection writes.
+
+Standings are ranked here with ``ranking.rank``, the same function the from-scratch
+recomputation uses; the tables only keep totals and who met whom.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import asyncpg
+import msgspec
+
+from event_store import migrate
+from event_store.migrator import load_migrations
+from services.league.ranking import Meetings, Standing, Totals, rank
+from services.league.standings import PROJECTION_NAME
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+COMPONENT = "league"
+READ_MODEL_TABLES = (
+    "league_seasons",
+    "league_tournaments",
+    "league_tables",
+    "league_byes",
+    "league_games",
+    "league_game_seats",
+    "league_game_results",
+    "league_standings",
+    "league_head_to_head",
+)
+
+Executor = asyncpg.Pool | asyncpg.Connection
+
+
+async def prepare_database(pool: asyncpg.Pool) -> None:
+    """The event store's schema, then the league's read model (migrations component ``league``)."""
+    async with pool.acquire() as connection:
+        await migrate(connection)
+        await migrate(connection, load_migrations(MIGRATIONS), component=COMPONENT)
+
+
+async def reset(connection: asyncpg.Connection) -> None:
+    """Throw the read model away: drop its tables and its checkpoint, recreate the tables empty.
+    Running the projection afterwards replays everything from position 0."""
+    async with connection.transaction():
+        await connection.execute(f"DROP TABLE IF EXISTS {', '.join(READ_MODEL_TABLES)}")
+        await connection.execute("DELETE FROM checkpoints WHERE name = $1", PROJECTION_NAME)
+        # The migration files are idempotent (IF NOT EXISTS), so re-running them recreates the
+        # tables whatever schema_migrations remembers.
+        for migration in load_migrations(MIGRATIONS):
+            await connection.execute(migration.sql)
+
+
+class HeadToHead(msgspec.Struct, frozen=True, kw_only=True):
+    member_id: str
+    opponent_id: str
+    games: int
+    wins: int
+    opponent_wins: int
+
+
+class SeatedTableView(msgspec.Struct, frozen=True, kw_only=True):
+    table: int
+    members: tuple[str, ...]
+    sheriff: str | None
+    game_id: str | None
+    winning_side: str | None
+
+
+class RoundView(msgspec.Struct, frozen=True, kw_only=True):
+    round: int
+    tables: tuple[SeatedTableView, ...]
+    byes: tuple[str, ...]
+
+
+async def standings(
+    db: Executor, league_id: str, season_id: str | None = None, tournament_id: str | None = None
+) -> list[Standing]:
+    """Ranked standings of a tournament, a season, or (neither given) the whole league."""
+    if tournament_id is not None:
+        totals = await _tournament_totals(db, league_id, tournament_id)
+        games = await db.fetch(
+            "SELECT game_id, member_id, won FROM league_game_results"
+            " WHERE league_id = $1 AND tournament_id = $2 ORDER BY game_id, member_id",
+            league_id,
+            tournament_id,
+        )
+    else:
+        rows = await db.fetch(
+            "SELECT member_id, sum(points)::int AS points, sum(games)::int AS games, sum(wins)::int AS wins,"
+            " sum(renegade_wins)::int AS renegade_wins, sum(survivals)::int AS survivals,"
+            " sum(sheriff_games)::int AS sheriff_games, sum(byes)::int AS byes"
+            " FROM league_standings WHERE league_id = $1 AND ($2::text IS NULL OR season_id = $2)"
+            " GROUP BY member_id",
+            league_id,
+            season_id,
+        )
+        totals = {r["member_id"]: Totals(**dict(r)) for r in rows}
+        games = await db.fetch(
+            "SELECT game_id, member_id, won FROM league_game_results"
+            " WHERE league_id = $1 AND ($2::text IS NULL OR season_id = $2) ORDER BY game_id, member_id",
+            league_id,
+            season_id,
+        )
+    return rank(totals, _meetings(games))
+
+
+async def _tournament_totals(db: Executor, league_id: str, tournament_id: str) -> dict[str, Totals]:
+    rows = await db.fetch(
+        "SELECT member_id, sum(points)::int AS points, count(*)::int AS games,"
+        " count(*) FILTER (WHERE won)::int AS wins,"
+        " count(*) FILTER (WHERE won AND role = 'renegade')::int AS renegade_wins,"
+        " count(*) FILTER (WHERE alive)::int AS survivals,"
+        " count(*) FILTER (WHERE role = 'sheriff')::int AS sheriff_games"
+        " FROM league_game_results WHERE league_id = $1 AND tournament_id = $2 GROUP BY member_id",
+        league_id,
+        tournament_id,
+    )
+    totals = {r["member_id"]: Totals(**dict(r)) for r in rows}
+    for bye in await db.fetch(
+        "SELECT member_id, points FROM league_byes WHERE league_id = $1 AND tournament_id = $2",
+        league_id,
+        tournament_id,
+    ):
+        line = totals.setdefault(bye["member_id"], Totals(bye["member_id"]))
+        line.byes += 1
+        line.points += bye["points"]
+    return totals
+
+
+def _meetings(rows: list[asyncpg.Record]) -> Meetings:
+    meetings = Meetings()
+    by_game: dict[str, list[asyncpg.Record]] = {}
+    for row in rows:
+        by_game.setdefault(row["game_id"], []).append(row)
+    for players in by_game.values():
+        meetings.add_game([p["member_id"] for p in players], [p["member_id"] for p in players if p["won"]])
+    return meetings
+
+
+async def head_to_head(
+    db: Executor,
+    league_id: str,
+    member_id: str,
+    opponent_id: str | None = None,
+    season_id: str | None = None,
+) -> list[HeadToHead]:
+    """``member_id``'s record against each opponent (or one), over a season or the league."""
+    rows = await db.fetch(
+        "SELECT member_id, opponent_id, sum(games)::int AS games, sum(wins)::int AS wins,"
+        " sum(opponent_wins)::int AS opponent_wins FROM league_head_to_head"
+        " WHERE league_id = $1 AND member_id = $2 AND ($3::text IS NULL OR opponent_id = $3)"
+        " AND ($4::text IS NULL OR season_id = $4)"
+        " GROUP BY member_id, opponent_id ORDER BY opponent_id",
+        league_id,
+        member_id,
+        opponent_id,
+        season_id,
+    )
+    return [HeadToHead(**dict(r)) for r in rows]
+
+
+async def rounds(db: Executor, league_id: str, tournament_id: str) -> list[RoundView]:
+    tables = await db.fetch(
+        "SELECT t.round, t.table_no, t.members, t.sheriff, t.game_id, g.winning_side"
+        " FROM league_tables t LEFT JOIN league_games g ON g.game_id = t.game_id"
+        " WHERE t.league_id = $1 AND t.tournament_id = $2 ORDER BY t.round, t.table_no",
+        league_id,
+        tournament_id,
+    )
+    byes = await db.fetch(
+        "SELECT round, member_id FROM league_byes WHERE league_id = $1 AND tournament_id = $2"
+        " ORDER BY round, member_id",
+        league_id,
+        tournament_id,
+    )
+    numbers = sorted({r["round"] for r in tables} | {b["round"] for b in byes})
+    return [
+        RoundView(
+            round=n,
+            tables=tuple(
+                SeatedTableView(
+                    table=t["table_no"],
+                    members=tuple(t["members"]),
+                    sheriff=t["sheriff"],
+                    game_id=t["game_id"],
+                    winning_side=t["winning_side"],
+                )
+                for t in tables
+                if t["round"] == n
+            ),
+            byes=tuple(b["member_id"] for b in byes if b["round"] == n),
+        )
+        for n in numbers
+    ]
+
+
+async def season_scores(db: Executor, league_id: str, season_id: str) -> dict[str, float]:
+    """Each member's points so far this season: the Swiss grouping's input."""
+    rows = await db.fetch(
+        "SELECT member_id, points FROM league_standings WHERE league_id = $1 AND season_id = $2",
+        league_id,
+        season_id,
+    )
+    return {r["member_id"]: float(r["points"]) for r in rows}

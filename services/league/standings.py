@@ -1,0 +1,313 @@
+"""The standings projection: league and game streams in, standings tables out, exactly once.
+
+Contract (docs/league.md, "Projection"):
+
+* a catch-up ``Subscription`` named ``league-standings`` on categories ``game`` and ``league``;
+  every row it writes goes through the connection of the subscription's transaction, which
+  also moves its checkpoint, so each event is applied exactly once even across crashes;
+* a game belongs to a league when its ``GameCreated.context.league_id`` is set; ``SeatsDealt``
+  (or ``PlayerJoined`` with a seat, for table games) maps seats to members; ``GameEnded``
+  scores it with its season's ``PointsScheme``; ``RoundSeated`` books the byes;
+* after each committed batch it publishes the new checkpoint on Redis (``standings_channel``)
+  so live GraphQL subscriptions wake up; subscribers poll too, so a lost message only delays;
+* disposable: ``read_model.reset`` + a replay from position 0 gives the same tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import Sequence
+
+import asyncpg
+import msgspec
+import redis.asyncio as aioredis
+
+from event_store import PostgresEventStore, RecordedEvent, Subscription
+from event_store.wakeups import WakeupSource
+from services.game.lifecycle import GameCreated, PlayerJoined, SeatsDealt
+from services.game.rules.dice import GameEnded, Role
+from services.league.events import (
+    GameScheduled,
+    LeagueEvent,
+    PlayerEnrolled,
+    RoundSeated,
+    SeasonClosed,
+    SeasonOpened,
+    TournamentOpened,
+)
+from services.league.facts import decode_game_event, decode_league_event, game_id_of, member_results, seat_map
+from services.league.points import points_for
+from services.league.vocabulary import PointsScheme
+
+log = logging.getLogger(__name__)
+
+PROJECTION_NAME = "league-standings"
+CATEGORIES = ("game", "league")
+NO_SEASON = ""
+"""The season key of a league game created without a season (standings still count it)."""
+
+
+def standings_channel(database: str) -> str:
+    """The Redis channel carrying this database's standings checkpoint after each batch."""
+    return f"bang:league:standings:{database}"
+
+
+class StandingsProjection:
+    """Runs the ``league-standings`` subscription; see the module docstring for the contract."""
+
+    def __init__(
+        self,
+        store: PostgresEventStore,
+        *,
+        redis_url: str | None = None,
+        batch_size: int = 256,
+        wakeups: WakeupSource | None = None,
+        poll_interval: float = 0.5,
+    ) -> None:
+        self.store = store
+        self._redis = aioredis.from_url(redis_url) if redis_url else None
+        self._channel: str | None = None
+        self.subscription = Subscription(
+            store,
+            PROJECTION_NAME,
+            apply_event,
+            categories=CATEGORIES,
+            batch_size=batch_size,
+            wakeups=wakeups,
+            poll_interval=poll_interval,
+            after_commit=self._announce,
+        )
+
+    async def run_until_idle(self) -> int:
+        return await self.subscription.run_until_idle()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        await self.subscription.run(stop)
+
+    async def position(self) -> int:
+        return await self.subscription.position()
+
+    async def close(self) -> None:
+        if self._redis is not None:
+            await self._redis.aclose()
+
+    async def _announce(self, events: Sequence[RecordedEvent]) -> None:
+        """Tell live subscribers the checkpoint moved. At most once and best effort: they poll."""
+        if self._redis is None:
+            return
+        if self._channel is None:
+            self._channel = standings_channel(await self.store.pool.fetchval("SELECT current_database()"))
+        try:
+            await self._redis.publish(self._channel, str(events[-1].position))
+        except (OSError, aioredis.RedisError) as error:
+            log.warning("could not announce standings position on redis: %s", error)
+
+
+async def apply_event(event: RecordedEvent, tx: asyncpg.Connection) -> None:
+    """Apply one event to the read model through the subscription's transaction."""
+    if event.category == "league":
+        await _apply_league(decode_league_event(event), tx)
+        return
+    fact = decode_game_event(event)
+    if fact is None:
+        return
+    game_id = game_id_of(event)
+    match fact:
+        case GameCreated(context=context) if context.league_id is not None:
+            await tx.execute(
+                "INSERT INTO league_games (game_id, league_id, season_id, tournament_id, round, table_no)"
+                " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game_id) DO NOTHING",
+                game_id,
+                context.league_id,
+                context.season_id,
+                context.tournament_id,
+                context.round,
+                context.table,
+            )
+        case SeatsDealt():
+            await tx.executemany(
+                "INSERT INTO league_game_seats (game_id, seat, member_id)"
+                " SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM league_games WHERE game_id = $1)"
+                " ON CONFLICT (game_id, seat) DO UPDATE SET member_id = EXCLUDED.member_id",
+                [(game_id, seat, member) for seat, member in seat_map(fact).items()],
+            )
+        case PlayerJoined(player=player) if player is not None:
+            await tx.execute(
+                "INSERT INTO league_game_seats (game_id, seat, member_id)"
+                " SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM league_games WHERE game_id = $1)"
+                " ON CONFLICT (game_id, seat) DO UPDATE SET member_id = EXCLUDED.member_id",
+                game_id,
+                player,
+                fact.member_id,
+            )
+        case GameEnded():
+            await _score_game(game_id, fact, event.position, tx)
+
+
+async def _apply_league(fact: LeagueEvent, tx: asyncpg.Connection) -> None:
+    match fact:
+        case SeasonOpened():
+            await tx.execute(
+                "INSERT INTO league_seasons (league_id, season_id, name, points) VALUES ($1, $2, $3, $4)"
+                " ON CONFLICT DO NOTHING",
+                fact.league_id,
+                fact.season_id,
+                fact.name,
+                msgspec.json.encode(fact.points).decode(),
+            )
+        case TournamentOpened():
+            await tx.execute(
+                "INSERT INTO league_tournaments (league_id, tournament_id, season_id, name)"
+                " VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                fact.league_id,
+                fact.tournament_id,
+                fact.season_id,
+                fact.name,
+            )
+        case PlayerEnrolled():
+            # Enrolled players appear in the standings before their first game.
+            await tx.execute(
+                "INSERT INTO league_standings (league_id, season_id, member_id) VALUES ($1, $2, $3)"
+                " ON CONFLICT DO NOTHING",
+                fact.league_id,
+                fact.season_id,
+                fact.member_id,
+            )
+        case RoundSeated():
+            await tx.executemany(
+                "INSERT INTO league_tables (league_id, tournament_id, round, table_no, season_id, members,"
+                " sheriff) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                [
+                    (
+                        fact.league_id,
+                        fact.tournament_id,
+                        fact.round,
+                        t.table,
+                        fact.season_id,
+                        list(t.members),
+                        t.sheriff,
+                    )
+                    for t in fact.tables
+                ],
+            )
+            bye_points = (await _scheme(tx, fact.league_id, fact.season_id)).bye
+            await tx.executemany(
+                "INSERT INTO league_byes (league_id, tournament_id, round, member_id, season_id, points)"
+                " VALUES ($1, $2, $3, $4, $5, $6)",
+                [
+                    (fact.league_id, fact.tournament_id, fact.round, m, fact.season_id, bye_points)
+                    for m in fact.byes
+                ],
+            )
+            await tx.executemany(
+                "INSERT INTO league_standings (league_id, season_id, member_id, points, byes)"
+                " VALUES ($1, $2, $3, $4, 1) ON CONFLICT (league_id, season_id, member_id) DO UPDATE"
+                " SET points = league_standings.points + EXCLUDED.points, byes = league_standings.byes + 1",
+                [(fact.league_id, fact.season_id, m, bye_points) for m in fact.byes],
+            )
+        case GameScheduled():
+            await tx.execute(
+                "UPDATE league_tables SET game_id = $5"
+                " WHERE league_id = $1 AND tournament_id = $2 AND round = $3 AND table_no = $4",
+                fact.league_id,
+                fact.tournament_id,
+                fact.round,
+                fact.table,
+                fact.game_id,
+            )
+        case SeasonClosed():
+            await tx.execute(
+                "UPDATE league_seasons SET closed = true WHERE league_id = $1 AND season_id = $2",
+                fact.league_id,
+                fact.season_id,
+            )
+
+
+async def _scheme(tx: asyncpg.Connection, league_id: str, season_id: str | None) -> PointsScheme:
+    raw = await tx.fetchval(
+        "SELECT points FROM league_seasons WHERE league_id = $1 AND season_id = $2", league_id, season_id
+    )
+    return PointsScheme() if raw is None else msgspec.json.decode(raw, type=PointsScheme)
+
+
+async def _score_game(game_id: str, ended: GameEnded, position: int, tx: asyncpg.Connection) -> None:
+    game = await tx.fetchrow(
+        "SELECT league_id, season_id, tournament_id FROM league_games WHERE game_id = $1", game_id
+    )
+    if game is None:
+        return  # not a league game
+    seats = {
+        row["seat"]: row["member_id"]
+        for row in await tx.fetch("SELECT seat, member_id FROM league_game_seats WHERE game_id = $1", game_id)
+    }
+    league_id, season_id, tournament_id = game["league_id"], game["season_id"], game["tournament_id"]
+    season_key = season_id or NO_SEASON
+    scheme = await _scheme(tx, league_id, season_id)
+    results = member_results(ended, seats)
+    rows = [(r, points_for(r, scheme)) for r in results]
+    await tx.executemany(
+        "INSERT INTO league_game_results (game_id, member_id, league_id, season_id, tournament_id, role,"
+        " side, won, alive, points) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        [
+            (
+                game_id,
+                r.member_id,
+                league_id,
+                season_id,
+                tournament_id,
+                r.role.value,
+                r.side,
+                r.won,
+                r.alive,
+                p,
+            )
+            for r, p in rows
+        ],
+    )
+    await tx.executemany(
+        """
+        INSERT INTO league_standings AS s (league_id, season_id, member_id, points, games, wins,
+            renegade_wins, survivals, sheriff_games)
+        VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8)
+        ON CONFLICT (league_id, season_id, member_id) DO UPDATE SET
+            points = s.points + EXCLUDED.points, games = s.games + 1, wins = s.wins + EXCLUDED.wins,
+            renegade_wins = s.renegade_wins + EXCLUDED.renegade_wins,
+            survivals = s.survivals + EXCLUDED.survivals,
+            sheriff_games = s.sheriff_games + EXCLUDED.sheriff_games
+        """,
+        [
+            (
+                league_id,
+                season_key,
+                r.member_id,
+                p,
+                int(r.won),
+                int(r.won and r.role is Role.RENEGADE),
+                int(r.alive),
+                int(r.role is Role.SHERIFF),
+            )
+            for r, p in rows
+        ],
+    )
+    await tx.executemany(
+        """
+        INSERT INTO league_head_to_head AS h (league_id, season_id, member_id, opponent_id, games, wins,
+            opponent_wins)
+        VALUES ($1, $2, $3, $4, 1, $5, $6)
+        ON CONFLICT (league_id, season_id, member_id, opponent_id) DO UPDATE SET
+            games = h.games + 1, wins = h.wins + EXCLUDED.wins,
+            opponent_wins = h.opponent_wins + EXCLUDED.opponent_wins
+        """,
+        [
+            (league_id, season_key, a.member_id, b.member_id, int(a.won), int(b.won))
+            for a, b in itertools.permutations(results, 2)
+        ],
+    )
+    await tx.execute(
+        "UPDATE league_games SET winning_side = $2, ended_at = $3 WHERE game_id = $1",
+        game_id,
+        None if ended.winning_side is None else ended.winning_side.value,
+        position,
+    )

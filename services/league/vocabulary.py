@@ -1,0 +1,78 @@
+"""The words of a league: who plays, where, and the organiser's policies.
+
+Ids are plain strings used in stream names (``league-<id>``), so they follow the store's
+stream-id alphabet; ``MemberId`` is the player's identity across games and seasons.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NewType
+
+import msgspec
+
+from services.league.errors import InvalidCommand
+
+MemberId = NewType("MemberId", str)
+ClubId = NewType("ClubId", str)
+LeagueId = NewType("LeagueId", str)
+SeasonId = NewType("SeasonId", str)
+TournamentId = NewType("TournamentId", str)
+
+_ID = re.compile(r"^[A-Za-z0-9_.:]{1,80}$")
+# No '-' in ids: the store splits a stream name at its first '-' into category and id, and a
+# game id built from league ids (``<tournament>.r1.t2``) must stay readable.
+
+MIN_TABLE, MAX_TABLE = 3, 8
+"""BANG! The Dice Game is for 3 to 8 players (services/game/rules/dice/setup.py)."""
+
+
+def check_id(kind: str, value: str) -> str:
+    if not _ID.fullmatch(value):
+        raise InvalidCommand(f"{kind} {value!r} must be 1-80 characters of A-Z a-z 0-9 _ . :")
+    return value
+
+
+class PointsScheme(msgspec.Struct, frozen=True, kw_only=True):
+    """Points a player earns per game, and for a bye. See docs/league.md, "Points".
+
+    The default is plain 3 for a win, 0 for a loss; ``PointsScheme.with_bonuses()`` is the
+    documented optional scheme (+1 for surviving on a winning side, +1 for a Renegade win).
+    """
+
+    win: int = 3
+    loss: int = 0
+    survivor_bonus: int = 0
+    """Added for a winner still alive at the end: winning while carrying the side is harder."""
+    renegade_bonus: int = 0
+    """Added for a Renegade win: one player alone against everyone, the rarest result."""
+    bye: int = 1
+    """A bye is worth about an average game (roughly two winners in five players × 3 points)
+    so that sitting out neither rewards nor punishes the player."""
+
+    @classmethod
+    def with_bonuses(cls) -> PointsScheme:
+        return cls(survivor_bonus=1, renegade_bonus=1)
+
+    def validate(self) -> PointsScheme:
+        values = (self.win, self.loss, self.survivor_bonus, self.renegade_bonus, self.bye)
+        if min(values) < 0 or self.win < self.loss:
+            raise InvalidCommand(f"points must be non-negative with win >= loss: {self}")
+        return self
+
+
+class SeatingPolicy(msgspec.Struct, frozen=True, kw_only=True):
+    """How an organiser likes tables: the allowed sizes and the size to aim for."""
+
+    allowed_sizes: tuple[int, ...] = (4, 5, 6, 7)
+    preferred_size: int = 5
+
+    def validate(self) -> SeatingPolicy:
+        sizes = self.allowed_sizes
+        if not sizes or any(not MIN_TABLE <= s <= MAX_TABLE for s in sizes):
+            raise InvalidCommand(f"table sizes must lie in {MIN_TABLE}..{MAX_TABLE}: {sizes}")
+        if len(set(sizes)) != len(sizes) or list(sizes) != sorted(sizes):
+            raise InvalidCommand(f"allowed table sizes must be distinct and ascending: {sizes}")
+        if self.preferred_size not in sizes:
+            raise InvalidCommand(f"the preferred size {self.preferred_size} is not allowed: {sizes}")
+        return self

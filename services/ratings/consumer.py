@@ -1,0 +1,306 @@
+"""The ratings consumer: every finished game rated exactly once, from the event stream.
+
+``ratings_subscription(store)`` is a catch-up ``Subscription`` named ``ratings`` on category
+``game``. Its handler runs in the transaction that also moves the checkpoint, and it keeps all
+of its state in that transaction's tables: ``GameCreated`` records where a game belongs,
+``SeatsDealt`` who sits in which seat, and ``GameEnded`` is converted with
+``from_game_ended``, applied to the book (only the rows of the players at that table and of
+that table size are read; see ``store.load_book``) and written back with its history points
+and the refitted offsets. A crash rolls the rows back with the checkpoint, and a restart
+redoes the batch from the same rows: nothing is held in memory between events, so there is
+no cache to go stale. ``GameAbandoned`` forgets the game; it never ends, so it is not rated.
+
+``rebuild(pool)`` recomputes every rating from the first event into a new generation while
+the current one keeps answering queries, then swaps it in and moves the ``ratings``
+checkpoint in one transaction (the Celery task ``ratings.rebuild`` in ``tasks.py`` runs it).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import asyncpg
+import msgspec
+
+from event_store import PostgresEventStore, RecordedEvent, Subscription
+from event_store.wakeups import WakeupSource
+from services.game.codec import GAME_CATEGORY, GAME_MAPPER, game_id_of
+from services.game.lifecycle import GameAbandoned, GameCreated, SeatsDealt, seat_id
+from services.game.rules.dice.events import GameEnded
+from services.ratings import store
+from services.ratings.model import RatingConfig
+from services.ratings.outcome import InvalidOutcome, LeaguePlayerId, from_game_ended
+
+log = logging.getLogger(__name__)
+
+SUBSCRIPTION_NAME = "ratings"
+"""The live consumer's checkpoint key (and its name in the runtime's projection registry)."""
+
+_HANDLED = frozenset({GameCreated.__name__, SeatsDealt.__name__, GameEnded.__name__, GameAbandoned.__name__})
+# 'ratings' in ASCII + 1: rebuilds take turns on this session lock (the migrator's is 'bang' + 1)
+REBUILD_LOCK_KEY = 0x72617469 + 1
+
+
+def rebuild_checkpoint(generation: int) -> str:
+    """The checkpoint key of a rebuild filling ``generation``."""
+    return f"{SUBSCRIPTION_NAME}-rebuild-{generation}"
+
+
+class RatingsProjection:
+    """The handler: ``await projection(event, connection)`` inside the subscription's transaction.
+
+    ``generation=None`` follows the current generation (the live consumer), creating the first
+    one with ``config`` on an empty database; a number fills that generation (a rebuild).
+    """
+
+    def __init__(self, generation: int | None = None, config: RatingConfig | None = None) -> None:
+        self.generation = generation
+        self.config = config or RatingConfig()
+
+    async def _target(self, connection: asyncpg.Connection) -> store.Generation:
+        if self.generation is not None:
+            found = await store.generation(connection, self.generation)
+            if found is None:
+                raise LookupError(f"ratings generation {self.generation} is gone (reset meanwhile?)")
+            return found
+        # the subscription holds its checkpoint row FOR UPDATE, and a rebuild's swap takes the
+        # same row, so no swap can happen between this read and the writes that follow
+        current = await store.current_generation(connection)
+        if current is None:
+            current = await store.create_generation(connection, store.GenerationStatus.CURRENT, self.config)
+        return current
+
+    async def __call__(self, event: RecordedEvent, connection: asyncpg.Connection) -> None:
+        if event.type not in _HANDLED:
+            return
+        target = await self._target(connection)
+        if event.position <= target.position:
+            # applied already: the checkpoint went back (a restored backup, a manual reset of
+            # the checkpoint alone) but the rows did not; applying again would count twice
+            return
+        game_id = game_id_of(event.stream)
+        number = target.generation
+        games = target.games
+        domain = GAME_MAPPER.to_domain(event)
+        if isinstance(domain, GameCreated):
+            await store.remember_game(
+                connection, number, game_id, domain.context.league_id, domain.context.season_id
+            )
+        elif isinstance(domain, SeatsDealt):
+            await store.remember_seats(connection, number, game_id, domain.members)
+        elif isinstance(domain, GameAbandoned):
+            await store.forget_game(connection, number, game_id)
+        elif isinstance(domain, GameEnded):
+            games = await _rate(connection, target, game_id, domain)
+        await store.advance(connection, number, event.position, games)
+
+
+async def _rate(
+    connection: asyncpg.Connection, target: store.Generation, game_id: str, ended: GameEnded
+) -> int:
+    """Rate one finished game into ``target``; returns the book's game count afterwards."""
+    members = await store.seats_of(connection, target.generation, game_id)
+    try:
+        if members is None:
+            raise InvalidOutcome("no SeatsDealt before GameEnded: nobody to rate")
+        seats = {seat_id(i): LeaguePlayerId(m) for i, m in enumerate(members)}
+        outcome = from_game_ended(ended, seats, game_id)
+    except InvalidOutcome as error:
+        # a poison game must not stop every later game from being rated; it is recorded with
+        # its reason, and a rebuild decides the same way, so the ratings stay reproducible
+        log.warning("game %s is not rated: %s", game_id, error)
+        await store.mark_unrated(connection, target.generation, game_id, str(error))
+        return target.games
+    book = await store.load_book(
+        connection, target, [s.player for s in outcome.seats], table_size=outcome.players
+    )
+    changes = book.apply(outcome)
+    await store.write_game(connection, target.generation, book, outcome, changes)
+    return book.games
+
+
+def ratings_subscription(
+    event_store: PostgresEventStore,
+    *,
+    config: RatingConfig | None = None,
+    wakeups: WakeupSource | None = None,
+    batch_size: int = 256,
+    poll_interval: float = 1.0,
+) -> Subscription:
+    """The live consumer. ``config`` only seeds the first generation of an empty database;
+    afterwards the current generation's stored config rules (a rebuild changes it)."""
+    return Subscription(
+        event_store,
+        SUBSCRIPTION_NAME,
+        RatingsProjection(config=config),
+        categories=[GAME_CATEGORY],
+        batch_size=batch_size,
+        wakeups=wakeups,
+        poll_interval=poll_interval,
+    )
+
+
+# --- rebuild -----------------------------------------------------------------------------------
+
+
+class RebuildReport(msgspec.Struct, frozen=True, kw_only=True):
+    rebuild_id: str
+    generation: int
+    games: int
+    """Games rated in the new generation."""
+    position: int
+    """The ``ratings`` checkpoint after the swap."""
+    replaced: int | None
+    """The generation it replaced (None: there was none, or the work was done already)."""
+    already_done: bool = False
+    """A second delivery: this rebuild had swapped its generation in before."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Attempt:
+    generation: store.Generation
+    resumed: bool
+
+
+async def _start(pool: asyncpg.Pool, config: RatingConfig, rebuild_id: str) -> _Attempt | store.Generation:
+    """This rebuild's generation: a finished one (returned as is), the unfinished one of an
+    earlier delivery (resumed from its checkpoint), or a new one."""
+    async with pool.acquire() as connection, connection.transaction():
+        mine = await store.generation_of_rebuild(connection, rebuild_id)
+        if mine is not None and mine.status != store.GenerationStatus.BUILDING:
+            return mine
+        # unfinished generations of other rebuilds will never be finished (we hold the lock
+        # rebuilds take turns on, so their process is gone): drop them and their checkpoints
+        abandoned = [
+            row["generation"]
+            for row in await connection.fetch(
+                "SELECT generation FROM ratings_generations "
+                "WHERE status = 'building' AND rebuild_id IS DISTINCT FROM $1",
+                rebuild_id,
+            )
+        ]
+        if abandoned:
+            await connection.execute(
+                "DELETE FROM ratings_generations WHERE generation = ANY($1::integer[])", abandoned
+            )
+            await connection.execute(
+                "DELETE FROM checkpoints WHERE name = ANY($1::text[])",
+                [rebuild_checkpoint(g) for g in abandoned],
+            )
+        if mine is not None:
+            return _Attempt(mine, resumed=True)
+        created = await store.create_generation(
+            connection, store.GenerationStatus.BUILDING, config, rebuild_id
+        )
+        return _Attempt(created, resumed=False)
+
+
+async def _swap(
+    event_store: PostgresEventStore, number: int, batch_size: int, categories: Sequence[str]
+) -> tuple[int, int | None]:
+    """Catch the new generation up to the head and swap it in, with the checkpoint, in one
+    transaction; returns the checkpoint position and the generation replaced."""
+    handler = RatingsProjection(generation=number)
+    async with event_store.pool.acquire() as connection, connection.transaction():
+        # the live consumer's checkpoint row, FOR UPDATE: a live batch in flight finishes
+        # first, and the next one waits for this swap, then reads the moved checkpoint
+        await connection.execute(
+            "INSERT INTO checkpoints (name, position) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING",
+            SUBSCRIPTION_NAME,
+        )
+        await connection.execute(
+            "SELECT position FROM checkpoints WHERE name = $1 FOR UPDATE", SUBSCRIPTION_NAME
+        )
+        position = await connection.fetchval(
+            "SELECT position FROM checkpoints WHERE name = $1 FOR UPDATE", rebuild_checkpoint(number)
+        )
+        position = position or 0
+        while events := await event_store.fetch_all_after(connection, position, batch_size, categories):
+            for event in events:
+                await handler(event, connection)
+            position = events[-1].position
+        replaced = await store.current_generation(connection)
+        await store.make_current(connection, number)
+        await connection.execute(
+            "UPDATE checkpoints SET position = $2, updated_at = clock_timestamp() WHERE name = $1",
+            SUBSCRIPTION_NAME,
+            position,
+        )
+        await connection.execute("DELETE FROM checkpoints WHERE name = $1", rebuild_checkpoint(number))
+    return position, None if replaced is None else replaced.generation
+
+
+async def rebuild(
+    pool: asyncpg.Pool,
+    *,
+    config: RatingConfig | None = None,
+    rebuild_id: str | None = None,
+    batch_size: int = 512,
+) -> RebuildReport:
+    """Recompute every rating from the first event into a fresh generation and swap it in.
+
+    Queries keep reading the current generation until the swap. Safe to run twice: the same
+    ``rebuild_id`` finds its work done (or resumes it after a crash); another id redoes it
+    into a new generation with the same rows. Rebuilds take turns on a session lock.
+    """
+    config = store.storage_config(config or RatingConfig())
+    rebuild_id = rebuild_id or str(uuid.uuid4())
+    event_store = PostgresEventStore(pool, mapper=GAME_MAPPER)
+    async with pool.acquire() as lock:
+        await lock.execute("SELECT pg_advisory_lock($1)", REBUILD_LOCK_KEY)
+        try:
+            started = await _start(pool, config, rebuild_id)
+            if isinstance(started, store.Generation):
+                checkpoint = await lock.fetchval(
+                    "SELECT position FROM checkpoints WHERE name = $1", SUBSCRIPTION_NAME
+                )
+                return RebuildReport(
+                    rebuild_id=rebuild_id,
+                    generation=started.generation,
+                    games=started.games,
+                    position=checkpoint or 0,
+                    replaced=None,
+                    already_done=True,
+                )
+            number = started.generation.generation
+            log.info(
+                "ratings rebuild %s: %s generation %d",
+                rebuild_id,
+                "resuming" if started.resumed else "filling",
+                number,
+            )
+            # the bulk of the work, in batches that each commit rows and progress together, so a
+            # crash here loses at most one batch; the current generation keeps answering
+            bulk = Subscription(
+                event_store,
+                rebuild_checkpoint(number),
+                RatingsProjection(generation=number),
+                categories=[GAME_CATEGORY],
+                batch_size=batch_size,
+            )
+            await bulk.run_until_idle()
+            position, replaced = await _swap(event_store, number, batch_size, [GAME_CATEGORY])
+            async with lock.transaction():
+                retired = [
+                    row["generation"]
+                    for row in await lock.fetch(
+                        "SELECT generation FROM ratings_generations WHERE status = 'retired'"
+                    )
+                ]
+                # after the swap, in a transaction of its own: the swap stays short, and a
+                # query that started before it still reads the old rows from its snapshot
+                await store.drop_rows(lock, retired)
+            done = await store.generation(lock, number)
+            assert done is not None
+            return RebuildReport(
+                rebuild_id=rebuild_id,
+                generation=number,
+                games=done.games,
+                position=position,
+                replaced=replaced,
+            )
+        finally:
+            await lock.execute("SELECT pg_advisory_unlock($1)", REBUILD_LOCK_KEY)

@@ -1,0 +1,206 @@
+"""The ratings service's GraphQL types: leaderboards, a player's profile, the fitted offsets.
+
+Context keys the resolvers read:
+
+* ``info.context["pool"]``: an ``asyncpg.Pool`` on the database the ratings consumer writes.
+
+Every answer comes from the current generation of the read model (``store.py``), so a rebuild
+in progress is invisible until it swaps in. The root schema merges ``RatingsQuery`` with the
+other services' query types (``services/api/schema.py``); the type names start with
+``Rating`` so they cannot clash with theirs.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum
+
+import asyncpg
+import strawberry
+from strawberry.types import Info
+
+from services.game.rules.dice.vocabulary import Role
+from services.ratings import store
+
+
+@strawberry.enum(description="A role of BANG! The Dice Game, for role ratings.")
+class RatingRole(Enum):
+    SHERIFF = "sheriff"
+    DEPUTY = "deputy"
+    OUTLAW = "outlaw"
+    RENEGADE = "renegade"
+
+
+@strawberry.type(description="One line of a leaderboard, overall or for one role.")
+class RatingLeaderboardEntry:
+    rank: int
+    member_id: str
+    role: RatingRole | None = strawberry.field(description="Null on the overall leaderboard.")
+    rating: float = strawberry.field(description="The overall rating, or the role rating on a role's board.")
+    games: int = strawberry.field(description="Rated games (in the role, on a role's board).")
+    wins: int
+    provisional: bool = strawberry.field(
+        description="Still provisional: fewer than 30 rated games (a role: or fewer than 5 in the role)."
+    )
+    overall_rating: float
+
+
+@strawberry.type(description="A player's rating in one role: the overall rating plus the shrunk deviation.")
+class RatingRoleRating:
+    role: RatingRole
+    rating: float
+    games: int
+    wins: int
+    provisional: bool
+
+
+@strawberry.type(description="A rating right after a game.")
+class RatingHistoryPoint:
+    game_number: int = strawberry.field(description="The game's number among all rated games (1-based).")
+    game_id: str
+    rating: float
+
+
+@strawberry.type(description="How one rating moved: the overall rating (role null) or one role's.")
+class RatingHistory:
+    role: RatingRole | None
+    points: list[RatingHistoryPoint]
+
+
+@strawberry.type(description="A player's ratings: overall, per role, and their history.")
+class RatingProfile:
+    member_id: str
+    rating: float
+    games: int
+    wins: int
+    provisional: bool
+    roles: list[RatingRoleRating]
+    history: list[RatingHistory] = strawberry.field(
+        description="Overall first, then Sheriff, Deputy, Outlaw, Renegade; an unplayed role has no points."
+    )
+
+
+@strawberry.type(description="A side's fitted advantage at one table size, in Elo points.")
+class RatingFactionOffset:
+    players: int
+    faction: str = strawberry.field(
+        description="law, outlaws, renegade; at 3 players deputy, outlaw, renegade (each Renegade alone)."
+    )
+    offset: float = strawberry.field(description="Centred: the mean over the table's factions is 0.")
+    raw: float = strawberry.field(description="The fitted value before centring.")
+    games: int
+
+
+@strawberry.type(description="Which computation of the ratings answers: it changes when a rebuild swaps in.")
+class RatingsStatus:
+    generation: int
+    games: int = strawberry.field(description="Games rated so far.")
+    activated_at: datetime | None
+
+
+def _pool(info: Info) -> asyncpg.Pool:
+    return info.context["pool"]
+
+
+def _role(role: RatingRole | None) -> Role | None:
+    return None if role is None else Role(role.value)
+
+
+def _rating_role(role: Role | str) -> RatingRole:
+    return RatingRole(role.value if isinstance(role, Role) else role)
+
+
+@strawberry.type
+class RatingsQuery:
+    @strawberry.field(
+        description="Best first. A role's board lists who played the role at least once. With "
+        "league_id (and season_id) only members with a rated game there; ratings stay league-wide."
+    )
+    async def rating_leaderboard(
+        self,
+        info: Info,
+        role: RatingRole | None = None,
+        league_id: str | None = None,
+        season_id: str | None = None,
+        include_provisional: bool = True,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[RatingLeaderboardEntry]:
+        rows = await store.leaderboard(
+            _pool(info),
+            role=_role(role),
+            league_id=league_id,
+            season_id=season_id,
+            include_provisional=include_provisional,
+            limit=max(0, min(limit, 500)),
+            offset=max(0, offset),
+        )
+        return [
+            RatingLeaderboardEntry(
+                rank=row.rank,
+                member_id=row.member_id,
+                role=None if row.role is None else _rating_role(row.role),
+                rating=row.rating,
+                games=row.games,
+                wins=row.wins,
+                provisional=row.provisional,
+                overall_rating=row.overall_rating,
+            )
+            for row in rows
+        ]
+
+    @strawberry.field(description="A member's ratings and history; null before their first rated game.")
+    async def player_rating(self, info: Info, member_id: str) -> RatingProfile | None:
+        found = await store.profile(_pool(info), member_id)
+        if found is None:
+            return None
+        histories: dict[str, list[RatingHistoryPoint]] = {store.OVERALL: []}
+        histories |= {role.value: [] for role in RatingRole}
+        for point in found.history:
+            histories[point.role].append(
+                RatingHistoryPoint(game_number=point.game_number, game_id=point.game_id, rating=point.rating)
+            )
+        return RatingProfile(
+            member_id=found.member_id,
+            rating=found.rating,
+            games=found.games,
+            wins=found.wins,
+            provisional=found.provisional,
+            roles=[
+                RatingRoleRating(
+                    role=_rating_role(r.role),
+                    rating=r.rating,
+                    games=r.games,
+                    wins=r.wins,
+                    provisional=r.provisional,
+                )
+                for r in found.roles
+            ],
+            history=[
+                RatingHistory(role=None if key == store.OVERALL else RatingRole(key), points=points)
+                for key, points in histories.items()
+            ],
+        )
+
+    @strawberry.field(description="The fitted side offsets per table size and faction (optionally one size).")
+    async def rating_offsets(self, info: Info, players: int | None = None) -> list[RatingFactionOffset]:
+        rows = await store.offsets(_pool(info), players)
+        return [
+            RatingFactionOffset(
+                players=row.players,
+                faction=row.faction.value,
+                offset=row.offset,
+                raw=row.raw,
+                games=row.games,
+            )
+            for row in rows
+        ]
+
+    @strawberry.field(description="The generation of the ratings that answers; null before any game.")
+    async def ratings_status(self, info: Info) -> RatingsStatus | None:
+        current = await store.current_generation(_pool(info))
+        if current is None:
+            return None
+        return RatingsStatus(
+            generation=current.generation, games=current.games, activated_at=current.activated_at
+        )

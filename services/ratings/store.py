@@ -1,0 +1,516 @@
+"""The ratings read model in PostgreSQL: its tables, how the consumer writes them, how queries
+read them. Plain SQL on asyncpg; the schema is ``migrations/`` (component ``ratings``).
+
+Every row belongs to a *generation* (see ``migrations/0001_ratings.sql``): the live consumer
+writes the current one, a rebuild fills a new one and swaps it in. The book's state is kept
+per player (``ratings_players.state``, the ``PlayerRecord`` as msgspec JSON) and per offset
+cell (``ratings_offsets``), so rating a game reads and writes only the rows of the players at
+its table and of its table size, however large the league grows, and ``load_book`` assembles
+the whole ``RatingBook`` exactly (floats survive JSON and ``double precision`` bit for bit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import asyncpg
+import msgspec
+
+from event_store import migrate
+from event_store.migrator import load_migrations
+from services.game.rules.dice.vocabulary import Role, Side
+from services.ratings.model import ROLES, PlayerRecord, RatingBook, RatingChange, RatingConfig
+from services.ratings.offsets import OffsetCell, OffsetTable
+from services.ratings.outcome import GameOutcome, LeaguePlayerId
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+COMPONENT = "ratings"
+OVERALL = "overall"
+"""The ``role`` of a history row of the overall rating."""
+
+
+class GenerationStatus:
+    BUILDING = "building"
+    CURRENT = "current"
+    RETIRED = "retired"
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    generation: int
+    status: str
+    config: RatingConfig
+    rebuild_id: str | None
+    games: int
+    position: int
+    activated_at: datetime | None
+
+
+def storage_config(config: RatingConfig) -> RatingConfig:
+    """The config a generation rates with: the book keeps no history of its own, because the
+    history is in ``ratings_history``; kept in the book it would make every player's state
+    grow with every game they play."""
+    return msgspec.structs.replace(config, keep_history=False)
+
+
+async def prepare_database(pool: asyncpg.Pool) -> None:
+    """The event store's schema, then the ratings tables (component ``ratings``); idempotent."""
+    async with pool.acquire() as connection:
+        await migrate(connection)
+        await migrate(connection, load_migrations(MIGRATIONS), component=COMPONENT)
+
+
+async def reset(connection: asyncpg.Connection) -> None:
+    """Empty the read model (every generation; the rows cascade). The runtime runs this in the
+    transaction that deletes the ``ratings`` checkpoint, so both go back to 0 together."""
+    current = await current_generation(connection)
+    await connection.execute("DELETE FROM ratings_generations")
+    # a rebuild in progress loses its generation too: its checkpoint must not outlive it
+    await connection.execute("DELETE FROM checkpoints WHERE name LIKE 'ratings-rebuild-%'")
+    if current is not None:
+        # an empty generation with the same parameters, so that replaying gives back the same
+        # ratings even after a rebuild changed a parameter from the code's default
+        await create_generation(connection, GenerationStatus.CURRENT, current.config)
+
+
+# --- generations -------------------------------------------------------------------------------
+
+_GENERATION_COLUMNS = "generation, status, config::text, rebuild_id, games, position, activated_at"
+
+
+def _generation(row: asyncpg.Record) -> Generation:
+    return Generation(
+        generation=row["generation"],
+        status=row["status"],
+        config=msgspec.json.decode(row["config"], type=RatingConfig),
+        rebuild_id=row["rebuild_id"],
+        games=row["games"],
+        position=row["position"],
+        activated_at=row["activated_at"],
+    )
+
+
+async def current_generation(executor: asyncpg.Connection | asyncpg.Pool) -> Generation | None:
+    row = await executor.fetchrow(
+        f"SELECT {_GENERATION_COLUMNS} FROM ratings_generations WHERE status = 'current'"
+    )
+    return None if row is None else _generation(row)
+
+
+async def generation(executor: asyncpg.Connection | asyncpg.Pool, number: int) -> Generation | None:
+    row = await executor.fetchrow(
+        f"SELECT {_GENERATION_COLUMNS} FROM ratings_generations WHERE generation = $1", number
+    )
+    return None if row is None else _generation(row)
+
+
+async def generation_of_rebuild(connection: asyncpg.Connection, rebuild_id: str) -> Generation | None:
+    row = await connection.fetchrow(
+        f"SELECT {_GENERATION_COLUMNS} FROM ratings_generations WHERE rebuild_id = $1", rebuild_id
+    )
+    return None if row is None else _generation(row)
+
+
+async def create_generation(
+    connection: asyncpg.Connection, status: str, config: RatingConfig, rebuild_id: str | None = None
+) -> Generation:
+    row = await connection.fetchrow(
+        "INSERT INTO ratings_generations (status, config, rebuild_id, activated_at) "
+        "VALUES ($1, $2::json, $3, CASE WHEN $1 = 'current' THEN clock_timestamp() END) "
+        f"RETURNING {_GENERATION_COLUMNS}",
+        status,
+        msgspec.json.encode(storage_config(config)).decode(),
+        rebuild_id,
+    )
+    assert row is not None
+    return _generation(row)
+
+
+async def advance(connection: asyncpg.Connection, number: int, position: int, games: int) -> None:
+    await connection.execute(
+        "UPDATE ratings_generations SET position = $2, games = $3 WHERE generation = $1",
+        number,
+        position,
+        games,
+    )
+
+
+async def make_current(connection: asyncpg.Connection, number: int) -> None:
+    """Retire the current generation and put ``number`` in its place: in the caller's
+    transaction, so readers see the old generation or the new one, never neither."""
+    await connection.execute("UPDATE ratings_generations SET status = 'retired' WHERE status = 'current'")
+    await connection.execute(
+        "UPDATE ratings_generations SET status = 'current', activated_at = clock_timestamp() "
+        "WHERE generation = $1",
+        number,
+    )
+
+
+async def drop_rows(connection: asyncpg.Connection, numbers: Sequence[int]) -> None:
+    """Delete the rows of these generations, keeping their ``ratings_generations`` row (it
+    remembers which rebuild made them, so a redelivered rebuild finds its work done)."""
+    for table in ("ratings_history", "ratings_roles", "ratings_players", "ratings_offsets", "ratings_games"):
+        await connection.execute(f"DELETE FROM {table} WHERE generation = ANY($1::integer[])", list(numbers))
+
+
+# --- games -------------------------------------------------------------------------------------
+
+
+async def remember_game(
+    connection: asyncpg.Connection, number: int, game_id: str, league_id: str | None, season_id: str | None
+) -> None:
+    await connection.execute(
+        "INSERT INTO ratings_games (generation, game_id, league_id, season_id) VALUES ($1, $2, $3, $4) "
+        "ON CONFLICT (generation, game_id) DO UPDATE SET league_id = EXCLUDED.league_id, "
+        "season_id = EXCLUDED.season_id",
+        number,
+        game_id,
+        league_id,
+        season_id,
+    )
+
+
+async def remember_seats(
+    connection: asyncpg.Connection, number: int, game_id: str, members: Sequence[str]
+) -> None:
+    await connection.execute(
+        "INSERT INTO ratings_games (generation, game_id, members) VALUES ($1, $2, $3) "
+        "ON CONFLICT (generation, game_id) DO UPDATE SET members = EXCLUDED.members",
+        number,
+        game_id,
+        list(members),
+    )
+
+
+async def forget_game(connection: asyncpg.Connection, number: int, game_id: str) -> None:
+    await connection.execute(
+        "DELETE FROM ratings_games WHERE generation = $1 AND game_id = $2", number, game_id
+    )
+
+
+async def seats_of(connection: asyncpg.Connection, number: int, game_id: str) -> list[str] | None:
+    members = await connection.fetchval(
+        "SELECT members FROM ratings_games WHERE generation = $1 AND game_id = $2", number, game_id
+    )
+    return None if members is None else list(members)
+
+
+async def mark_unrated(connection: asyncpg.Connection, number: int, game_id: str, reason: str) -> None:
+    await connection.execute(
+        "INSERT INTO ratings_games (generation, game_id, unrated) VALUES ($1, $2, $3) "
+        "ON CONFLICT (generation, game_id) DO UPDATE SET unrated = EXCLUDED.unrated",
+        number,
+        game_id,
+        reason,
+    )
+
+
+# --- the book ----------------------------------------------------------------------------------
+
+
+def _offset_table(config: RatingConfig, rows: Iterable[asyncpg.Record]) -> OffsetTable:
+    table = OffsetTable(prior_games=config.offset_prior_games, memory_games=config.offset_memory_games)
+    for row in rows:
+        cell = OffsetCell(value=row["value"], information=row["information"], games=row["games"])
+        table.cells.setdefault(row["players"], {})[Side(row["faction"])] = cell
+    return table
+
+
+async def load_book(
+    connection: asyncpg.Connection,
+    gen: Generation,
+    players: Sequence[LeaguePlayerId] | None = None,
+    table_size: int | None = None,
+) -> RatingBook:
+    """The generation's book; with ``players`` and ``table_size``, only what rating one game
+    at that table reads and writes (those players, the offsets of that table size), which
+    ``RatingBook.apply`` cannot tell from the whole book."""
+    if players is None:
+        player_rows = await connection.fetch(
+            "SELECT member_id, state::text FROM ratings_players WHERE generation = $1", gen.generation
+        )
+        offset_rows = await connection.fetch(
+            "SELECT players, faction, value, information, games FROM ratings_offsets WHERE generation = $1",
+            gen.generation,
+        )
+    else:
+        player_rows = await connection.fetch(
+            "SELECT member_id, state::text FROM ratings_players "
+            "WHERE generation = $1 AND member_id = ANY($2)",
+            gen.generation,
+            list(players),
+        )
+        offset_rows = await connection.fetch(
+            "SELECT players, faction, value, information, games FROM ratings_offsets "
+            "WHERE generation = $1 AND players = $2",
+            gen.generation,
+            table_size,
+        )
+    records = {
+        LeaguePlayerId(row["member_id"]): msgspec.json.decode(row["state"], type=PlayerRecord)
+        for row in player_rows
+    }
+    return RatingBook(
+        config=gen.config, players=records, offsets=_offset_table(gen.config, offset_rows), games=gen.games
+    )
+
+
+async def write_game(
+    connection: asyncpg.Connection,
+    number: int,
+    book: RatingBook,
+    outcome: GameOutcome,
+    changes: Sequence[RatingChange],
+) -> None:
+    """What rating ``outcome`` changed in ``book``: the seated players' rows (overall, four
+    roles, state), their history points, the offsets of the table size, the game's number."""
+    game_number = book.games
+    await connection.execute(
+        "INSERT INTO ratings_games (generation, game_id, game_number) VALUES ($1, $2, $3) "
+        "ON CONFLICT (generation, game_id) DO UPDATE SET game_number = EXCLUDED.game_number",
+        number,
+        outcome.game_id,
+        game_number,
+    )
+    player_rows = []
+    role_rows = []
+    for seat in outcome.seats:
+        rating = book.rating(seat.player)
+        state = msgspec.json.encode(book.players[seat.player]).decode()
+        player_rows.append(
+            (number, seat.player, rating.rating, rating.games, rating.wins, rating.provisional, state)
+        )
+        for rr in rating.roles:
+            role_rows.append(
+                (number, seat.player, rr.role.value, rr.rating, rr.games, rr.wins, rr.provisional)
+            )
+    await connection.executemany(
+        "INSERT INTO ratings_players (generation, member_id, rating, games, wins, provisional, state) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7::json) ON CONFLICT (generation, member_id) DO UPDATE SET "
+        "rating = EXCLUDED.rating, games = EXCLUDED.games, wins = EXCLUDED.wins, "
+        "provisional = EXCLUDED.provisional, state = EXCLUDED.state",
+        player_rows,
+    )
+    await connection.executemany(
+        "INSERT INTO ratings_roles (generation, member_id, role, rating, games, wins, provisional) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (generation, member_id, role) DO UPDATE SET "
+        "rating = EXCLUDED.rating, games = EXCLUDED.games, wins = EXCLUDED.wins, "
+        "provisional = EXCLUDED.provisional",
+        role_rows,
+    )
+    history_rows = []
+    for change in changes:
+        history_rows.append(
+            (number, change.player, OVERALL, game_number, change.game_id, change.rating_after)
+        )
+        history_rows.append(
+            (number, change.player, change.role.value, game_number, change.game_id, change.role_rating_after)
+        )
+    await connection.executemany(
+        "INSERT INTO ratings_history (generation, member_id, role, game_number, game_id, rating) "
+        "VALUES ($1, $2, $3, $4, $5, $6)",
+        history_rows,
+    )
+    players = outcome.players
+    normalised = book.offsets.normalised().get(players, {})
+    offset_rows = [
+        (number, players, kind.value, cell.value, cell.information, cell.games, normalised.get(kind, 0.0))
+        for kind, cell in book.offsets.cells.get(players, {}).items()
+    ]
+    await connection.executemany(
+        "INSERT INTO ratings_offsets (generation, players, faction, value, information, games, normalised) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (generation, players, faction) DO UPDATE SET "
+        "value = EXCLUDED.value, information = EXCLUDED.information, games = EXCLUDED.games, "
+        "normalised = EXCLUDED.normalised",
+        offset_rows,
+    )
+
+
+# --- queries -----------------------------------------------------------------------------------
+
+
+class LeaderboardRow(msgspec.Struct, frozen=True, kw_only=True):
+    rank: int
+    member_id: str
+    role: Role | None
+    """None: the overall leaderboard."""
+    rating: float
+    games: int
+    wins: int
+    provisional: bool
+    overall_rating: float
+
+
+class RoleRow(msgspec.Struct, frozen=True, kw_only=True):
+    role: Role
+    rating: float
+    games: int
+    wins: int
+    provisional: bool
+
+
+class HistoryRow(msgspec.Struct, frozen=True, kw_only=True):
+    role: str
+    """``overall`` or a role."""
+    game_number: int
+    game_id: str
+    rating: float
+
+
+class ProfileRow(msgspec.Struct, frozen=True, kw_only=True):
+    member_id: str
+    rating: float
+    games: int
+    wins: int
+    provisional: bool
+    roles: tuple[RoleRow, ...]
+    history: tuple[HistoryRow, ...]
+    """Ordered by role (overall first, then ROLES' order) and game number."""
+
+
+class OffsetRow(msgspec.Struct, frozen=True, kw_only=True):
+    players: int
+    faction: Side
+    offset: float
+    """Centred per table size (the mean over the table's factions is 0): how to read it."""
+    raw: float
+    games: int
+
+
+# A member is "in" a league (or season) when one of their rated games belongs to it; their
+# rating stays the one rating they have across leagues.
+_IN_LEAGUE = """
+    AND ($3::text IS NULL OR EXISTS (
+        SELECT 1 FROM ratings_history h
+          JOIN ratings_games gm ON gm.generation = h.generation AND gm.game_id = h.game_id
+         WHERE h.generation = p.generation AND h.member_id = p.member_id AND h.role = 'overall'
+           AND gm.league_id = $3 AND ($4::text IS NULL OR gm.season_id = $4)))
+"""
+
+
+async def leaderboard(
+    pool: asyncpg.Pool,
+    *,
+    role: Role | None = None,
+    league_id: str | None = None,
+    season_id: str | None = None,
+    include_provisional: bool = True,
+    limit: int = 50,
+    offset: int = 0,
+) -> list[LeaderboardRow]:
+    """Best first (ties by member id), ranked after filtering. A role's board lists those who
+    played the role at least once. ``season_id`` narrows ``league_id``'s filter."""
+    if role is None:
+        sql = f"""
+            SELECT row_number() OVER (ORDER BY p.rating DESC, p.member_id) AS rank, p.member_id,
+                   p.rating, p.games, p.wins, p.provisional, p.rating AS overall_rating
+              FROM ratings_players p
+              JOIN ratings_generations g ON g.generation = p.generation AND g.status = 'current'
+             WHERE ($5 OR NOT p.provisional) {_IN_LEAGUE}
+             ORDER BY rank LIMIT $1 OFFSET $2
+        """
+        rows = await pool.fetch(sql, limit, offset, league_id, season_id, include_provisional)
+    else:
+        sql = f"""
+            SELECT row_number() OVER (ORDER BY r.rating DESC, r.member_id) AS rank, r.member_id,
+                   r.rating, r.games, r.wins, r.provisional, p.rating AS overall_rating
+              FROM ratings_roles r
+              JOIN ratings_players p ON p.generation = r.generation AND p.member_id = r.member_id
+              JOIN ratings_generations g ON g.generation = r.generation AND g.status = 'current'
+             WHERE r.role = $6 AND r.games > 0 AND ($5 OR NOT r.provisional) {_IN_LEAGUE}
+             ORDER BY rank LIMIT $1 OFFSET $2
+        """
+        rows = await pool.fetch(sql, limit, offset, league_id, season_id, include_provisional, role.value)
+    return [
+        LeaderboardRow(
+            rank=row["rank"],
+            member_id=row["member_id"],
+            role=role,
+            rating=row["rating"],
+            games=row["games"],
+            wins=row["wins"],
+            provisional=row["provisional"],
+            overall_rating=row["overall_rating"],
+        )
+        for row in rows
+    ]
+
+
+_HISTORY_ORDER = {OVERALL: 0} | {role.value: i + 1 for i, role in enumerate(ROLES)}
+
+
+async def profile(pool: asyncpg.Pool, member_id: str) -> ProfileRow | None:
+    """A member's ratings and history, or None if they have no rated game."""
+    async with (
+        pool.acquire() as connection,
+        connection.transaction(isolation="repeatable_read", readonly=True),
+    ):
+        # one snapshot for the three reads, so a rebuild's swap cannot fall between them
+        player = await connection.fetchrow(
+            "SELECT p.generation, p.rating, p.games, p.wins, p.provisional FROM ratings_players p "
+            "JOIN ratings_generations g ON g.generation = p.generation AND g.status = 'current' "
+            "WHERE p.member_id = $1",
+            member_id,
+        )
+        if player is None:
+            return None
+        roles = await connection.fetch(
+            "SELECT role, rating, games, wins, provisional FROM ratings_roles "
+            "WHERE generation = $1 AND member_id = $2",
+            player["generation"],
+            member_id,
+        )
+        history = await connection.fetch(
+            "SELECT role, game_number, game_id, rating FROM ratings_history "
+            "WHERE generation = $1 AND member_id = $2 ORDER BY game_number",
+            player["generation"],
+            member_id,
+        )
+    by_role = {Role(r["role"]): r for r in roles}
+    points = sorted(
+        (
+            HistoryRow(role=h["role"], game_number=h["game_number"], game_id=h["game_id"], rating=h["rating"])
+            for h in history
+        ),
+        key=lambda h: (_HISTORY_ORDER[h.role], h.game_number),
+    )
+    return ProfileRow(
+        member_id=member_id,
+        rating=player["rating"],
+        games=player["games"],
+        wins=player["wins"],
+        provisional=player["provisional"],
+        roles=tuple(
+            RoleRow(
+                role=role,
+                rating=by_role[role]["rating"],
+                games=by_role[role]["games"],
+                wins=by_role[role]["wins"],
+                provisional=by_role[role]["provisional"],
+            )
+            for role in ROLES
+        ),
+        history=tuple(points),
+    )
+
+
+async def offsets(pool: asyncpg.Pool, players: int | None = None) -> list[OffsetRow]:
+    rows = await pool.fetch(
+        "SELECT o.players, o.faction, o.normalised, o.value, o.games FROM ratings_offsets o "
+        "JOIN ratings_generations g ON g.generation = o.generation AND g.status = 'current' "
+        "WHERE $1::smallint IS NULL OR o.players = $1 ORDER BY o.players, o.faction",
+        players,
+    )
+    return [
+        OffsetRow(
+            players=row["players"],
+            faction=Side(row["faction"]),
+            offset=row["normalised"],
+            raw=row["value"],
+            games=row["games"],
+        )
+        for row in rows
+    ]

@@ -1,0 +1,1 @@
+"""The Celery app every service's background work runs on (see app.py)."""

@@ -1,0 +1,103 @@
+"""Bot games for the ratings tests, played through the GameService like real ones.
+
+Each game is played first by the simulation harness (heuristic bots of mixed care, seeded
+dice), then entered through the service's table-game path as a scorekeeper would: the seats
+with roles and characters, then every command, dice included. So the streams are exactly what
+the server records, and producing them costs only the appends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from event_store import PostgresEventStore
+from services.game.bots.heuristic import HeuristicBot
+from services.game.codec import GAME_MAPPER, game_id_of
+from services.game.lifecycle import GameContext, GameMode, SeatsDealt, seat_id
+from services.game.rules.dice import GameCommand, PlayerId
+from services.game.rules.dice.events import GameEnded
+from services.game.service import Actor, ActorKind, GameService, NewGame, TableSeat
+from services.game.simulation import deal, game_seeds, play_game
+from services.ratings import GameOutcome, LeaguePlayerId, from_game_ended
+
+SCOREKEEPER = Actor(kind=ActorKind.ORGANISER, id="scorekeeper")
+MEMBERS = tuple(f"member-{i}" for i in range(1, 9))
+CARE = {m: i / (len(MEMBERS) - 1) for i, m in enumerate(MEMBERS)}
+"""Distinct strengths, so the ratings have something to find."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedGame:
+    game_id: str
+    seats: tuple[TableSeat, ...]
+    commands: tuple[GameCommand, ...]
+    context: GameContext
+
+
+def plan_games(count: int, seed: int, *, prefix: str = "g", league_id: str = "league-a") -> list[PlannedGame]:
+    """``count`` finished bot games at tables of 3 to 8 drawn from ``MEMBERS``."""
+    planned = []
+    for index in range(count):
+        rng, dice = game_seeds(seed, index)
+        size = rng.randint(3, 8)
+        members = rng.sample(MEMBERS, size)
+        engine_seats = deal(size, rng)
+        bots = {PlayerId(seat_id(i)): HeuristicBot(CARE[m]) for i, m in enumerate(members)}
+        record: list[GameCommand] = []
+        play_game(engine_seats, bots, dice, rng, record=record)
+        seats = tuple(
+            TableSeat(member_id=m, name=m.title(), role=s.role, character=s.character)
+            for m, s in zip(members, engine_seats, strict=True)
+        )
+        season = "spring" if index % 2 == 0 else "autumn"
+        planned.append(
+            PlannedGame(
+                game_id=f"{prefix}{seed}-{index}",
+                seats=seats,
+                commands=tuple(record),
+                context=GameContext(league_id=league_id, season_id=season),
+            )
+        )
+    return planned
+
+
+async def enter_games(
+    service: GameService, games: list[PlannedGame], *, stop_after: int | None = None
+) -> None:
+    """Scorekeepers enter the games side by side, one command of each in turn, so their
+    streams interleave and they end in another order than they began (only the first
+    ``stop_after`` commands of each when given: games still running)."""
+    for game in games:
+        spec = NewGame(
+            mode=GameMode.TABLE,
+            player_count=len(game.seats),
+            seats=game.seats,
+            context=game.context,
+            game_id=game.game_id,
+        )
+        await service.create_game(spec, command_id=f"create-{game.game_id}", actor=SCOREKEEPER)
+    longest = max(len(g.commands) for g in games)
+    for n in range(longest if stop_after is None else stop_after):
+        for game in games:
+            if n < len(game.commands):
+                await service.play(
+                    game.game_id, game.commands[n], actor=SCOREKEEPER, command_id=f"{game.game_id}/{n}"
+                )
+
+
+async def recorded_outcomes(store: PostgresEventStore) -> list[GameOutcome]:
+    """Every finished game as the ratings see it, in the order the games ended, read straight
+    from the store: the expectation the consumer is compared against."""
+    seats: dict[str, tuple[str, ...]] = {}
+    outcomes = []
+    async for recorded in store.iter_all(categories=["game"]):
+        if recorded.type == "SeatsDealt":
+            dealt = GAME_MAPPER.to_domain(recorded)
+            assert isinstance(dealt, SeatsDealt)
+            seats[recorded.stream] = dealt.members
+        elif recorded.type == "GameEnded":
+            ended = GAME_MAPPER.to_domain(recorded)
+            assert isinstance(ended, GameEnded)
+            players = {seat_id(i): LeaguePlayerId(m) for i, m in enumerate(seats[recorded.stream])}
+            outcomes.append(from_game_ended(ended, players, game_id_of(recorded.stream)))
+    return outcomes
