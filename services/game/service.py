@@ -154,8 +154,11 @@ class GameService:
                 raise GameNotFound(game_id)
             session = GameSession.from_recorded(game_id, recorded)
         else:
-            for r in await self.store.read_stream(stream, from_version=session.version + 1):
-                session.apply_recorded(r)
+            newer = await self.store.read_stream(stream, from_version=session.version + 1)
+            for r in newer:
+                # another coroutine may have folded some of these while we waited for the read
+                if r.version > session.version:
+                    session.apply_recorded(r)
         self._remember(session)
         return session
 
@@ -173,6 +176,11 @@ class GameService:
         self._sessions.move_to_end(session.game_id)
         while len(self._sessions) > self._cache_size:
             self._sessions.popitem(last=False)
+
+    def cached(self, game_id: str) -> GameSession | None:
+        """The game as this process last folded it, without asking the store (it may be behind
+        other processes' appends; ``load`` catches up)."""
+        return self._sessions.get(game_id)
 
     def forget(self, game_id: str) -> None:
         self._sessions.pop(game_id, None)
