@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import typer
 
-from bang_cli import audit, bench, rules, simulate
+from bang_cli import api, audit, bench, rules, simulate
+from bang_cli import graphql as graphql_cli
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -18,6 +19,9 @@ app.add_typer(rules.app, name="rules")
 app.command("bench")(bench.bench)
 app.command("simulate")(simulate.simulate)
 app.command("audit")(audit.audit)
+app.command("api")(api.serve)
+app.add_typer(api.tokens_app, name="tokens")
+app.add_typer(graphql_cli.app, name="graphql")
 
 if __name__ == "__main__":
     app()

@@ -9,15 +9,22 @@ freshly created database, so tests are isolated and run in parallel.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import tempfile
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import asyncpg
 import pytest
+from celery import Celery
 
 from infra.postgres import ResolvedPostgres, create_database, drop_database, resolve_postgres
 from infra.redis import ResolvedRedis, resolve_redis
+from services.worker.config import create_app
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -66,3 +73,38 @@ async def pg_pool(database_dsn: str) -> AsyncIterator[asyncpg.Pool]:
     assert pool is not None
     yield pool
     await pool.close()
+
+
+@pytest.fixture
+def celery_queue() -> str:
+    """A queue of its own for this test: the test Redis is shared by every test and worker."""
+    return f"test-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+def celery_worker(database_dsn: str, redis_url: str, celery_queue: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A real Celery worker (the project's app) in a subprocess, consuming only this test's queue."""
+    env = {**os.environ, "BANG_DATABASE_URL": database_dsn, "BANG_REDIS_URL": redis_url}
+    command = [
+        sys.executable, "-m", "celery", "-A", "services.worker.app", "worker",
+        "--pool=solo", f"--queues={celery_queue}", f"--hostname={celery_queue}@%h",
+        "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING",
+    ]  # fmt: skip
+    process = subprocess.Popen(command, cwd=REPO, env=env)
+    try:
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture
+def celery_client(redis_url: str) -> Iterator[Celery]:
+    """The project's Celery app as a client, to send tasks to ``celery_worker``."""
+    app = create_app(redis_url)
+    yield app
+    app.close()

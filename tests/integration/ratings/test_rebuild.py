@@ -4,12 +4,8 @@ on a real Celery worker (the project's app, a subprocess on the test Redis)."""
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
-import sys
 import uuid
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -30,46 +26,12 @@ from services.ratings.consumer import (
 from services.ratings.consumer import rebuild as rebuild_ratings
 from services.ratings.graphql_types import RatingsQuery
 from services.ratings.tasks import REBUILD_TASK
-from services.worker.config import create_app
 from tests.integration.ratings.checks import assert_tables_hold, current, table_rows
 from tests.integration.ratings.games import PlannedGame, enter_games, recorded_outcomes
 
-REPO = Path(__file__).resolve().parents[3]
 TIMEOUT = 40
 SCHEMA = strawberry.Schema(query=RatingsQuery)
 BOARD = "{ ratingsStatus { generation games } ratingLeaderboard(limit: 100) { memberId rating games } }"
-
-
-@pytest.fixture
-def queue() -> str:
-    return f"ratings-test-{uuid.uuid4().hex[:12]}"  # the test Redis is shared: one queue per test
-
-
-@pytest.fixture
-def worker(database_dsn: str, redis_url: str, queue: str) -> Iterator[subprocess.Popen[bytes]]:
-    env = {**os.environ, "BANG_DATABASE_URL": database_dsn, "BANG_REDIS_URL": redis_url}
-    command = [
-        sys.executable, "-m", "celery", "-A", "services.worker.app", "worker",
-        "--pool=solo", f"--queues={queue}", f"--hostname={queue}@%h",
-        "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING",
-    ]  # fmt: skip
-    process = subprocess.Popen(command, cwd=REPO, env=env)
-    try:
-        yield process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-@pytest.fixture
-def client(redis_url: str) -> Iterator[Celery]:
-    app = create_app(redis_url)
-    yield app
-    app.close()
 
 
 async def _board(pool: asyncpg.Pool) -> dict[str, Any]:
@@ -88,9 +50,9 @@ async def test_the_rebuild_task_swaps_in_identical_ratings_while_the_old_ones_an
     game_store: PostgresEventStore,
     pg_pool: asyncpg.Pool,
     planned_games: list[PlannedGame],
-    worker: subprocess.Popen[bytes],
-    client: Celery,
-    queue: str,
+    celery_worker: subprocess.Popen[bytes],
+    celery_client: Celery,
+    celery_queue: str,
 ) -> None:
     await _rated(game_service, game_store, planned_games[:8])
     old = await current(pg_pool)
@@ -105,7 +67,7 @@ async def test_the_rebuild_task_swaps_in_identical_ratings_while_the_old_ones_an
         await hold.start()
         await holder.execute("SELECT position FROM checkpoints WHERE name = $1 FOR UPDATE", SUBSCRIPTION_NAME)
         task_id = f"rebuild-{uuid.uuid4().hex[:8]}"
-        pending = client.send_task(REBUILD_TASK, queue=queue, task_id=task_id)
+        pending = celery_client.send_task(REBUILD_TASK, queue=celery_queue, task_id=task_id)
         async with asyncio.timeout(TIMEOUT):
             while (
                 await pg_pool.fetchval("SELECT games FROM ratings_generations WHERE status = 'building'") != 8
@@ -137,11 +99,11 @@ async def test_the_rebuild_task_swaps_in_identical_ratings_while_the_old_ones_an
     # a second delivery of the same task finds the work done (its first result forgotten, so
     # that the answer awaited is the second run's)
     pending.forget()
-    again = client.send_task(REBUILD_TASK, queue=queue, task_id=task_id)
+    again = celery_client.send_task(REBUILD_TASK, queue=celery_queue, task_id=task_id)
     assert (await asyncio.to_thread(again.get, timeout=TIMEOUT))["already_done"] is True
     assert await current(pg_pool) == new
     # another rebuild redoes it, into the same rows
-    other = client.send_task(REBUILD_TASK, queue=queue)
+    other = celery_client.send_task(REBUILD_TASK, queue=celery_queue)
     third = await asyncio.to_thread(other.get, timeout=TIMEOUT)
     assert third["replaced"] == new.generation and third["already_done"] is False
     assert await table_rows(pg_pool, third["generation"]) == old_rows

@@ -1,0 +1,374 @@
+"""`bang-league bench api`: bots play many online games at once through the HTTP API.
+
+One API server process (uvicorn, one worker) on 127.0.0.1 with a fresh database on a
+PostgreSQL and a Redis resolved by `infra` (env URL, container, or embedded in a temporary
+directory). This process runs the bots: GAMES concurrent 5-player online games, each driven
+by one task that sends every decision as `POST /games/{id}/commands` with the deciding
+player's token (and, when the next decision is someone else's, first reads that player's
+view with `GET /games/{id}`). Each game is watched by one anonymous GraphQL subscriber.
+
+Measured in the same run:
+- commands/s and p50/p99 latency of `POST …/commands` (as the bots see it, loopback HTTP);
+- live-update latency: from sending a command to the subscriber receiving its last event;
+- the anchor: the same games' inputs replayed through the engine alone (no HTTP, no store);
+- CPU seconds per command of the API process, PostgreSQL and this client, from /proc, to
+  say where the time goes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from rich.table import Table
+
+from event_store import PostgresEventStore
+from infra.postgres import create_database, drop_database, resolve_postgres
+from infra.redis import resolve_redis
+from services.api.client import GraphQLSubscription, operation
+from services.api.settings import ApiSettings, DatabaseSettings
+from services.game.codec import GAME_MAPPER, game_stream
+from services.game.records import inputs_from_events
+from services.game.rules.dice import Game, GameStarted, RollDice
+
+GAMES = 50
+PLAYERS = 5
+TIME_BUDGET_SECONDS = 45.0
+"""The bots stop after this long even if games are unfinished (bounded run)."""
+MAX_COMMANDS_PER_GAME = 2_000
+SERVER_POOL_SIZE = 10
+START_TIMEOUT_SECONDS = 30.0
+TARGET_COMMANDS_PER_SECOND = 500
+TARGET_P99_MS = 50.0
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(slots=True)
+class GameRun:
+    game_id: str
+    tokens: dict[str, str]
+    command_ms: list[float] = field(default_factory=list)
+    sent: list[tuple[float, int]] = field(default_factory=list)
+    """(when a command was sent, the version its batch ended at)."""
+    received: dict[int, float] = field(default_factory=dict)
+    """version → when the subscriber got it."""
+    reads: int = 0
+    finished: bool = False
+
+
+class LoopbackHTTP:
+    """A bare HTTP/1.1 keep-alive connection for the bots: httpx costs ~2-3 ms of CPU per
+    request, which on a 2-core machine would be taken from the server being measured.
+    JSON bodies, Content-Length framing only (what the API answers)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        if self._writer is None:
+            self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+        assert self._reader is not None
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(payload)}\r\n"
+        if body is not None:
+            head += "Content-Type: application/json\r\n"
+        if token is not None:
+            head += f"Authorization: Bearer {token}\r\n"
+        self._writer.write(head.encode() + b"\r\n" + payload)
+        status_line = await self._reader.readline()
+        length = 0
+        while (line := await self._reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        status = int(status_line.split()[1])
+        data = await self._reader.readexactly(length)
+        return status, json.loads(data) if data else None
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+
+
+def run(games: int = GAMES, time_budget: float = TIME_BUDGET_SECONDS) -> dict[str, Any]:
+    return asyncio.run(_run(games, time_budget))
+
+
+async def _run(games: int, time_budget: float) -> dict[str, Any]:
+    with resolve_postgres() as postgres, resolve_redis() as redis:
+        dsn = await create_database(postgres.dsn, prefix="benchapi")
+        try:
+            port = _free_port()
+            server = _start_server(dsn, redis.url, port)
+            try:
+                base = f"127.0.0.1:{port}"
+                await _wait_healthy(base, server)
+                from bang_cli.api import create_organiser_token
+
+                settings = ApiSettings(database=DatabaseSettings(url=dsn))
+                organiser = await create_organiser_token("bench", settings)
+                cpu_before = _cpu_seconds(server.pid, postgres_pids(dsn))
+                result = await _play(base, organiser, games, time_budget)
+                cpu_after = _cpu_seconds(server.pid, postgres_pids(dsn))
+            finally:
+                server.terminate()
+                server.wait(timeout=15)
+            result |= await _engine_anchor(dsn, result.pop("_runs"))
+            commands = max(result["commands"], 1)
+            result["cpu_ms_per_command"] = {
+                k: round((cpu_after[k] - cpu_before[k]) * 1000 / commands, 3) for k in cpu_after
+            }
+            result["postgres_source"] = postgres.source
+            result["redis_source"] = redis.source
+            result["cpus"] = os.cpu_count()
+            return result
+        finally:
+            await drop_database(postgres.dsn, dsn)
+
+
+def _start_server(dsn: str, redis_url: str, port: int) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "BANG_DATABASE_URL": dsn,
+        "BANG_REDIS_URL": redis_url,
+        "BANG_DATABASE_POOL_SIZE": str(SERVER_POOL_SIZE),
+    }
+    command = [
+        sys.executable, "-m", "uvicorn", "services.api.asgi:app",
+        "--host", "127.0.0.1", "--port", str(port),
+        "--ws", "websockets-sansio", "--log-level", "warning", "--no-access-log",
+    ]  # fmt: skip
+    root = Path(__file__).resolve().parents[2]
+    return subprocess.Popen(command, env=env, cwd=root)
+
+
+async def _wait_healthy(base: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_SECONDS
+    async with httpx.AsyncClient(base_url=f"http://{base}") as client:
+        while time.monotonic() < deadline:
+            if server.poll() is not None:
+                raise RuntimeError(f"the API server exited with {server.returncode}")
+            try:
+                if (await client.get("/health")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.1)
+    raise RuntimeError("the API server did not become healthy")
+
+
+async def _play(base: str, organiser: str, games: int, time_budget: float) -> dict[str, Any]:
+    host, port = base.split(":")
+    connections = [LoopbackHTTP(host, int(port)) for _ in range(games)]
+    try:
+        runs = [await _create(connections[n], organiser, n) for n in range(games)]
+        watchers = [asyncio.create_task(_watch(base, r)) for r in runs]
+        await asyncio.sleep(0.5)  # let every subscription settle before the clock starts
+        deadline = time.monotonic() + time_budget
+        client_cpu = time.process_time()
+        started = time.perf_counter()
+        await asyncio.gather(
+            *(_drive(connections[i], r, random.Random(i), deadline) for i, r in enumerate(runs))
+        )
+        elapsed = time.perf_counter() - started
+        client_cpu = time.process_time() - client_cpu
+        await asyncio.sleep(0.5)  # the last live updates
+        for watcher in watchers:
+            watcher.cancel()
+        await asyncio.gather(*watchers, return_exceptions=True)
+    finally:
+        for connection in connections:
+            await connection.close()
+    latencies = [ms for r in runs for ms in r.command_ms]
+    live = [
+        (r.received[version] - sent) * 1000 for r in runs for sent, version in r.sent if version in r.received
+    ]
+    commands = len(latencies)
+    return {
+        "games": games,
+        "players": PLAYERS,
+        "games_finished": sum(r.finished for r in runs),
+        "commands": commands,
+        "state_reads": sum(r.reads for r in runs),
+        "seconds": round(elapsed, 2),
+        "commands_per_second": round(commands / elapsed, 1),
+        "requests_per_second": round((commands + sum(r.reads for r in runs)) / elapsed, 1),
+        "p50_ms": round(_percentile(latencies, 50), 2),
+        "p99_ms": round(_percentile(latencies, 99), 2),
+        "live_updates": len(live),
+        "live_update_p50_ms": round(_percentile(live, 50), 2),
+        "live_update_p99_ms": round(_percentile(live, 99), 2),
+        "client_cpu_seconds": round(client_cpu, 2),
+        "_runs": runs,
+    }
+
+
+async def _create(http: LoopbackHTTP, organiser: str, n: int) -> GameRun:
+    members = [{"member_id": f"g{n}-m{i}", "name": f"Bot {i}"} for i in range(PLAYERS)]
+    spec = {"command_id": f"bench-{n}", "mode": "online", "player_count": PLAYERS, "members": members}
+    status, created = await http.request("POST", "/games", spec, organiser)
+    if status != 201:
+        raise RuntimeError(f"creating a game failed: {status} {created}")
+    return GameRun(created["game_id"], created["player_tokens"])
+
+
+async def _watch(base: str, run: GameRun) -> None:
+    # one message per command (gameUpdates), as a client that wants every event would watch
+    query = operation("WatchGameUpdates")
+    async with GraphQLSubscription(f"ws://{base}/graphql", query, {"id": run.game_id}) as sub:
+        async for data in sub:
+            now = time.perf_counter()
+            for event in data["gameUpdates"]["events"]:  # one read may carry several commands
+                run.received[event["version"]] = now
+
+
+async def _drive(http: LoopbackHTTP, run: GameRun, rng: random.Random, deadline: float) -> None:
+    url = f"/games/{run.game_id}"
+    _, state = await http.request("GET", url)
+    member_of = {p["id"]: p["member_id"] for p in state["players"]}
+    for n in range(MAX_COMMANDS_PER_GAME):
+        if state["status"] != "ongoing":
+            run.finished = True
+            return
+        if time.monotonic() > deadline:
+            return
+        token = run.tokens[member_of[state["awaiting"]["player"]]]
+        if not state["legal_commands"]:
+            _, state = await http.request("GET", url, token=token)
+            run.reads += 1
+        body = {"command": rng.choice(state["legal_commands"]), "command_id": f"c{n}"}
+        sent = time.perf_counter()
+        status, played = await http.request("POST", f"{url}/commands", body, token)
+        run.command_ms.append((time.perf_counter() - sent) * 1000)
+        if status != 200:
+            raise RuntimeError(f"command refused: {status} {played}")
+        run.sent.append((sent, played["version"]))
+        state = played["state"]
+
+
+async def _engine_anchor(dsn: str, runs: list[GameRun]) -> dict[str, Any]:
+    """The same games' inputs through the engine alone: the upper bound for the API."""
+    import asyncpg
+
+    pool = await asyncpg.create_pool(dsn, min_size=1, max_size=2)
+    assert pool is not None
+    try:
+        store = PostgresEventStore(pool, mapper=GAME_MAPPER)
+        games = []
+        for run in runs:
+            events = [GAME_MAPPER.to_domain(r) for r in await store.read_stream(game_stream(run.game_id))]
+            started = next(i for i, e in enumerate(events) if isinstance(e, GameStarted))
+            engine_events = [e for e in events[started:] if type(e).__module__.endswith("dice.events")]
+            games.append((engine_events[0], inputs_from_events(engine_events[1:])))
+    finally:
+        await pool.close()
+    decisions = sum(1 for _s, inputs in games for c in inputs if not isinstance(c, RollDice))
+    began = time.perf_counter()
+    for started_event, inputs in games:
+        game = Game.start(started_event.seats, started_event.position)
+        for command in inputs:
+            game.play(command)
+    seconds = time.perf_counter() - began
+    return {
+        "engine_only_commands_per_second": round(decisions / seconds, 1),
+        "engine_only_note": "player decisions replayed with their server rolls, one core, no I/O",
+    }
+
+
+def postgres_pids(dsn: str) -> list[int]:
+    """The embedded server's postmaster and its backends (found through the postmaster.pid
+    in its socket directory, which is its data directory); [] for a server elsewhere."""
+    from urllib.parse import parse_qs, urlsplit
+
+    host = parse_qs(urlsplit(dsn).query).get("host", [None])[0]
+    if host is None or not (Path(host) / "postmaster.pid").exists():
+        return []
+    postmaster = int((Path(host) / "postmaster.pid").read_text().split()[0])
+    pids = [postmaster]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == postmaster:
+                    pids.append(int(entry.name))
+            except (OSError, IndexError, ValueError):
+                continue
+    return pids
+
+
+def _cpu_seconds(server_pid: int, postgres: list[int]) -> dict[str, float]:
+    return {
+        "api_server": _process_cpu(server_pid),
+        "postgres": sum(_process_cpu(pid) for pid in postgres),
+        "bench_client": time.process_time(),
+    }
+
+
+def _process_cpu(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS  # utime + stime
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def render(result: dict[str, Any]) -> Table:
+    table = Table(
+        title=f"API: {result['games']} concurrent {result['players']}-player online games, one server process"
+    )
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_column("aim / anchor", justify="right")
+    table.add_row("commands/s", f"{result['commands_per_second']:,.0f}", f"≥ {TARGET_COMMANDS_PER_SECOND}")
+    table.add_row("command latency p50", f"{result['p50_ms']:.1f} ms", "")
+    table.add_row("command latency p99", f"{result['p99_ms']:.1f} ms", f"< {TARGET_P99_MS:.0f} ms")
+    table.add_row("live update p99 (command → subscriber)", f"{result['live_update_p99_ms']:.1f} ms", "")
+    table.add_row(
+        "engine only (same games)",
+        f"{result['engine_only_commands_per_second']:,.0f} commands/s",
+        "upper bound",
+    )
+    cpu = result["cpu_ms_per_command"]
+    table.add_row(
+        "CPU per command",
+        f"api {cpu['api_server']:.2f} · pg {cpu['postgres']:.2f} · bots {cpu['bench_client']:.2f} ms",
+        f"{result['cpus']} cores",
+    )
+    table.caption = (
+        f"{result['commands']} commands + {result['state_reads']} state reads in {result['seconds']} s; "
+        f"{result['games_finished']}/{result['games']} games finished"
+    )
+    return table
+
+
+__all__ = ["render", "run"]

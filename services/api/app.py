@@ -1,0 +1,179 @@
+"""``create_app(settings)``: the litestar application, wired once.
+
+Resources (PostgreSQL pool, event store, game service, token vault, Redis client, fan-out)
+are opened in the lifespan, kept on ``app.state.resources`` and injected into handlers by
+name (``gateway``, ``principal``); nothing is opened at import time, so importing the app
+(to export its OpenAPI or GraphQL schema) costs nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.util
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import asyncpg
+import redis.asyncio as aioredis
+from litestar import Litestar, Request, Response, Router, get
+from litestar.datastructures import State
+from litestar.di import Provide
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin
+from strawberry.litestar import make_graphql_controller
+
+from event_store import PostgresEventStore, create_pool
+from infra.postgres import database_name, resolve_postgres
+from infra.redis import resolve_redis
+from services.api.errors import EXCEPTION_HANDLERS, problem_body
+from services.api.schema import build_schema
+from services.api.settings import ApiSettings
+from services.game.codec import GAME_MAPPER
+from services.game.fanout import GameFanout, fanout_channel
+from services.game.gateway import GameGateway
+from services.game.http import GameController, RecordController
+from services.game.schema import prepare_database
+from services.game.seeds import SeedVault
+from services.game.service import GameService
+from services.game.tokens import Principal, TokenVault
+
+log = logging.getLogger(__name__)
+
+_HEALTH_TIMEOUT_SECONDS = 2.0
+GRAPHQL_PATH = "/graphql"
+
+
+@dataclass(slots=True)
+class Resources:
+    """What the lifespan opened; closed in reverse order on shutdown."""
+
+    pool: asyncpg.Pool
+    redis: aioredis.Redis
+    gateway: GameGateway
+    fanout: GameFanout
+    database_url: str
+    redis_url: str
+    _closers: list[Callable[[], Any]] = field(default_factory=list)
+
+
+@contextlib.asynccontextmanager
+async def open_resources(settings: ApiSettings) -> AsyncIterator[Resources]:
+    async with contextlib.AsyncExitStack() as stack:
+        database_url = settings.database.url
+        if database_url is None:
+            postgres = await asyncio.to_thread(resolve_postgres, settings.data_dir)
+            stack.callback(postgres.close)
+            database_url = postgres.dsn
+        redis_url = settings.redis.url
+        if redis_url is None:
+            resolved_redis = await asyncio.to_thread(resolve_redis, settings.data_dir)
+            stack.callback(resolved_redis.close)
+            redis_url = resolved_redis.url
+
+        pool = await create_pool(
+            database_url, min_size=settings.database.pool_min_size, max_size=settings.database.pool_max_size
+        )
+        stack.push_async_callback(pool.close)
+        await prepare_database(pool)
+        redis = aioredis.from_url(redis_url)
+        stack.push_async_callback(redis.aclose)
+        fanout = GameFanout(
+            redis,
+            fanout_channel(database_name(database_url)),
+            poll_interval=settings.server.fanout_poll_seconds,
+        )
+        await fanout.start()
+        stack.push_async_callback(fanout.close)
+
+        store = PostgresEventStore(pool, mapper=GAME_MAPPER)
+        service = GameService(store, SeedVault(pool), cache_size=settings.server.game_cache_size)
+        gateway = GameGateway(service, TokenVault(pool), fanout, store)
+        yield Resources(pool, redis, gateway, fanout, database_url, redis_url)
+
+
+def _lifespan(settings: ApiSettings) -> Callable[[Litestar], contextlib.AbstractAsyncContextManager[None]]:
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        async with open_resources(settings) as resources:
+            app.state.resources = resources
+            yield
+
+    return lifespan
+
+
+async def provide_gateway(state: State) -> GameGateway:
+    resources: Resources = state.resources
+    return resources.gateway
+
+
+async def provide_principal(request: Request[Any, Any, Any], gateway: GameGateway) -> Principal | None:
+    return await gateway.authenticate(request.headers.get("authorization"))
+
+
+async def graphql_context(state: State) -> dict[str, Any]:
+    """What resolvers read from ``info.context``: the game gateway, and the pool and Redis
+    client that the league and ratings read models are queried and watched through."""
+    resources: Resources = state.resources
+    return {"gateway": resources.gateway, "pool": resources.pool, "redis": resources.redis}
+
+
+@get("/health", operation_id="health", tags=["ops"], summary="Database and Redis answer")
+async def health(state: State) -> Response[dict[str, Any]]:
+    resources: Resources = state.resources
+    checks: dict[str, str] = {}
+    try:
+        async with asyncio.timeout(_HEALTH_TIMEOUT_SECONDS):
+            await resources.pool.fetchval("SELECT 1")
+        checks["database"] = "ok"
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        checks["database"] = f"unavailable: {type(error).__name__}"
+    try:
+        async with asyncio.timeout(_HEALTH_TIMEOUT_SECONDS):
+            await resources.redis.ping()
+        checks["redis"] = "ok"
+    except (OSError, TimeoutError, aioredis.RedisError) as error:
+        checks["redis"] = f"unavailable: {type(error).__name__}"
+    if all(v == "ok" for v in checks.values()):
+        return Response({"status": "ok", "checks": checks})
+    body = problem_body(
+        503, "unhealthy", "A dependency is unavailable", str(checks), "/health", checks=checks
+    )
+    return Response(body, status_code=503, media_type="application/problem+json")
+
+
+def extra_routers(graphql_path: str) -> list[Router]:
+    """Routers of services that serve their own pages (the dashboard), when present."""
+    if importlib.util.find_spec("services.dashboard.router") is None:
+        return []
+    from services.dashboard.router import dashboard_router
+
+    return [dashboard_router(graphql_path=graphql_path)]
+
+
+def create_app(settings: ApiSettings | None = None) -> Litestar:
+    settings = settings or ApiSettings.from_env()
+    graphql = make_graphql_controller(
+        build_schema(),
+        path=GRAPHQL_PATH,
+        context_getter=graphql_context,
+        graphql_ide=None,
+        keep_alive=True,
+        keep_alive_interval=15,
+    )
+    return Litestar(
+        route_handlers=[GameController, RecordController, graphql, health, *extra_routers(GRAPHQL_PATH)],
+        dependencies={"gateway": Provide(provide_gateway), "principal": Provide(provide_principal)},
+        lifespan=[_lifespan(settings)],
+        exception_handlers=EXCEPTION_HANDLERS,
+        request_max_body_size=settings.server.request_max_body_size,
+        openapi_config=OpenAPIConfig(
+            title="bang-league API",
+            version="0.1.0",
+            description="BANG! The Dice Game league server: games, commands, records. GraphQL at /graphql.",
+            path="/schema",
+            render_plugins=[JsonRenderPlugin()],
+        ),
+    )

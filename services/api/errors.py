@@ -1,0 +1,173 @@
+"""One error tree, one mapping: every refusal becomes an RFC 9457 problem-details response.
+
+The services raise their own errors (``services.game.errors``, the engine's ``RuleError``,
+``services.game.records.RecordError``, the edge's ``AccessDenied``); litestar raises its own for
+malformed requests. ``PROBLEMS`` says, per class (the most specific class in an exception's MRO
+wins), which status and problem type it is; ``problem_response`` renders it.
+
+What a problem's ``detail`` may say: the services' messages are written for the player or the
+referee and never carry a hidden role or the dice seed (roles are not in any refusal's text;
+the seed never leaves the seed vault before the game ends). An unexpected error's text is never
+shown: it may say anything, so it is logged and answered with a bare 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+
+from event_store import ConcurrencyError, StoreUnavailable
+from services.game.errors import (
+    GameFinished,
+    GameNotFound,
+    GameNotStarted,
+    GameServiceError,
+    InvalidGameSpec,
+    NotAllowed,
+    StaleVersion,
+)
+from services.game.gateway import AuthenticationRequired, ExportRefused, Forbidden, VersionOutOfRange
+from services.game.records import IllegalInput, MalformedRecord, RecordError
+from services.game.rules.dice import (
+    GameOver,
+    IllegalCommand,
+    InvalidSetup,
+    MalformedCommand,
+    NotAwaited,
+    RuleError,
+)
+
+log = logging.getLogger(__name__)
+
+PROBLEM_JSON = "application/problem+json"
+PROBLEM_BASE = "https://bang-league.dev/problems/"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    status: int
+    slug: str
+    title: str
+    field: str | None = None
+    """The request field at fault, when it is one field."""
+
+
+PROBLEMS: dict[type[BaseException], Problem] = {
+    AuthenticationRequired: Problem(401, "unauthenticated", "A valid bearer token is required"),
+    Forbidden: Problem(403, "forbidden", "This token may not do that"),
+    NotAllowed: Problem(403, "forbidden", "Not allowed"),
+    GameNotFound: Problem(404, "game-not-found", "No such game"),
+    GameFinished: Problem(409, "game-finished", "The game is over"),
+    GameOver: Problem(409, "game-finished", "The game is over"),
+    GameNotStarted: Problem(409, "game-not-started", "The game has not started"),
+    NotAwaited: Problem(409, "not-awaited", "Not your decision now", "command"),
+    StaleVersion: Problem(409, "stale-version", "The game has moved on", "expected_version"),
+    ConcurrencyError: Problem(
+        409, "conflict", "Too many concurrent commands; retry with the same command_id"
+    ),
+    ExportRefused: Problem(409, "export-refused", "The record would show hidden information"),
+    IllegalCommand: Problem(422, "illegal-command", "The rules forbid this command", "command"),
+    MalformedCommand: Problem(422, "malformed-command", "The command cannot be read", "command"),
+    InvalidSetup: Problem(422, "invalid-setup", "The rules do not allow this setup"),
+    RuleError: Problem(422, "rule-error", "The rules refuse this"),
+    InvalidGameSpec: Problem(422, "invalid-game", "The game cannot be created or joined like this"),
+    VersionOutOfRange: Problem(422, "version-out-of-range", "No such version"),
+    IllegalInput: Problem(422, "illegal-input", "A record input the rules refuse", "record"),
+    MalformedRecord: Problem(422, "malformed-record", "The record cannot be read", "record"),
+    RecordError: Problem(422, "bad-record", "The record is refused", "record"),
+    GameServiceError: Problem(422, "refused", "Refused"),
+    StoreUnavailable: Problem(
+        503, "store-unavailable", "The event store is unavailable; retry the same command"
+    ),
+}
+
+_HTTP_TITLES = {
+    400: ("bad-request", "The request cannot be read"),
+    404: ("not-found", "No such resource"),
+    405: ("method-not-allowed", "Method not allowed"),
+    413: ("body-too-large", "The request body is too large"),
+    415: ("unsupported-media-type", "Unsupported media type"),
+}
+
+
+def problem_for(error: BaseException) -> Problem | None:
+    for cls in type(error).__mro__:
+        problem = PROBLEMS.get(cls)
+        if problem is not None:
+            return problem
+    return None
+
+
+def problem_body(
+    status: int, slug: str, title: str, detail: str, instance: str, **extra: Any
+) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "type": PROBLEM_BASE + slug,
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "instance": instance,
+    }
+    body.update({k: v for k, v in extra.items() if v is not None})
+    return body
+
+
+def problem_response(request: Request[Any, Any, Any], error: Exception) -> Response[dict[str, Any]]:
+    """The one exception handler: domain errors by ``PROBLEMS``, litestar's by status."""
+    instance = request.url.path
+    headers: dict[str, str] = {}
+    problem = problem_for(error)
+    if problem is not None:
+        extra: dict[str, Any] = {"field": problem.field}
+        if isinstance(error, StaleVersion):
+            extra.update(expected_version=error.expected, current_version=error.actual)
+        if isinstance(error, IllegalInput):
+            extra.update(input=error.index)
+        if problem.status == 401:
+            headers["WWW-Authenticate"] = 'Bearer realm="bang-league"'
+        body = problem_body(problem.status, problem.slug, problem.title, str(error), instance, **extra)
+    elif isinstance(error, ValidationException):
+        body = _validation_problem(error, instance)
+    elif isinstance(error, HTTPException) and error.status_code < HTTP_500_INTERNAL_SERVER_ERROR:
+        slug, title = _HTTP_TITLES.get(error.status_code, ("client-error", "Client error"))
+        body = problem_body(error.status_code, slug, title, str(error.detail), instance)
+        headers.update(error.headers or {})
+    else:
+        log.exception("unexpected error answering %s %s", request.method, instance, exc_info=error)
+        body = problem_body(
+            500,
+            "internal",
+            "Internal server error",
+            "the server failed; nothing is hidden in this message",
+            instance,
+        )
+    return Response(body, status_code=body["status"], media_type=PROBLEM_JSON, headers=headers)
+
+
+def _validation_problem(error: ValidationException, instance: str) -> dict[str, Any]:
+    """litestar's 400 for a body or parameter that does not fit its schema: name the field."""
+    fields: list[dict[str, Any]] = []
+    if isinstance(error.extra, list):
+        fields = [e for e in error.extra if isinstance(e, dict)]
+    elif isinstance(error.extra, dict):
+        fields = [error.extra]
+    detail = "; ".join(_field_message(f) for f in fields if f.get("message")) or str(error.detail)
+    first_key = next((f.get("key") for f in fields if f.get("key")), None)
+    return problem_body(
+        400, "invalid-request", "The request does not fit the schema", detail, instance,
+        field=first_key, errors=fields or None,
+    )  # fmt: skip
+
+
+def _field_message(error: dict[str, Any]) -> str:
+    key, message = error.get("key"), str(error["message"])
+    return f"{key}: {message}" if key and str(key) not in message else message
+
+
+EXCEPTION_HANDLERS: dict[type[Exception] | int, Any] = {Exception: problem_response}
+"""One handler for everything: the mapping above is the only place statuses are chosen."""

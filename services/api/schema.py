@@ -1,0 +1,68 @@
+"""The one GraphQL schema: every service's query and subscription types merged.
+
+Adding a service's types is one line in ``PARTS``. A module that does not exist yet is left
+out (services land one at a time); a module that exists but lacks the named type is an error,
+so a typo never silently drops a service from the API. ``graphql/schema.graphql`` is this
+schema printed (``bang-league graphql export``); a test fails when the two drift apart.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import Any
+
+import strawberry
+from strawberry.extensions import MaskErrors
+from strawberry.tools import merge_types
+
+from event_store import EventStoreError
+from graphql import GraphQLError
+from services.game.errors import GameServiceError
+from services.game.records import RecordError
+from services.game.rules.dice import RuleError
+
+# (module, its Query type, its Subscription type or None)
+PARTS: tuple[tuple[str, str, str | None], ...] = (
+    ("services.game.graphql_types", "GameQuery", "GameSubscription"),
+    ("services.league.graphql_types", "LeagueQuery", "LeagueSubscription"),
+    ("services.ratings.graphql_types", "RatingsQuery", None),
+)
+
+# Errors whose messages are written for the caller (and never carry a hidden role or the
+# seed); anything else is masked as "Unexpected error." so an unexpected message cannot leak.
+SHOWN_ERRORS: tuple[type[Exception], ...] = (GameServiceError, RuleError, RecordError, EventStoreError)
+
+
+def _shown(error: GraphQLError) -> bool:
+    original = error.original_error
+    return original is None or isinstance(original, SHOWN_ERRORS)
+
+
+def service_types() -> tuple[list[type[Any]], list[type[Any]]]:
+    queries: list[type[Any]] = []
+    subscriptions: list[type[Any]] = []
+    for module_name, query, subscription in PARTS:
+        if importlib.util.find_spec(module_name) is None:
+            continue
+        module = importlib.import_module(module_name)
+        queries.append(getattr(module, query))
+        if subscription is not None:
+            subscriptions.append(getattr(module, subscription))
+    return queries, subscriptions
+
+
+def build_schema() -> strawberry.Schema:
+    queries, subscriptions = service_types()
+    query = merge_types("Query", tuple(queries))
+    subscription = merge_types("Subscription", tuple(subscriptions)) if subscriptions else None
+    return strawberry.Schema(
+        query=query,
+        subscription=subscription,
+        extensions=[MaskErrors(should_mask_error=lambda error: not _shown(error))],
+    )
+
+
+def schema_sdl(schema: strawberry.Schema | None = None) -> str:
+    """The schema as SDL text, as ``graphql/schema.graphql`` holds it."""
+    return (schema or build_schema()).as_str().rstrip("\n") + "\n"

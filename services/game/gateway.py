@@ -1,0 +1,395 @@
+"""The game service as the outside world reaches it: callers, tokens, redaction, live updates.
+
+Every edge of the API (REST controllers in ``services/game/http.py``, GraphQL resolvers in
+``services/game/graphql_types.py``) makes exactly one call here, so who may act and what a
+caller sees is decided once:
+
+- **who acts**: a ``Principal`` from a bearer token (``services/game/tokens.py``) becomes the
+  service's ``Actor``; the service itself checks seats and turns;
+- **what is seen**: every state and event leaving here went through
+  ``services.game.visibility.redact_state`` / ``redact_event`` for the caller's ``Viewer``;
+- **who hears of it**: each successful append is announced on the Redis fan-out, so watchers
+  on every API process read the new events from the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from event_store import PostgresEventStore, RecordedEvent
+from services.game.audit import AuditReport, audit_game
+from services.game.codec import GAME_MAPPER, game_stream, is_valid_game_id
+from services.game.errors import GameNotFound, GameServiceError, NotAllowed
+from services.game.fanout import GameFanout
+from services.game.lifecycle import GameMode
+from services.game.records import (
+    DiceSource,
+    GameRecord,
+    MalformedRecord,
+    RecordMeta,
+    RecordOptions,
+    record_to_object,
+    replay_record,
+)
+from services.game.records.writer import record_from_events
+from services.game.rules.dice import Decision, GameCommand
+from services.game.service import Actor, GameService, Member, NewGame, TableSeat
+from services.game.session import GameSession, GameStatus
+from services.game.tokens import Principal, TokenKind, TokenVault, viewer_for
+from services.game.visibility import Viewer, redact_event, redact_state
+
+EVENTS_PAGE_LIMIT = 1_000
+"""The most events one read returns; a client pages on with ``from_version``."""
+
+
+class AccessDenied(GameServiceError):
+    """Base of the edge's own refusals about who is calling."""
+
+
+class AuthenticationRequired(AccessDenied):
+    """No token, or one the vault does not know (or has revoked)."""
+
+
+class Forbidden(AccessDenied, NotAllowed):
+    """A valid token, but not one that may do this."""
+
+
+class ExportRefused(GameServiceError):
+    """A record would show what the caller may not see (an ongoing game's hidden roles)."""
+
+
+class VersionOutOfRange(GameServiceError, ValueError):
+    pass
+
+
+class Joined(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    member_id: str
+    token: str
+    """A player token for this game; shown once, kept hashed."""
+    state: dict[str, Any]
+
+
+class Created(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    version: int
+    state: dict[str, Any]
+    player_tokens: dict[str, str] = {}
+    """Online games created with their members: one player token per member, for the organiser
+    to hand out (a retried create issues fresh ones; earlier ones stay valid)."""
+
+
+class Played(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    version: int
+    duplicate: bool
+    """True when this command id was played before: the answer is the first one's."""
+    events: list[dict[str, Any]]
+    state: dict[str, Any]
+
+
+class Imported(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    version: int
+    inputs: int
+    state: dict[str, Any]
+
+
+class GameGateway:
+    def __init__(
+        self, service: GameService, tokens: TokenVault, fanout: GameFanout, store: PostgresEventStore
+    ) -> None:
+        self.service = service
+        self.tokens = tokens
+        self.fanout = fanout
+        self.store = store
+
+    # -- callers ---------------------------------------------------------------------------
+
+    async def authenticate(self, authorization: str | None) -> Principal | None:
+        """The caller behind an ``Authorization: Bearer …`` header; None for an anonymous one."""
+        if authorization is None or not authorization.strip():
+            return None
+        scheme, _, token = authorization.strip().partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise AuthenticationRequired("the Authorization header must be 'Bearer <token>'")
+        principal = await self.tokens.resolve(token.strip())
+        if principal is None:
+            raise AuthenticationRequired("unknown or revoked token")
+        return principal
+
+    @staticmethod
+    def organiser(principal: Principal | None) -> Actor:
+        if principal is None:
+            raise AuthenticationRequired("an organiser token is required")
+        if principal.kind is not TokenKind.ORGANISER:
+            raise Forbidden("only an organiser may do this; a player token cannot")
+        actor = principal.actor_for(None)
+        assert actor is not None
+        return actor
+
+    @staticmethod
+    def actor_in(principal: Principal | None, game_id: str) -> Actor:
+        if principal is None:
+            raise AuthenticationRequired("a player or organiser token is required to play")
+        actor = principal.actor_for(game_id)
+        if actor is None:
+            raise Forbidden(f"this player token is for another game, not {game_id}")
+        return actor
+
+    # -- changing games ----------------------------------------------------------------------
+
+    async def create_game(self, principal: Principal | None, spec: NewGame, command_id: str) -> Created:
+        actor = self.organiser(principal)
+        session = await self.service.create_game(spec, command_id=command_id, actor=actor)
+        self.fanout.announce(session.game_id, session.version)
+        tokens = {}
+        if session.mode is GameMode.ONLINE:
+            for member in spec.members:
+                tokens[member.member_id] = await self.tokens.issue_player(session.game_id, member.member_id)
+        viewer = viewer_for(principal, session)
+        return Created(
+            game_id=session.game_id,
+            version=session.version,
+            state=redact_state(session, viewer),
+            player_tokens=tokens,
+        )
+
+    async def join(self, game_id: str, member: Member, command_id: str) -> Joined:
+        session = await self.service.join(game_id, member, command_id=command_id)
+        # A retried join answers with the first one's session; the token is only issued to the
+        # member that join seated (a command id is the caller's secret, so a retry is the caller).
+        if not any(j.member_id == member.member_id for j in session.joined):
+            raise Forbidden(f"command {command_id!r} joined another member to game {game_id}")
+        self.fanout.announce(game_id, session.version)
+        token = await self.tokens.issue_player(game_id, member.member_id)
+        viewer = Viewer(member_id=member.member_id)
+        return Joined(
+            game_id=game_id, member_id=member.member_id, token=token, state=redact_state(session, viewer)
+        )
+
+    async def play(
+        self,
+        principal: Principal | None,
+        game_id: str,
+        command: GameCommand,
+        command_id: str,
+        expected_version: int | None,
+    ) -> Played:
+        actor = self.actor_in(principal, game_id)
+        outcome = await self.service.play(
+            game_id, command, actor=actor, command_id=command_id, expected_version=expected_version
+        )
+        if not outcome.duplicate:
+            self.fanout.announce(game_id, outcome.version)
+        # the service folded its own append into its cached session: no need to read it back
+        session = self.service.cached(game_id)
+        if session is None or session.version < outcome.version:
+            session = await self.service.load(game_id)
+        viewer = viewer_for(principal, session)
+        first = outcome.version - len(outcome.events) + 1
+        return Played(
+            game_id=game_id,
+            version=outcome.version,
+            duplicate=outcome.duplicate,
+            events=[_event_view(session, viewer, first + i, e, None) for i, e in enumerate(outcome.events)],
+            state=self._state_view(session, viewer),
+        )
+
+    async def import_record(
+        self,
+        principal: Principal | None,
+        record: GameRecord,
+        members: list[Member] | None,
+        command_id: str,
+        game_id: str | None,
+    ) -> Imported:
+        """A whole table game from its record: created and played input by input through the
+        same path as a scorekeeper's live entries. The record is replayed in memory first, so
+        an illegal input is refused before anything is stored."""
+        actor = self.organiser(principal)
+        for i, seat in enumerate(record.seats):
+            if seat.player != f"p{i + 1}":
+                raise MalformedRecord(
+                    f"record: `$.seats[{i}].player` is {seat.player!r}; imported games name seats "
+                    f"p1…p{len(record.seats)} clockwise"
+                )
+        if members is not None and len(members) != len(record.seats):
+            raise MalformedRecord(f"{len(members)} members given for {len(record.seats)} seats")
+        replay_record(record)  # raises IllegalInput naming the first input the rules refuse
+        people = members or [Member(member_id=s.player, name=s.player) for s in record.seats]
+        spec = NewGame(
+            mode=GameMode.TABLE,
+            player_count=len(record.seats),
+            seats=tuple(
+                TableSeat(member_id=m.member_id, name=m.name, role=s.role, character=s.character)
+                for m, s in zip(people, record.seats, strict=True)
+            ),
+            position=record.position,
+            game_id=game_id or record.meta.game_id,
+        )
+        session = await self.service.create_game(spec, command_id=command_id, actor=actor)
+        version = session.version
+        for n, command in enumerate(record.inputs):
+            outcome = await self.service.play(
+                session.game_id, command, actor=actor, command_id=f"{command_id}/input/{n}"
+            )
+            version = outcome.version
+        self.fanout.announce(session.game_id, version)
+        session = await self.service.load(session.game_id)
+        return Imported(
+            game_id=session.game_id,
+            version=session.version,
+            inputs=len(record.inputs),
+            state=redact_state(session, viewer_for(principal, session)),
+        )
+
+    # -- reading games -------------------------------------------------------------------------
+
+    async def state(self, principal: Principal | None, game_id: str) -> dict[str, Any]:
+        session = await self.service.load(game_id)
+        return self._state_view(session, viewer_for(principal, session))
+
+    async def state_at(self, principal: Principal | None, game_id: str, version: int) -> dict[str, Any]:
+        """The game right after event ``version`` — or, when that event is inside one command's
+        batch, right after the batch: a command's events land together, so no one ever saw the
+        state in between (and the rules only answer "who decides now" at rest). The answer's
+        ``version`` says which state it is.
+
+        Redacted as of then: what was hidden then stays hidden. Visibility only grows as a game
+        goes on, so this never shows more than the viewer may see now."""
+        if not is_valid_game_id(game_id):
+            raise GameNotFound(game_id)
+        recorded = await self.store.read_stream(game_stream(game_id))
+        if not recorded:
+            raise GameNotFound(game_id)
+        if not 1 <= version <= len(recorded):
+            raise VersionOutOfRange(f"game {game_id} has versions 1 to {len(recorded)}, not {version}")
+        end = version
+        batch = recorded[version - 1].metadata.command_id
+        while end < len(recorded) and batch is not None and recorded[end].metadata.command_id == batch:
+            end += 1
+        past = GameSession.from_recorded(game_id, recorded[:end])
+        return redact_state(past, viewer_for(principal, past))
+
+    async def events(
+        self, principal: Principal | None, game_id: str, from_version: int = 1, limit: int = EVENTS_PAGE_LIMIT
+    ) -> list[dict[str, Any]]:
+        if from_version < 1:
+            raise VersionOutOfRange("from_version starts at 1")
+        if not 1 <= limit <= EVENTS_PAGE_LIMIT:
+            raise VersionOutOfRange(f"limit is 1 to {EVENTS_PAGE_LIMIT}")
+        session = await self.service.load(game_id)
+        recorded = await self.store.read_stream(game_stream(game_id), from_version=from_version, limit=limit)
+        viewer = viewer_for(principal, session)
+        return [_recorded_view(session, viewer, r) for r in recorded if r.version <= session.version]
+
+    async def export_record(self, principal: Principal | None, game_id: str) -> dict[str, Any]:
+        """The game's record, when the caller may see all of it (policy in docs/api.md)."""
+        session = await self.service.load(game_id)
+        if session.game is None:
+            raise ExportRefused(f"game {game_id} has not started: there is no record yet")
+        visible = redact_state(session, viewer_for(principal, session))
+        hidden = [p["id"] for p in visible["players"] if p["role"] is None]
+        if hidden:
+            raise ExportRefused(
+                f"game {game_id} is {session.status.value} and {len(hidden)} role(s) are hidden from you; "
+                "a record names every role, so it is exported once the game has ended"
+            )
+        online = session.mode is GameMode.ONLINE
+        record = record_from_events(
+            session.game.events,
+            options=RecordOptions(
+                dice=DiceSource.SEEDED if online else DiceSource.TABLE,
+                seed_commitment=visible["seed_commitment"],
+                seed=visible["seed"],
+            ),
+            meta=RecordMeta(game_id=game_id),
+        )
+        return record_to_object(record)
+
+    async def audit(self, game_id: str) -> AuditReport:
+        """Replay the game and compare (services/game/audit.py); its words name only what any
+        viewer may see, so the report is not redacted further."""
+        return await audit_game(self.store, game_id)
+
+    async def watch(
+        self, principal: Principal | None, game_id: str, from_version: int | None = None
+    ) -> AsyncIterator[dict[str, Any]]:
+        """The game's events as they are appended, redacted for the caller: from
+        ``from_version`` if given (catching up first), else from the next one. Ends after the
+        game is over and its last event was sent."""
+        async for batch in self.watch_batches(principal, game_id, from_version):
+            for event in batch:
+                yield event
+
+    async def watch_batches(
+        self, principal: Principal | None, game_id: str, from_version: int | None = None
+    ) -> AsyncIterator[list[dict[str, Any]]]:
+        """Like ``watch``, one list per store read: a command's events arrive together, so a
+        subscriber pays one message per command instead of one per event."""
+        if not is_valid_game_id(game_id):
+            raise GameNotFound(game_id)
+        watch = self.fanout.watch(game_id)  # before reading: an append in between still rings
+        try:
+            recorded = await self.store.read_stream(game_stream(game_id))
+            if not recorded:
+                raise GameNotFound(game_id)
+            session = GameSession.from_recorded(game_id, recorded)
+            viewer = viewer_for(principal, session)
+            if from_version is not None and recorded[max(from_version, 1) - 1 :]:
+                yield [_recorded_view(session, viewer, r) for r in recorded[max(from_version, 1) - 1 :]]
+            while session.status in (GameStatus.LOBBY, GameStatus.ONGOING):
+                await watch.wait(self.fanout.poll_interval)
+                fresh = await self.store.read_stream(game_stream(game_id), from_version=session.version + 1)
+                if not fresh:
+                    continue
+                for r in fresh:
+                    session.apply_recorded(r)
+                # redacted as of the whole batch: a role revealed in it shows in all of it
+                yield [_recorded_view(session, viewer, r) for r in fresh]
+        finally:
+            self.fanout.unwatch(watch)
+
+    @staticmethod
+    def _state_view(session: GameSession, viewer: Viewer) -> dict[str, Any]:
+        state = redact_state(session, viewer)
+        state["legal_commands"] = _legal_for(session, viewer)
+        return state
+
+
+def _legal_for(session: GameSession, viewer: Viewer) -> list[str]:
+    """The awaited decision's legal commands (text form), for the one who must decide: the
+    awaited player online, the scorekeeper at a table. Dice faces are not listed (6ⁿ of them)."""
+    game = session.game
+    if game is None or session.status is not GameStatus.ONGOING:
+        return []
+    question = game.awaiting
+    if question is None or question.decision is Decision.ROLL:
+        return []
+    awaited = viewer.scorekeeper or (
+        viewer.member_id is not None and session.seat_members.get(question.player) == viewer.member_id
+    )
+    return [str(c) for c in game.legal_commands()] if awaited else []
+
+
+def _event_view(
+    session: GameSession, viewer: Viewer, version: int, event: msgspec.Struct, recorded_at: datetime | None
+) -> dict[str, Any]:
+    data = redact_event(session, viewer, event)
+    return {
+        "version": version,
+        "type": type(event).__name__,
+        "recorded_at": None if recorded_at is None else recorded_at.isoformat(),
+        "data": data,
+    }
+
+
+def _recorded_view(session: GameSession, viewer: Viewer, recorded: RecordedEvent) -> dict[str, Any]:
+    return _event_view(
+        session, viewer, recorded.version, GAME_MAPPER.to_domain(recorded), recorded.recorded_at
+    )

@@ -1,0 +1,241 @@
+"""The game service's GraphQL types: queries and the live ``gameEvents`` subscription.
+
+Resolvers are as thin as the REST controllers: one ``GameGateway`` call each, so GraphQL shows
+exactly what REST shows (the same redaction for the same caller). The caller comes from the
+``Authorization: Bearer …`` header on HTTP, and on a WebSocket from the ``connection_init``
+payload (``{"Authorization": "Bearer …"}`` or ``{"token": "…"}``) or the ``token`` argument.
+The root schema is composed in ``services/api/schema.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from datetime import datetime
+from typing import Annotated, Any
+
+import strawberry
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from services.game.audit import AuditReport
+from services.game.gateway import GameGateway
+from services.game.tokens import Principal
+
+
+@strawberry.type(description="Somebody who joined the game (a league member).")
+class GameMember:
+    member_id: str
+    name: str
+
+
+@strawberry.type(description="A seat as the caller may see it: `role` is null while hidden from them.")
+class GamePlayer:
+    id: str
+    member_id: str | None
+    name: str | None
+    role: str | None
+    character: str
+    life: int
+    max_life: int
+    arrows: int
+    alive: bool
+
+
+@strawberry.type(description="The one decision the game waits for.")
+class GameAwaiting:
+    player: str
+    decision: str
+    dice: list[int]
+    max_count: int
+    rolls_left: int
+
+
+@strawberry.type(description="A game's state, redacted for the caller.")
+class Game:
+    id: strawberry.ID
+    mode: str
+    status: str
+    version: int
+    player_count: int
+    seed_commitment: str | None = strawberry.field(description="sha256 of the dice seed (online games).")
+    seed: str | None = strawberry.field(description="The dice seed in hex, once the game has ended.")
+    context: JSON
+    joined: list[GameMember]
+    players: list[GamePlayer]
+    arrow_pile: int | None
+    active_player: str | None
+    turn: int | None
+    dice: list[str | None]
+    awaiting: GameAwaiting | None
+    result: JSON | None
+    legal_commands: list[str] = strawberry.field(
+        description="The awaited decision's legal commands (text form), shown only to whoever must decide."
+    )
+
+    @classmethod
+    def from_view(cls, state: dict[str, Any]) -> Game:
+        awaiting = state.get("awaiting")
+        return cls(
+            id=strawberry.ID(state["game_id"]),
+            mode=state["mode"],
+            status=state["status"],
+            version=state["version"],
+            player_count=state["player_count"],
+            seed_commitment=state["seed_commitment"],
+            seed=state["seed"],
+            context=state["context"],
+            joined=[GameMember(**j) for j in state["joined"]],
+            players=[GamePlayer(**p) for p in state["players"]],
+            arrow_pile=state["arrow_pile"],
+            active_player=state["active_player"],
+            turn=state["turn"],
+            dice=state.get("dice", []),
+            awaiting=None if awaiting is None else GameAwaiting(**awaiting),
+            result=state["result"],
+            legal_commands=state.get("legal_commands", []),
+        )
+
+
+@strawberry.type(description="One event of a game's stream, redacted for the caller.")
+class GameEvent:
+    game_id: strawberry.ID
+    version: int
+    type: str
+    recorded_at: datetime | None
+    data: JSON
+
+    @classmethod
+    def from_view(cls, game_id: str, event: dict[str, Any]) -> GameEvent:
+        recorded_at = event["recorded_at"]
+        return cls(
+            game_id=strawberry.ID(game_id),
+            version=event["version"],
+            type=event["type"],
+            recorded_at=None if recorded_at is None else datetime.fromisoformat(recorded_at),
+            data=event["data"],
+        )
+
+
+@strawberry.type(description="One question an audit answers (docs/audit.md).")
+class GameAuditCheck:
+    name: str
+    passed: bool
+    detail: str
+
+
+@strawberry.type(description="The events one store read found (usually one command's), redacted.")
+class GameUpdate:
+    game_id: strawberry.ID
+    version: int
+    """The game's version after these events."""
+    events: list[GameEvent]
+
+
+@strawberry.type(description="Whether the game's recorded outputs follow from its recorded inputs.")
+class GameAudit:
+    game_id: strawberry.ID
+    clean: bool
+    verdict: str
+    first_divergence: str | None
+    checks: list[GameAuditCheck]
+    events_checked: int
+    rolls_checked: int
+
+    @classmethod
+    def from_report(cls, report: AuditReport) -> GameAudit:
+        return cls(
+            game_id=strawberry.ID(report.game_id),
+            clean=report.clean,
+            verdict=report.verdict,
+            first_divergence=report.first_divergence,
+            checks=[GameAuditCheck(name=c.name, passed=c.passed, detail=c.detail) for c in report.checks],
+            events_checked=report.events_checked,
+            rolls_checked=report.rolls_checked,
+        )
+
+
+def _gateway(info: Info) -> GameGateway:
+    gateway: GameGateway = info.context["gateway"]
+    return gateway
+
+
+async def caller(info: Info, token: str | None = None) -> Principal | None:
+    """The principal behind this request: the ``token`` argument, else the HTTP header, else
+    the WebSocket's connection params."""
+    gateway = _gateway(info)
+    if token is not None:
+        return await gateway.authenticate(f"Bearer {token}")
+    request = info.context.get("request")
+    if request is not None:
+        return await gateway.authenticate(request.headers.get("authorization"))
+    params = info.context.get("connection_params") or {}
+    header = params.get("Authorization") or params.get("authorization")
+    if header is None and params.get("token"):
+        header = f"Bearer {params['token']}"
+    return await gateway.authenticate(header if isinstance(header, str) else None)
+
+
+@strawberry.type
+class GameQuery:
+    @strawberry.field(description="A game's current state as the caller may see it.")
+    async def game(
+        self, info: Info, game_id: Annotated[strawberry.ID, strawberry.argument(name="id")]
+    ) -> Game:
+        return Game.from_view(await _gateway(info).state(await caller(info), game_id))
+
+    @strawberry.field(description="A game's events from `fromVersion` on (at most `limit`), redacted.")
+    async def game_events(
+        self,
+        info: Info,
+        game_id: Annotated[strawberry.ID, strawberry.argument(name="id")],
+        from_version: int = 1,
+        limit: int = 1_000,
+    ) -> list[GameEvent]:
+        events = await _gateway(info).events(await caller(info), game_id, from_version, limit)
+        return [GameEvent.from_view(game_id, e) for e in events]
+
+    @strawberry.field(description="The game as it stood right after event `version` (time travel).")
+    async def game_at(
+        self, info: Info, game_id: Annotated[strawberry.ID, strawberry.argument(name="id")], version: int
+    ) -> Game:
+        return Game.from_view(await _gateway(info).state_at(await caller(info), game_id, version))
+
+    @strawberry.field(description="Replay the game's inputs and compare every recorded output.")
+    async def audit(
+        self, info: Info, game_id: Annotated[strawberry.ID, strawberry.argument(name="id")]
+    ) -> GameAudit:
+        return GameAudit.from_report(await _gateway(info).audit(game_id))
+
+
+@strawberry.type
+class GameSubscription:
+    @strawberry.subscription(
+        description="A game's events as they happen (from `fromVersion` when given, catching up first), "
+        "redacted for the subscriber; completes after the game's last event."
+    )
+    async def game_events(
+        self,
+        info: Info,
+        game_id: Annotated[strawberry.ID, strawberry.argument(name="id")],
+        token: str | None = None,
+        from_version: int | None = None,
+    ) -> AsyncGenerator[GameEvent, None]:
+        principal = await caller(info, token)
+        async for event in _gateway(info).watch(principal, game_id, from_version):
+            yield GameEvent.from_view(game_id, event)
+
+    @strawberry.subscription(
+        description="Like `gameEvents`, but one message per update (a command's events together): "
+        "cheaper for the server and the client when every event is wanted."
+    )
+    async def game_updates(
+        self,
+        info: Info,
+        game_id: Annotated[strawberry.ID, strawberry.argument(name="id")],
+        token: str | None = None,
+        from_version: int | None = None,
+    ) -> AsyncGenerator[GameUpdate, None]:
+        principal = await caller(info, token)
+        async for batch in _gateway(info).watch_batches(principal, game_id, from_version):
+            events = [GameEvent.from_view(game_id, e) for e in batch]
+            yield GameUpdate(game_id=game_id, version=events[-1].version, events=events)

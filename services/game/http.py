@@ -1,0 +1,214 @@
+"""The game service's REST edge: request schemas and thin controllers.
+
+Each handler makes one call to the ``GameGateway`` (``services/game/gateway.py``), which
+authorises, calls the game service, redacts and announces. Errors are raised, never turned
+into responses here: ``services/api/errors.py`` maps the one error tree to problem details.
+
+Request bodies are msgspec Structs that refuse unknown fields, so a misspelt field is a 400
+naming it rather than a silently ignored option.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Controller, get, post
+from litestar.params import Parameter
+
+from services.game.audit import AuditReport
+from services.game.gateway import Created, GameGateway, Imported, Joined, Played
+from services.game.lifecycle import GameContext, GameMode, GameOptions
+from services.game.records import GameRecord, read_record
+from services.game.rules.dice import GameCommand, MalformedCommand, parse_command
+from services.game.rules.dice import commands as cmd
+from services.game.rules.dice.characters import CharacterId
+from services.game.rules.dice.vocabulary import Role
+from services.game.service import Member, NewGame, TableSeat
+from services.game.tokens import Principal
+
+CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+MemberId = Annotated[str, msgspec.Meta(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.:@-]+$")]
+
+_COMMAND_TYPES: dict[str, type[cmd.Command]] = {
+    c.__name__: c
+    for c in GameCommand.__args__  # type: ignore[attr-defined]
+}
+
+
+class MemberIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    member_id: MemberId
+    name: Name
+
+    def to_member(self) -> Member:
+        return Member(member_id=self.member_id, name=self.name)
+
+
+class SeatIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    member_id: MemberId
+    name: Name
+    role: Role
+    character: CharacterId
+
+
+class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """An online game (``members`` known now, the rest join the lobby) or a table game (``seats``
+    clockwise with the roles and characters dealt at the table)."""
+
+    command_id: CommandId
+    mode: GameMode
+    player_count: int
+    members: list[MemberIn] = []
+    seats: list[SeatIn] | None = None
+    sheriff_member: MemberId | None = None
+    game_id: str | None = None
+    context: GameContext = GameContext()
+    options: GameOptions = GameOptions()
+
+    def to_new_game(self) -> NewGame:
+        return NewGame(
+            mode=self.mode,
+            player_count=self.player_count,
+            members=tuple(m.to_member() for m in self.members),
+            seats=None
+            if self.seats is None
+            else tuple(
+                TableSeat(member_id=s.member_id, name=s.name, role=s.role, character=s.character)
+                for s in self.seats
+            ),
+            sheriff_member=self.sheriff_member,
+            context=self.context,
+            options=self.options,
+            game_id=self.game_id,
+        )
+
+
+class JoinRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    command_id: CommandId
+    member_id: MemberId
+    name: Name
+
+    def to_member(self) -> Member:
+        return Member(member_id=self.member_id, name=self.name)
+
+
+class CommandRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One rules command: its text form (``"p1 reroll 0 2"``) or the command object
+    (``{"type": "Reroll", "player": "p1", "dice": [0, 2]}``)."""
+
+    command: str | dict[str, Any]
+    command_id: CommandId
+    expected_version: int | None = None
+    """Refuse the command (409) unless the game is still at this version."""
+
+    def parsed(self) -> GameCommand:
+        if isinstance(self.command, str):
+            return parse_command(self.command)
+        kind = self.command.get("type")
+        cls = _COMMAND_TYPES.get(kind) if isinstance(kind, str) else None
+        if cls is None:
+            raise MalformedCommand(f"`command.type` must be one of {', '.join(_COMMAND_TYPES)}, got {kind!r}")
+        unknown = sorted(set(self.command) - {f.name for f in msgspec.structs.fields(cls)} - {"type"})
+        if unknown:
+            raise MalformedCommand(f"unknown field(s) in `command` ({kind}): {', '.join(unknown)}")
+        try:
+            return msgspec.convert(self.command, cls, strict=True)  # type: ignore[return-value]
+        except msgspec.ValidationError as error:
+            raise MalformedCommand(f"`command` ({kind}): {str(error).replace('`$', '`$.command')}") from None
+
+
+class ImportRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A table game's whole record (docs/game-records.md), entered as one request."""
+
+    command_id: CommandId
+    record: dict[str, Any]
+    members: list[MemberIn] | None = None
+    """Who sat in p1, p2, … (default: members named after the seats)."""
+    game_id: str | None = None
+    """Default: the record's ``meta.game_id``, else derived from the command id."""
+
+    def to_record(self) -> GameRecord:
+        return read_record(self.record)
+
+    def to_members(self) -> list[Member] | None:
+        return None if self.members is None else [m.to_member() for m in self.members]
+
+
+class GameController(Controller):
+    path = "/games"
+    tags = ["games"]
+
+    @post("/", operation_id="createGame", status_code=201, summary="Create an online or a table game")
+    async def create_game(
+        self, data: CreateGameRequest, gateway: GameGateway, principal: Principal | None
+    ) -> Created:
+        return await gateway.create_game(principal, data.to_new_game(), data.command_id)
+
+    @post("/{game_id:str}/players", operation_id="joinGame", status_code=201, summary="Join an online lobby")
+    async def join(self, game_id: str, data: JoinRequest, gateway: GameGateway) -> Joined:
+        return await gateway.join(game_id, data.to_member(), data.command_id)
+
+    @post("/{game_id:str}/commands", operation_id="playCommand", status_code=200, summary="Play one command")
+    async def play(
+        self, game_id: str, data: CommandRequest, gateway: GameGateway, principal: Principal | None
+    ) -> Played:
+        return await gateway.play(principal, game_id, data.parsed(), data.command_id, data.expected_version)
+
+    @get("/{game_id:str}", operation_id="getGame", summary="The game's state as the caller may see it")
+    async def state(self, game_id: str, gateway: GameGateway, principal: Principal | None) -> dict[str, Any]:
+        return await gateway.state(principal, game_id)
+
+    @get("/{game_id:str}/events", operation_id="getGameEvents", summary="The game's events from a version")
+    async def events(
+        self,
+        game_id: str,
+        gateway: GameGateway,
+        principal: Principal | None,
+        from_version: Annotated[int, Parameter(query="from_version", ge=1)] = 1,
+        limit: Annotated[int, Parameter(ge=1, le=1_000)] = 1_000,
+    ) -> list[dict[str, Any]]:
+        return await gateway.events(principal, game_id, from_version, limit)
+
+    @get(
+        "/{game_id:str}/versions/{version:int}",
+        operation_id="getGameAt",
+        summary="The game's state right after event `version` (time travel)",
+    )
+    async def state_at(
+        self, game_id: str, version: int, gateway: GameGateway, principal: Principal | None
+    ) -> dict[str, Any]:
+        return await gateway.state_at(principal, game_id, version)
+
+    @get(
+        "/{game_id:str}/record",
+        operation_id="exportRecord",
+        summary="The game's record (docs/game-records.md)",
+    )
+    async def export_record(
+        self, game_id: str, gateway: GameGateway, principal: Principal | None
+    ) -> dict[str, Any]:
+        return await gateway.export_record(principal, game_id)
+
+    @get(
+        "/{game_id:str}/audit",
+        operation_id="auditGame",
+        summary="Recompute the game's outputs from its inputs",
+    )
+    async def audit(self, game_id: str, gateway: GameGateway) -> AuditReport:
+        return await gateway.audit(game_id)
+
+
+class RecordController(Controller):
+    path = "/records"
+    tags = ["records"]
+
+    @post(
+        "/", operation_id="importRecord", status_code=201, summary="Import a whole table game from its record"
+    )
+    async def import_record(
+        self, data: ImportRequest, gateway: GameGateway, principal: Principal | None
+    ) -> Imported:
+        return await gateway.import_record(
+            principal, data.to_record(), data.to_members(), data.command_id, data.game_id
+        )

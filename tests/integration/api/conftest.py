@@ -1,0 +1,89 @@
+"""The API app on a real PostgreSQL (this test's own database) and the shared Redis.
+
+The app runs under a real uvicorn in the test's own event loop, on a loopback port: the
+lifespan's asyncpg pool and Redis client then live in the loop the test awaits in (litestar's
+AsyncTestClient runs the app in a thread of its own), and WebSockets are the real protocol.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import httpx
+import pytest
+import uvicorn
+from litestar import Litestar
+
+from services.api import ApiSettings, create_app
+from services.api.app import Resources
+from services.api.settings import DatabaseSettings, RedisSettings, ServerSettings
+
+SMALL_BODY_LIMIT = 16 * 1024
+
+
+@pytest.fixture
+def api_settings(database_dsn: str, redis_url: str) -> ApiSettings:
+    return ApiSettings(
+        database=DatabaseSettings(url=database_dsn, pool_min_size=1, pool_max_size=6),
+        redis=RedisSettings(url=redis_url),
+        server=ServerSettings(request_max_body_size=SMALL_BODY_LIMIT, fanout_poll_seconds=2.0),
+    )
+
+
+@pytest.fixture
+async def app(api_settings: ApiSettings) -> Litestar:
+    return create_app(api_settings)
+
+
+@pytest.fixture
+async def base_url(app: Litestar) -> AsyncIterator[str]:
+    async with uvicorn_serving(app) as address:
+        yield address
+
+
+@pytest.fixture
+async def client(base_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=f"http://{base_url}", timeout=30) as http:
+        yield http
+
+
+def resources_of(app: Litestar) -> Resources:
+    resources: Resources = app.state.resources
+    return resources
+
+
+@pytest.fixture
+async def organiser_token(app: Litestar, client: httpx.AsyncClient) -> str:
+    return await resources_of(app).gateway.tokens.issue_organiser("club-organiser")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@asynccontextmanager
+async def uvicorn_serving(app: Litestar) -> AsyncIterator[str]:
+    """The app under a real uvicorn in this event loop; yields its base URL."""
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio")
+    )
+    task = asyncio.create_task(server.serve())
+    try:
+        for _ in range(500):
+            if server.started:
+                break
+            if task.done():
+                task.result()
+            await asyncio.sleep(0.01)
+        assert server.started, "uvicorn did not start"
+        yield f"127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, timeout=10)
