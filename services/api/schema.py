@@ -21,6 +21,7 @@ from graphql import GraphQLError
 from services.game.errors import GameServiceError
 from services.game.records import RecordError
 from services.game.rules.dice import RuleError
+from services.league.errors import LeagueError
 
 # (module, its Query type, its Subscription type or None)
 PARTS: tuple[tuple[str, str, str | None], ...] = (
@@ -31,7 +32,13 @@ PARTS: tuple[tuple[str, str, str | None], ...] = (
 
 # Errors whose messages are written for the caller (and never carry a hidden role or the
 # seed); anything else is masked as "Unexpected error." so an unexpected message cannot leak.
-SHOWN_ERRORS: tuple[type[Exception], ...] = (GameServiceError, RuleError, RecordError, EventStoreError)
+SHOWN_ERRORS: tuple[type[Exception], ...] = (
+    GameServiceError,
+    RuleError,
+    RecordError,
+    EventStoreError,
+    LeagueError,
+)
 
 
 def _shown(error: GraphQLError) -> bool:
