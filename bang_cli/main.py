@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from bang_cli import api, audit, bench, rules, simulate
+from bang_cli import api, audit, bench, ops, rules, serve, simulate
 from bang_cli import graphql as graphql_cli
 
 app = typer.Typer(
@@ -19,9 +19,10 @@ app.add_typer(rules.app, name="rules")
 app.command("bench")(bench.bench)
 app.command("simulate")(simulate.simulate)
 app.command("audit")(audit.audit)
-app.command("api")(api.serve)
 app.add_typer(api.tokens_app, name="tokens")
 app.add_typer(graphql_cli.app, name="graphql")
+app.add_typer(serve.app)  # serve, api, worker, consume, migrate, status, health
+app.add_typer(ops.app)  # seed-demo, import, export, leagues, audit-all, rebuild, backup, restore
 
 if __name__ == "__main__":
     app()

@@ -23,6 +23,7 @@ from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from event_store import ConcurrencyError, StoreUnavailable
 from services.game.errors import (
+    AlreadyJoined,
     GameFinished,
     GameNotFound,
     GameNotStarted,
@@ -65,6 +66,7 @@ PROBLEMS: dict[type[BaseException], Problem] = {
     GameFinished: Problem(409, "game-finished", "The game is over"),
     GameOver: Problem(409, "game-finished", "The game is over"),
     GameNotStarted: Problem(409, "game-not-started", "The game has not started"),
+    AlreadyJoined: Problem(409, "already-joined", "This join was applied already"),
     NotAwaited: Problem(409, "not-awaited", "Not your decision now", "command"),
     StaleVersion: Problem(409, "stale-version", "The game has moved on", "expected_version"),
     ConcurrencyError: Problem(

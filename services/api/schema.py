@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import logging
 from typing import Any
 
 import strawberry
@@ -22,6 +23,8 @@ from services.game.errors import GameServiceError
 from services.game.records import RecordError
 from services.game.rules.dice import RuleError
 from services.league.errors import LeagueError
+
+log = logging.getLogger(__name__)
 
 # (module, its Query type, its Subscription type or None)
 PARTS: tuple[tuple[str, str, str | None], ...] = (
@@ -59,11 +62,27 @@ def service_types() -> tuple[list[type[Any]], list[type[Any]]]:
     return queries, subscriptions
 
 
+class _Schema(strawberry.Schema):
+    def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
+        """Log errors without their text: strawberry's default prints the query source, which
+        may hold a token passed as an argument, and an unexpected error's message may say
+        anything. Errors written for the caller are theirs, not the log's."""
+        for error in errors:
+            if not _shown(error):
+                original = error.original_error
+                log.error(
+                    "GraphQL error at %s: %s",
+                    ".".join(map(str, error.path or ())) or "(document)",
+                    type(original or error).__name__,
+                    exc_info=original,
+                )
+
+
 def build_schema() -> strawberry.Schema:
     queries, subscriptions = service_types()
     query = merge_types("Query", tuple(queries))
     subscription = merge_types("Subscription", tuple(subscriptions)) if subscriptions else None
-    return strawberry.Schema(
+    return _Schema(
         query=query,
         subscription=subscription,
         extensions=[MaskErrors(should_mask_error=lambda error: not _shown(error))],

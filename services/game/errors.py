@@ -39,3 +39,14 @@ class StaleVersion(GameServiceError):
         super().__init__(
             f"game {game_id} is at version {actual}, not {expected}: reload the game and decide again"
         )
+
+
+class AlreadyJoined(GameServiceError):
+    """The join with this command id was applied already. Its token was issued with the first
+    answer and is not issued again: a join's command id is no credential."""
+
+    def __init__(self, game_id: str, member_id: str) -> None:
+        super().__init__(
+            f"{member_id} has already joined game {game_id}; the player token was issued with the "
+            "first answer (an organiser can issue a new one)"
+        )

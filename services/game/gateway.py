@@ -160,11 +160,9 @@ class GameGateway:
         )
 
     async def join(self, game_id: str, member: Member, command_id: str) -> Joined:
+        # The service refuses a replayed command id (AlreadyJoined / NotAllowed), so a token is
+        # only ever issued for a join applied by this very request.
         session = await self.service.join(game_id, member, command_id=command_id)
-        # A retried join answers with the first one's session; the token is only issued to the
-        # member that join seated (a command id is the caller's secret, so a retry is the caller).
-        if not any(j.member_id == member.member_id for j in session.joined):
-            raise Forbidden(f"command {command_id!r} joined another member to game {game_id}")
         self.fanout.announce(game_id, session.version)
         token = await self.tokens.issue_player(game_id, member.member_id)
         viewer = Viewer(member_id=member.member_id)

@@ -25,14 +25,16 @@ from enum import StrEnum
 
 import msgspec
 
-from event_store import ConcurrencyError, EventMetadata, PostgresEventStore
+from event_store import ConcurrencyError, DuplicateEventConflict, EventMetadata, PostgresEventStore
 from services.game.codec import GAME_MAPPER, game_stream, is_valid_game_id
 from services.game.dealing import deal
 from services.game.dice_source import SeededDice, commitment, new_seed
 from services.game.errors import (
+    AlreadyJoined,
     GameFinished,
     GameNotFound,
     GameNotStarted,
+    GameServiceError,
     InvalidGameSpec,
     NotAllowed,
     StaleVersion,
@@ -236,8 +238,15 @@ class GameService:
         actor = Actor(kind=ActorKind.PLAYER, id=member.member_id)
         for _ in range(_CONFLICT_RETRIES):
             session = await self.load(game_id)
-            if command_id in session.commands:
-                return session
+            trace = session.commands.get(command_id)
+            if trace is not None:
+                # A retry of this member's own join changes nothing; any other command's id is
+                # refused, so that a known id (a move's, the creation's) never seats anybody.
+                replayed = await self._replayed_outcome(session, trace.first_version, trace.last_version)
+                first = replayed.events[0] if replayed.events else None
+                if isinstance(first, PlayerJoined) and first.member_id == member.member_id:
+                    raise AlreadyJoined(game_id, member.member_id)
+                raise NotAllowed(f"command id {command_id!r} is not {member.member_id}'s join")
             if session.mode is not GameMode.ONLINE:
                 raise InvalidGameSpec(f"game {game_id} is a table game: its scorekeeper seats the players")
             if session.status is not GameStatus.LOBBY:
@@ -272,27 +281,27 @@ class GameService:
         expected_version: int | None = None,
     ) -> PlayOutcome:
         """Apply one rules command. Raises the engine's RuleError for an illegal command,
-        NotAllowed for the wrong caller, StaleVersion when ``expected_version`` is behind."""
+        NotAllowed for the wrong caller, StaleVersion when ``expected_version`` is behind.
+
+        A game this process has folded is decided on without the catch-up read first: the
+        append moves the stream only if its head is still the version (and hash) the cached
+        fold ends at, so a success means the decision was made on the current state. Anything
+        else (another process appended, the command is refused, a stale ``expected_version``)
+        decides again the careful way - catch up from the store, then decide - so the answer is
+        the one a fresh read would have given. In one process's games that saves a round trip
+        per command."""
+        cached = self._sessions.get(game_id)
+        if cached is not None:
+            try:
+                return await self._play_on(cached, command, actor, command_id, expected_version)
+            except (ConcurrencyError, DuplicateEventConflict):
+                self.forget(game_id)
+            except (GameServiceError, RuleError):
+                pass  # maybe refused only because the cache is behind: ask the store
         for _ in range(_CONFLICT_RETRIES):
             session = await self.load(game_id)
-            trace = session.commands.get(command_id)
-            if trace is not None:
-                return await self._replayed_outcome(session, trace.first_version, trace.last_version)
-            if expected_version is not None and expected_version != session.version:
-                raise StaleVersion(game_id, expected_version, session.version)
-            game = _playable(session)
-            _authorize(session, command, actor)
-            working = game.state.clone()
-            events: list[msgspec.Struct] = list(execute(working, command))
-            if session.mode is GameMode.ONLINE:
-                seed = await self.seeds.seed_of(game_id)
-                events += _roll_online(working, seed, session.faces_rolled + _faces_in(events))
-                if working.is_over:
-                    events.append(SeedRevealed(seed=seed.hex()))
             try:
-                return await self._append(
-                    session, events, command_id=command_id, actor=actor, expected_version=session.version
-                )
+                return await self._play_on(session, command, actor, command_id, expected_version)
             except ConcurrencyError:
                 if expected_version is not None:
                     raise StaleVersion(
@@ -300,6 +309,35 @@ class GameService:
                     ) from None
                 self.forget(game_id)
         raise ConcurrencyError(game_stream(game_id), "a stable version", -1)
+
+    async def _play_on(
+        self,
+        session: GameSession,
+        command: GameCommand,
+        actor: Actor,
+        command_id: str,
+        expected_version: int | None,
+    ) -> PlayOutcome:
+        """Decide ``command`` on ``session`` and append at its version (ConcurrencyError if the
+        stream has moved on)."""
+        game_id = session.game_id
+        trace = session.commands.get(command_id)
+        if trace is not None:
+            return await self._replayed_outcome(session, trace.first_version, trace.last_version)
+        if expected_version is not None and expected_version != session.version:
+            raise StaleVersion(game_id, expected_version, session.version)
+        game = _playable(session)
+        _authorize(session, command, actor)
+        working = game.state.clone()
+        events: list[msgspec.Struct] = list(execute(working, command))
+        if session.mode is GameMode.ONLINE:
+            seed = await self.seeds.seed_of(game_id)
+            events += _roll_online(working, seed, session.faces_rolled + _faces_in(events))
+            if working.is_over:
+                events.append(SeedRevealed(seed=seed.hex()))
+        return await self._append(
+            session, events, command_id=command_id, actor=actor, expected_version=session.version
+        )
 
     async def apply_timeout(self, game_id: str, now: datetime | None = None) -> PlayOutcome | None:
         """If the awaited decision is overdue, play its documented default (see timeouts.py)

@@ -1,4 +1,4 @@
-"""The league's entry in the runtime's projection registry (services/runtime/projections.py)."""
+"""The league service's entry in the runtime's projection registry (services/runtime)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from services.game.errors import GameFinished, GameNotFound, NotAllowed, StaleVersion
+from services.game.errors import AlreadyJoined, GameFinished, GameNotFound, NotAllowed, StaleVersion
 from services.game.lifecycle import GameMode, GameOptions, SeedRevealed
 from services.game.rules.dice import (
     CharacterId,
@@ -82,7 +82,10 @@ async def test_a_lobby_fills_up_then_starts(game_service: GameService) -> None:
             session.game_id, StopRolling(player=PlayerId("p1")), actor=SYSTEM, command_id="too-early"
         )
     await game_service.join(session.game_id, MEMBERS[1], command_id="j2")
-    await game_service.join(session.game_id, MEMBERS[1], command_id="j2")  # a retry: no second seat
+    with pytest.raises(AlreadyJoined):  # a retry: no second seat (and no second token upstream)
+        await game_service.join(session.game_id, MEMBERS[1], command_id="j2")
+    with pytest.raises(NotAllowed, match="is not m3's join"):  # a known id is no credential
+        await game_service.join(session.game_id, MEMBERS[2], command_id="lobby")
     started = await game_service.join(session.game_id, MEMBERS[2], command_id="j3")
     assert started.status is GameStatus.ONGOING
     assert sorted(started.seat_members.values()) == ["m1", "m2", "m3"]

@@ -1,0 +1,64 @@
+"""What `bang-league status` reports: each projection's lag and each Celery queue's depth."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import asyncpg
+import redis
+
+from event_store import checkpoint_of
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectionStatus:
+    name: str
+    checkpoint: int
+    head: int
+    registered: bool = True
+
+    @property
+    def lag(self) -> int:
+        return max(self.head - self.checkpoint, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class QueueStatus:
+    name: str
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    head: int
+    projections: list[ProjectionStatus]
+    queues: list[QueueStatus]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "head": self.head,
+            "projections": [{**asdict(p), "lag": p.lag} for p in self.projections],
+            "queues": [asdict(q) for q in self.queues],
+        }
+
+
+async def projection_status(pool: asyncpg.Pool, names: Sequence[str]) -> tuple[int, list[ProjectionStatus]]:
+    """Head and checkpoints; checkpoints of names not registered (a retired projection, a
+    process manager) are listed too, flagged, since their lag is real work someone owes."""
+    head = await pool.fetchval("SELECT coalesce(max(position), 0) FROM events")
+    rows = [ProjectionStatus(name, await checkpoint_of(pool, name), head) for name in names]
+    others = await pool.fetch(
+        "SELECT name, position FROM checkpoints WHERE NOT (name = ANY($1::text[]))", list(names)
+    )
+    rows += [ProjectionStatus(r["name"], r["position"], head, registered=False) for r in others]
+    return head, rows
+
+
+def queue_depths(redis_url: str, queues: Sequence[str]) -> list[QueueStatus]:
+    """Messages waiting in each Celery queue: the Redis transport keeps a queue as a list."""
+    client = redis.Redis.from_url(redis_url, socket_timeout=3)
+    try:
+        return [QueueStatus(name, int(client.llen(name))) for name in queues]  # type: ignore[arg-type]
+    finally:
+        client.close()
