@@ -1,5 +1,5 @@
 # Two entry points for a fresh Linux machine with Python 3.11:
-#   make demo   - set up, then run the main job
+#   make demo   - set up, then run the main job: the embedded server with a demo season
 #   make test   - set up, then run the whole test suite (what CI runs)
 PYTHON ?= python3
 VENV := .venv
@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/bang-league simulate --games 200 --players 5 --seed 1
+	$(BIN)/bang-league serve --demo
 
 test: $(STAMP)
 	# the browser tests drive Debian's chromium (Playwright's own browser download is unreachable)
