@@ -40,6 +40,7 @@ from services.game.rules.dice import (
 )
 from services.game.rules.dice.events import Event
 from services.game.rules.dice.outcome import THREE_PLAYER_PREY
+from services.game.rules.dice.vocabulary import BEER, GATLING, SHOOT1, SHOOT2
 
 STRONG_FRIEND = -10.0
 """A ``want`` at or below this marks a player whose death loses this player the game."""
@@ -81,7 +82,19 @@ class HeuristicBot:
 
 
 def wants(view: PlayerView) -> dict[PlayerId, float]:
-    """Other living player → how much this player wants them hurt (> 0) or helped (< 0)."""
+    """Other living player → how much this player wants them hurt (> 0) or helped (< 0).
+
+    Asked at almost every decision and unchanged most of a turn: kept until what it reads changes
+    (``PlayerView.cached_wants``). The table is shared: do not modify it."""
+    cached = view.cached_wants()
+    if cached is not None:
+        return cached
+    table = _work_out_wants(view)
+    view.cache_wants(table)
+    return table
+
+
+def _work_out_wants(view: PlayerView) -> dict[PlayerId, float]:
     me = view.me
     others = view.others()
     if view.three_player:
@@ -197,11 +210,11 @@ def _answer_reroll(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCom
     if not ch.rerolls_dynamite and dice.count(Face.DYNAMITE) >= 2 and me.life <= _LOW_LIFE:
         return StopRolling(player=q.player)  # a third dynamite would cost a life we lack
     want = wants(view)
-    distances = {p.id: view.distance_to(p) for p in view.others()}
+    aims = [view.distance_to(p) for p in view.others() if want[p.id] > 0]  # players it wants hurt
     reachable: dict[Face, bool] = {}
     for face in (Face.SHOOT1, Face.SHOOT2):
         reach = view.reach(face)
-        reachable[face] = any(want[pid] > 0 and d in reach for pid, d in distances.items())
+        reachable[face] = any(d in reach for d in aims)
     if ch.swaps_shoot_faces:
         either = reachable[Face.SHOOT1] or reachable[Face.SHOOT2]
         reachable = {Face.SHOOT1: either, Face.SHOOT2: either}
@@ -221,12 +234,12 @@ def _answer_reroll(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCom
     beers_kept = 0
     for i in q.dice:
         face = dice[i]
-        if face is Face.SHOOT1 or face is Face.SHOOT2:
+        if face is SHOOT1 or face is SHOOT2:
             keep = reachable[face]
-        elif face is Face.BEER:
+        elif face is BEER:
             keep = beers_kept < beers_wanted
             beers_kept += keep
-        elif face is Face.GATLING:
+        elif face is GATLING:
             keep = keep_gatlings
         else:
             keep = False  # arrows (already taken) and, for Black Jack, dynamite

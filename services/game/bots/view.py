@@ -14,26 +14,44 @@ from __future__ import annotations
 
 from services.game.rules.dice import Face, GameState, PlayerId, PlayerState, Role
 from services.game.rules.dice import events as ev
-from services.game.rules.dice.table import reach
+from services.game.rules.dice.table import reach_among
 from services.game.rules.dice.vocabulary import Cause, GainCause
 
 _AIMED = (Cause.SHOOT1, Cause.SHOOT2)
+
+Seating = tuple[list[PlayerState], dict[int, int], PlayerState | None]
+"""The living in seat order, seat → position among them, and the Sheriff (None with three)."""
 
 
 class Knowledge:
     """Public history: life taken by aimed shots and given by beers, per (from, to) pair."""
 
-    __slots__ = ("_suspicion", "events", "facts", "healed", "seen", "shot")
+    __slots__ = (
+        "_seating",
+        "_suspicion",
+        "_wants",
+        "eliminations",
+        "events",
+        "facts",
+        "healed",
+        "seen",
+        "shot",
+    )
 
     def __init__(self, events: list[ev.Event] | None = None) -> None:
         self.events = events
         self.seen = 0
         self.facts = 0
         """How many shots and beers have been counted: derived readings change only with it."""
+        self.eliminations = 0
+        """How many eliminations have been read: who is alive changes only with it."""
         self.shot: dict[tuple[PlayerId, PlayerId], int] = {}
         self.healed: dict[tuple[PlayerId, PlayerId], int] = {}
+        self._seating: tuple[GameState, int, Seating] | None = None
         # (facts, living count, suspicion table): bots' derived reading, valid while both hold
         self._suspicion: tuple[int, int, dict[PlayerId, float]] | None = None
+        # player → (state, reading key, wants table): see PlayerView.cached_wants
+        self._wants: dict[PlayerId, tuple[GameState, tuple[int, int, int], dict[PlayerId, float]]] = {}
 
     def catch_up(self) -> Knowledge:
         events = self.events
@@ -56,33 +74,53 @@ class Knowledge:
                 key = (e.source, e.player)  # type: ignore[attr-defined]
                 healed[key] = healed.get(key, 0) + e.amount  # type: ignore[attr-defined]
                 self.facts += 1
+            elif kind is ev.PlayerEliminated:
+                self.eliminations += 1
         self.seen = len(events)
         return self
+
+    def seating(self, state: GameState) -> Seating:
+        """``state``'s seating. Every decision builds a view and needs it, and it changes only
+        with an elimination: kept while this history is read up to date and has no new one."""
+        events = self.events
+        if events is None or self.seen != len(events):
+            return _seating(state)  # nothing tells when it changes: work it out every time
+        cached = self._seating
+        if cached is not None and cached[0] is state and cached[1] == self.eliminations:
+            return cached[2]
+        seating = _seating(state)
+        self._seating = (state, self.eliminations, seating)
+        return seating
+
+
+def _seating(state: GameState) -> Seating:
+    living: list[PlayerState] = []
+    index: dict[int, int] = {}
+    # the Sheriff's identity is public (three-player games have none)
+    sheriff: PlayerState | None = None
+    for p in state.players:
+        if p.alive:
+            index[p.seat] = len(living)
+            living.append(p)
+        if p.role is Role.SHERIFF:
+            sheriff = p
+    return living, index, sheriff
 
 
 class PlayerView:
     """One player's view of a game at rest. Cheap to build: one per decision."""
 
-    __slots__ = ("_index", "knowledge", "living", "me", "sheriff", "state")
+    __slots__ = ("_index", "_others", "knowledge", "living", "me", "sheriff", "state")
 
     def __init__(self, state: GameState, me: PlayerId, knowledge: Knowledge) -> None:
         self.state = state
         self.me: PlayerState = state.by_id[me]
         self.knowledge = knowledge
-        living: list[PlayerState] = []
-        index: dict[int, int] = {}
-        # the Sheriff's identity is public (three-player games have none)
-        sheriff: PlayerState | None = None
-        for p in state.players:
-            if p.alive:
-                index[p.seat] = len(living)
-                living.append(p)
-            if p.role is Role.SHERIFF:
-                sheriff = p
-        self.living = living
-        self._index = index
-        """Seat → position among the living (distances count living players only)."""
-        self.sheriff = sheriff
+        # shared with other views of the same seating: read, never modify.
+        # _index: seat → position among the living (distances count living players only)
+        self.living, self._index, self.sheriff = knowledge.seating(state)
+        player = self.me
+        self._others = [p for p in self.living if p is not player]
 
     @property
     def three_player(self) -> bool:
@@ -99,8 +137,8 @@ class PlayerView:
         return sum(1 for p in self.state.players if not p.alive and p.role is role)
 
     def others(self) -> list[PlayerState]:
-        me = self.me
-        return [p for p in self.living if p is not me]
+        """The other living players in seat order (the view's own list: do not modify it)."""
+        return self._others
 
     def distance_to(self, other: PlayerState) -> int:
         index = self._index
@@ -109,7 +147,7 @@ class PlayerView:
 
     def reach(self, face: Face) -> frozenset[int]:
         """Distances the active player's die reaches when used as ``face``."""
-        return reach(self.state, self.me, face)
+        return reach_among(len(self.living), self.me, face)
 
     def cached_suspicion(self) -> dict[PlayerId, float] | None:
         cached = self.knowledge._suspicion
@@ -119,6 +157,24 @@ class PlayerView:
 
     def cache_suspicion(self, table: dict[PlayerId, float]) -> None:
         self.knowledge._suspicion = (self.knowledge.facts, len(self.living), table)
+
+    def cached_wants(self) -> dict[PlayerId, float] | None:
+        """This player's ``wants`` table if worked out since nothing it reads has changed.
+
+        It reads the public history (``facts``), who is alive and the Sheriff's life. Within
+        one state eliminations only add up, so the living count says who is alive.
+        """
+        cached = self.knowledge._wants.get(self.me.id)
+        if cached is not None and cached[0] is self.state and cached[1] == self._wants_key():
+            return cached[2]
+        return None
+
+    def cache_wants(self, table: dict[PlayerId, float]) -> None:
+        self.knowledge._wants[self.me.id] = (self.state, self._wants_key(), table)
+
+    def _wants_key(self) -> tuple[int, int, int]:
+        sheriff_life = 0 if self.sheriff is None else self.sheriff.life
+        return (self.knowledge.facts, len(self.living), sheriff_life)
 
     def shot(self, by: PlayerId, at: PlayerId) -> int:
         return self.knowledge.shot.get((by, at), 0)

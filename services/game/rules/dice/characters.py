@@ -62,6 +62,11 @@ class Character:
     removes_arrow_per_gatling_face: bool = False
     doubles_shot_with_beer: bool = False
 
+    @property
+    def reacts_to_loss(self) -> bool:
+        """Answers a loss of life: discards own arrows (Pedro) or hands the shooter one (El Gringo)."""
+        return self.discards_arrow_on_loss or self.hit_back_with_arrow
+
 
 def _character(id: CharacterId, life: int, **traits: object) -> Character:
     return Character(id=id, name=id.value.replace("_", " ").title(), life=life, **traits)  # type: ignore[arg-type]

@@ -119,7 +119,7 @@ def _dice_rolled(s: GameState, e: ev.DiceRolled) -> None:
         t.dice[i] = f
     t.rolls_used = e.roll
     t.pending_roll = None
-    t.roll_arrows_left = sum(1 for f in e.faces if f is Face.ARROW)
+    t.roll_arrows_left = e.faces.count(Face.ARROW)
 
 
 def _dice_finalized(s: GameState, e: ev.DiceFinalized) -> None:

@@ -20,6 +20,8 @@ from services.game.rules.dice.outcome import check_end
 from services.game.rules.dice.state import BatchKind, DamageBatch, GameState, PlayerState, TurnState
 from services.game.rules.dice.table import next_living_seat
 from services.game.rules.dice.vocabulary import (
+    DYNAMITE,
+    SHOOT_FACES,
     ArrowReason,
     Cause,
     DieIndex,
@@ -36,6 +38,9 @@ Move = Awaiting | Step | None
 
 Hit = tuple[PlayerId, int, Cause, DieIndex | None]
 """(target, life to lose, cause, die)."""
+
+SHOT_CAUSE = {Face.SHOOT1: Cause.SHOOT1, Face.SHOOT2: Cause.SHOOT2}
+"""The cause of a loss to a die used as this face."""
 
 
 def advance(state: GameState, emit: Emit) -> Awaiting | None:
@@ -73,7 +78,7 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
         return Awaiting(player=active.id, decision=Decision.ROLL, dice=t.pending_roll)
     if t.roll_arrows_left > 0:
         return _take_roll_arrow
-    if t.count(Face.DYNAMITE) >= 3:
+    if t.count(DYNAMITE) >= 3:
         return _finalize(RollingEnd.THREE_DYNAMITE)
     max_rolls = 1 + ch.rerolls
     if t.rolls_used >= max_rolls:
@@ -89,7 +94,7 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
 def rerollable_dice(t: TurnState, active: PlayerState) -> tuple[DieIndex, ...]:
     if active.character.rerolls_dynamite:
         return tuple(range(len(t.dice)))
-    return tuple(i for i, f in enumerate(t.dice) if f is not Face.DYNAMITE)
+    return tuple([i for i, f in enumerate(t.dice) if f is not DYNAMITE])
 
 
 def _take_roll_arrow(s: GameState, emit: Emit) -> None:
@@ -110,32 +115,31 @@ def _finalize(reason: RollingEnd) -> Step:
 
 def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
     ch = active.character
+    final = t.final_dice()
     if t.batch is not None:
         reaction = _batch_reaction(s, t.batch, active)
         if reaction is not None:
             return reaction
-    if t.count(Face.DYNAMITE) >= 3 and not t.dynamite_done:
+    if final.dynamite >= 3 and not t.dynamite_done:
         return _explode_dynamite
-    shoot = t.shoot_dice()
-    if shoot:
-        # the beer dice are looked up only for Slab the Killer: this runs after every step
-        if ch.doubles_shot_with_beer and "double_shot" not in t.decided:
-            beers = t.dice_showing({Face.BEER})
-            if beers:
-                return Awaiting(player=active.id, decision=Decision.DOUBLE_SHOT, dice=tuple(shoot + beers))
-        untargeted = tuple(i for i in shoot if i not in t.targets)
+    # once fired, every shoot die had its target (and Slab had answered): nothing left to ask
+    shoot = final.shoot
+    if shoot and not t.shots_done:
+        if ch.doubles_shot_with_beer and "double_shot" not in t.decided and final.beer:
+            return Awaiting(player=active.id, decision=Decision.DOUBLE_SHOT, dice=shoot + final.beer)
+        untargeted = tuple([i for i in shoot if i not in t.targets])
         if untargeted:
             return Awaiting(player=active.id, decision=Decision.SHOT_TARGET, dice=untargeted)
-        if not t.shots_done:
-            return _arrows_instead_question(s, BatchKind.SHOTS, shot_damage(t)) or _fire_shots
-    beers = t.beer_dice()
-    if beers:
-        untargeted = tuple(i for i in beers if i not in t.targets)
-        if untargeted:
-            return Awaiting(player=active.id, decision=Decision.BEER_TARGET, dice=untargeted)
-        if not t.beers_done:
+        return _arrows_instead_question(s, BatchKind.SHOTS, shot_damage(t)) or _fire_shots
+    # likewise once poured, every beer had its target
+    if not t.beers_done:
+        beers = t.beer_dice()
+        if beers:
+            untargeted = tuple([i for i in beers if i not in t.targets])
+            if untargeted:
+                return Awaiting(player=active.id, decision=Decision.BEER_TARGET, dice=untargeted)
             return _pour_beers
-    gatlings = t.count(Face.GATLING)
+    gatlings = final.gatling
     if gatlings >= ch.gatling_threshold and not t.gatling_done:
         planned = {p.id: 1 for p in gatling_victims(s, active)}
         return _arrows_instead_question(s, BatchKind.GATLING, planned) or _fire_gatling
@@ -152,7 +156,7 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
 def shot_damage(t: TurnState) -> dict[PlayerId, int]:
     planned: dict[PlayerId, int] = {}
     for die, (target, _face) in t.targets.items():
-        if t.dice[die] in (Face.SHOOT1, Face.SHOOT2):
+        if t.dice[die] in SHOOT_FACES:
             planned[target] = planned.get(target, 0) + shot_amount(t, die)
     return planned
 
@@ -179,6 +183,9 @@ def _arrows_instead_question(s: GameState, kind: str, planned: dict[PlayerId, in
     assert t is not None
     if s.arrow_pile <= 1:
         return None
+    by_id = s.by_id
+    if not any(by_id[pid].character.arrow_instead_of_life for pid in planned):
+        return None  # the usual case, answered without walking the table
     for p in clockwise_from(s, s.by_id[t.player]):
         damage = planned.get(p.id, 0)
         undecided = f"{kind}:{p.id}" not in t.arrows_instead
@@ -193,8 +200,11 @@ def _arrows_instead_question(s: GameState, kind: str, planned: dict[PlayerId, in
 
 def _batch_reaction(s: GameState, batch: DamageBatch, active: PlayerState) -> Move:
     """After losses apply: Pedro Ramirez's discards, then El Gringo's arrow for the shooter."""
-    if not batch.lost:
-        return None  # both reactions answer a loss: nothing to react to
+    # both reactions answer a loss. A batch stays open until the next one or the turn's end and
+    # this runs after every step: mostly nobody who lost life reacts, found without the table
+    by_id = s.by_id
+    if not any(by_id[pid].character.reacts_to_loss for pid in batch.lost):
+        return None
     order = clockwise_from(s, active)
     for p in order:
         lost = batch.lost.get(p.id, 0)
@@ -239,7 +249,7 @@ def _fire_shots(s: GameState, emit: Emit) -> None:
     }
     hits: list[Hit] = []
     for die in sorted(t.targets):
-        if t.dice[die] not in (Face.SHOOT1, Face.SHOOT2):
+        if t.dice[die] not in SHOOT_FACES:
             continue
         target, face = t.targets[die]
         amount = shot_amount(t, die)
@@ -248,7 +258,7 @@ def _fire_shots(s: GameState, emit: Emit) -> None:
             avoided[target] -= spared
             amount -= spared
         if amount:
-            hits.append((target, amount, Cause(face.value), die))
+            hits.append((target, amount, SHOT_CAUSE[face], die))
     apply_losses(s, hits, t.player, emit)
 
 
@@ -292,7 +302,7 @@ def _end_of_turn(s: GameState, emit: Emit) -> None:
     assert t is not None
     active = s.by_id[t.player]
     heal = active.character.end_of_turn_heal_without_shots
-    if heal and not t.shoot_dice():
+    if heal and not t.final_dice().shoot:
         gained = min(heal, active.max_life - active.life)
         if gained:
             emit(ev.LifeGained(player=active.id, amount=gained, cause=GainCause.END_OF_TURN_HEAL))
@@ -334,7 +344,6 @@ def _indian_attack(s: GameState, emit: Emit) -> None:
 def apply_losses(s: GameState, hits: list[Hit], source: PlayerId | None, emit: Emit) -> None:
     """Apply simultaneous losses in full, then eliminate everyone at 0 together, then reward
     Vulture Sam, then check the end of the game."""
-    alive_before = sum(1 for p in s.players if p.alive)
     fatal: dict[PlayerId, Cause] = {}
     for target, amount, cause, die in hits:
         p = s.by_id[target]
@@ -346,6 +355,8 @@ def apply_losses(s: GameState, hits: list[Hit], source: PlayerId | None, emit: E
     eliminated = [p for p in s.players if p.alive and p.life <= 0]
     if not eliminated:
         return
+    # counted only now that someone falls: losing life does not change who is alive
+    alive_before = sum(1 for p in s.players if p.alive)
     turn = s.turn.number if s.turn is not None else s.last_turn_number
     for p in eliminated:
         emit(ev.PlayerEliminated(player=p.id, role=p.role, source=source, cause=fatal[p.id], turn=turn))

@@ -13,6 +13,9 @@ from services.game.rules.dice.awaiting import Awaiting
 from services.game.rules.dice.characters import Character
 from services.game.rules.dice.events import GameEnded
 from services.game.rules.dice.vocabulary import (
+    BEER,
+    DYNAMITE,
+    GATLING,
     SHOOT_FACES,
     Cause,
     DieIndex,
@@ -77,6 +80,29 @@ class DamageBatch:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class FinalDice:
+    """The dice once rolling is over, sorted by what they show. They cannot change again in
+    the turn, and the resolving steps ask about them after every step (``flow.next_move``),
+    so they are worked out once per turn (``TurnState.final_dice``)."""
+
+    shoot: tuple[DieIndex, ...]
+    """Shoot1 and shoot2 dice, in die order."""
+    beer: tuple[DieIndex, ...]
+    """Every beer die, in die order (one may later be spent on a doubled shot)."""
+    dynamite: int
+    gatling: int
+
+    @classmethod
+    def of(cls, dice: list[Face | None]) -> FinalDice:
+        return cls(
+            shoot=tuple([i for i, f in enumerate(dice) if f in SHOOT_FACES]),
+            beer=tuple([i for i, f in enumerate(dice) if f is BEER]),
+            dynamite=dice.count(DYNAMITE),
+            gatling=dice.count(GATLING),
+        )
+
+
 @dataclass(slots=True)
 class TurnState:
     player: PlayerId
@@ -98,6 +124,8 @@ class TurnState:
     shots_done: bool = False
     beers_done: bool = False
     gatling_done: bool = False
+    final: FinalDice | None = field(default=None, repr=False, compare=False)
+    """``final_dice()`` once asked: derived from ``dice``, not a fact of its own."""
 
     def clone(self) -> TurnState:
         return TurnState(
@@ -117,6 +145,7 @@ class TurnState:
             self.shots_done,
             self.beers_done,
             self.gatling_done,
+            self.final,  # immutable: shared
         )
 
     def faces(self) -> list[Face]:
@@ -131,10 +160,21 @@ class TurnState:
     def shoot_dice(self) -> list[DieIndex]:
         return self.dice_showing(SHOOT_FACES)
 
-    def beer_dice(self) -> list[DieIndex]:
-        """Beer dice that still heal (not spent on a doubled shot)."""
-        spent = self.doubled[1] if self.doubled else None
-        return [i for i in self.dice_showing({Face.BEER}) if i != spent]
+    def final_dice(self) -> FinalDice:
+        """The final dice by face; only once rolling is over (phase ``RESOLVING``)."""
+        final = self.final
+        if final is None:
+            assert self.phase is Phase.RESOLVING, "the dice are not final yet"
+            final = self.final = FinalDice.of(self.dice)
+        return final
+
+    def beer_dice(self) -> tuple[DieIndex, ...]:
+        """Beer dice that still heal (not spent on a doubled shot), once the dice are final."""
+        beers = self.final_dice().beer
+        if self.doubled is None:
+            return beers
+        spent = self.doubled[1]
+        return tuple(i for i in beers if i != spent)
 
 
 @dataclass(slots=True)

@@ -18,7 +18,12 @@ def distance(state: GameState, a: PlayerState, b: PlayerState) -> int:
 
 def reach(state: GameState, shooter: PlayerState, face: Face) -> frozenset[int]:
     """Distances a die used as ``face`` reaches. With 2 or 3 alive a shoot2 acts as a shoot1."""
-    if face is Face.SHOOT2 and sum(1 for p in state.players if p.alive) <= 3:
+    return reach_among(sum(1 for p in state.players if p.alive), shooter, face)
+
+
+def reach_among(living: int, shooter: PlayerState, face: Face) -> frozenset[int]:
+    """``reach`` for a caller that already knows how many players are alive."""
+    if face is Face.SHOOT2 and living <= 3:
         face = Face.SHOOT1
     return shooter.character.reach[face]
 

@@ -24,7 +24,19 @@ class Face(StrEnum):
     GATLING = "gatling"
 
 
-SHOOT_FACES: frozenset[Face] = frozenset({Face.SHOOT1, Face.SHOOT2})
+ARROW, DYNAMITE, SHOOT1, SHOOT2, BEER, GATLING = (
+    Face.ARROW,
+    Face.DYNAMITE,
+    Face.SHOOT1,
+    Face.SHOOT2,
+    Face.BEER,
+    Face.GATLING,
+)
+"""The faces by plain name, for the loops over dice that run at every step: on Python 3.11
+reading ``Face.BEER`` goes through the enum class's ``__getattr__`` and costs several times
+as much as reading a module constant."""
+
+SHOOT_FACES: frozenset[Face] = frozenset({SHOOT1, SHOOT2})
 
 
 class Role(StrEnum):
