@@ -1,4 +1,4 @@
-"""Default decisions for a player who does not decide in time (documented in docs/timeouts.md).
+"""Default decisions for a player who does not decide in time (see docs/game-service.md).
 
 The defaults are the least eventful legal choice, so that an absent player neither gains nor
 throws away much:
