@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import importlib.util
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import asyncpg
+import msgspec
 import redis.asyncio as aioredis
 from litestar import Litestar, Request, Response, Router, get
 from litestar.datastructures import State
@@ -99,9 +101,19 @@ def _lifespan(settings: ApiSettings) -> Callable[[Litestar], contextlib.Abstract
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         async with open_resources(settings) as resources:
             app.state.resources = resources
+            _freeze_startup_objects()
             yield
 
     return lifespan
+
+
+def _freeze_startup_objects() -> None:
+    """Move everything alive after start-up (imported modules, the schemas, the routes: some
+    hundred thousand objects) out of the cyclic garbage collector's sight. They live as long as
+    the process, and otherwise every full collection walks them all again: a pause of tens of
+    milliseconds that lands on whichever requests are in flight (the latency tail)."""
+    gc.collect()
+    gc.freeze()
 
 
 async def provide_gateway(state: State) -> GameGateway:
@@ -155,7 +167,7 @@ def extra_routers(graphql_path: str) -> list[Router]:
 
 def create_app(settings: ApiSettings | None = None) -> Litestar:
     settings = settings or ApiSettings.from_env()
-    graphql = make_graphql_controller(
+    graphql_base = make_graphql_controller(
         build_schema(),
         path=GRAPHQL_PATH,
         context_getter=graphql_context,
@@ -163,8 +175,22 @@ def create_app(settings: ApiSettings | None = None) -> Litestar:
         keep_alive=True,
         keep_alive_interval=15,
     )
+
+    class GraphQLController(graphql_base):  # type: ignore[valid-type, misc]
+        def encode_json(self, data: object) -> bytes:
+            """Results and subscription messages as compact JSON by msgspec (the same JSON
+            values as strawberry's ``json.dumps``, at a fraction of the CPU: every live update
+            is one of these)."""
+            return msgspec.json.encode(data)
+
     return Litestar(
-        route_handlers=[GameController, RecordController, graphql, health, *extra_routers(GRAPHQL_PATH)],
+        route_handlers=[
+            GameController,
+            RecordController,
+            GraphQLController,
+            health,
+            *extra_routers(GRAPHQL_PATH),
+        ],
         dependencies={"gateway": Provide(provide_gateway), "principal": Provide(provide_principal)},
         lifespan=[_lifespan(settings)],
         exception_handlers=EXCEPTION_HANDLERS,

@@ -36,16 +36,30 @@ class GameWatch:
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
         self.latest_version = 0
+        self._look_anyway = False
         self._rung = asyncio.Event()
 
     def ring(self, version: int) -> None:
+        """``version``: the game's version after an append; 0 when unknown (look anyway)."""
         self.latest_version = max(self.latest_version, version)
+        if version == 0:
+            self._look_anyway = True
         self._rung.set()
+
+    def has_news(self, known_version: int) -> bool:
+        """After being rung: whether the rings since the last call may announce events after
+        ``known_version``. A process hears its own announcements twice (at once, and back from
+        Redis), so the echo of a version already read costs no store read."""
+        news = self._look_anyway or self.latest_version > known_version
+        self._look_anyway = False
+        return news
 
     async def wait(self, timeout: float) -> bool:
         """Until rung or ``timeout``; True if rung. Clears the flag for the next wait."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._rung.wait(), timeout)
+        if not self._rung.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(timeout):  # no task per wait, unlike wait_for
+                    await self._rung.wait()
         rung = self._rung.is_set()
         self._rung.clear()
         return rung

@@ -342,7 +342,9 @@ class GameGateway:
             if from_version is not None and recorded[max(from_version, 1) - 1 :]:
                 yield [_recorded_view(session, viewer, r) for r in recorded[max(from_version, 1) - 1 :]]
             while session.status in (GameStatus.LOBBY, GameStatus.ONGOING):
-                await watch.wait(self.fanout.poll_interval)
+                rung = await watch.wait(self.fanout.poll_interval)
+                if rung and not watch.has_news(session.version):
+                    continue  # an announcement of events this watcher has already read
                 fresh = await self.store.read_stream(game_stream(game_id), from_version=session.version + 1)
                 if not fresh:
                     continue
