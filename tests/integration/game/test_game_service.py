@@ -13,6 +13,7 @@ from services.game.errors import AlreadyJoined, GameFinished, GameNotFound, NotA
 from services.game.lifecycle import GameMode, GameOptions, SeedRevealed
 from services.game.rules.dice import (
     CharacterId,
+    ChooseTarget,
     Decision,
     GameEnded,
     IllegalCommand,
@@ -154,6 +155,14 @@ async def test_concurrent_commands_for_one_decision_play_once(game_service: Game
     question = session.game.awaiting
     assert question is not None
     actor = player(session, question.player)
+    if question.decision is Decision.TURN_START_HEAL:  # a Sheriff dealt Sid Ketchum heals first
+        heal = ChooseTarget(player=question.player, target=question.player)
+        await game_service.play(session.game_id, heal, actor=actor, command_id="heal")
+        session = await game_service.load(session.game_id)
+        assert session.game is not None
+        question = session.game.awaiting
+        assert question is not None
+    assert question.decision is Decision.REROLL_OR_STOP
     results = await asyncio.gather(
         *[
             game_service.play(
