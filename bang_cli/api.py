@@ -43,6 +43,7 @@ def serve(
         workers=workers,
         ws="websockets-sansio",
         log_level="info",
+        log_config=None,  # keep the JSON logging services.api.asgi configured
     )
 
 

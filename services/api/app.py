@@ -27,7 +27,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
 from strawberry.litestar import make_graphql_controller
 
-from event_store import PostgresEventStore, create_pool
+from event_store import create_pool
 from infra.postgres import database_name, resolve_postgres
 from infra.redis import resolve_redis
 from services.api.errors import EXCEPTION_HANDLERS, problem_body
@@ -37,10 +37,12 @@ from services.game.codec import GAME_MAPPER
 from services.game.fanout import GameFanout, fanout_channel
 from services.game.gateway import GameGateway
 from services.game.http import GameController, RecordController
-from services.game.schema import prepare_database
 from services.game.seeds import SeedVault
 from services.game.service import GameService
 from services.game.tokens import Principal, TokenVault
+from services.runtime.database import prepare_all
+from services.runtime.metrics import MeteredEventStore, metrics_handler
+from services.runtime.projections import registered
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +81,8 @@ async def open_resources(settings: ApiSettings) -> AsyncIterator[Resources]:
             database_url, min_size=settings.database.pool_min_size, max_size=settings.database.pool_max_size
         )
         stack.push_async_callback(pool.close)
-        await prepare_database(pool)
+        # every service's tables and every projection's read model: the GraphQL queries read them
+        await prepare_all(pool, registered().values())
         redis = aioredis.from_url(redis_url)
         stack.push_async_callback(redis.aclose)
         fanout = GameFanout(
@@ -90,7 +93,7 @@ async def open_resources(settings: ApiSettings) -> AsyncIterator[Resources]:
         await fanout.start()
         stack.push_async_callback(fanout.close)
 
-        store = PostgresEventStore(pool, mapper=GAME_MAPPER)
+        store = MeteredEventStore(pool, mapper=GAME_MAPPER)
         service = GameService(store, SeedVault(pool), cache_size=settings.server.game_cache_size)
         gateway = GameGateway(service, TokenVault(pool), fanout, store)
         yield Resources(pool, redis, gateway, fanout, database_url, redis_url)
@@ -189,8 +192,10 @@ def create_app(settings: ApiSettings | None = None) -> Litestar:
             RecordController,
             GraphQLController,
             health,
+            metrics_handler(),
             *extra_routers(GRAPHQL_PATH),
         ],
+        logging_config=None,  # the process's logging (JSON lines, redacted) is configured once
         dependencies={"gateway": Provide(provide_gateway), "principal": Provide(provide_principal)},
         lifespan=[_lifespan(settings)],
         exception_handlers=EXCEPTION_HANDLERS,

@@ -21,7 +21,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
-from event_store import ConcurrencyError, StoreUnavailable
+from event_store import ConcurrencyError, DuplicateEventConflict, StoreUnavailable
 from services.game.errors import (
     AlreadyJoined,
     GameFinished,
@@ -71,6 +71,9 @@ PROBLEMS: dict[type[BaseException], Problem] = {
     StaleVersion: Problem(409, "stale-version", "The game has moved on", "expected_version"),
     ConcurrencyError: Problem(
         409, "conflict", "Too many concurrent commands; retry with the same command_id"
+    ),
+    DuplicateEventConflict: Problem(
+        409, "command-id-reused", "This command id was used for another command; use a new one"
     ),
     ExportRefused: Problem(409, "export-refused", "The record would show hidden information"),
     IllegalCommand: Problem(422, "illegal-command", "The rules forbid this command", "command"),

@@ -75,12 +75,17 @@ class GameFanout:
         self._wake_publisher = asyncio.Event()
         self._subscribed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
 
     async def start(self) -> None:
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._publish())]
         await asyncio.wait_for(self._subscribed.wait(), timeout=10)
 
     async def close(self) -> None:
+        # redis-py may swallow a cancellation that lands inside a call; the loops also check
+        # this flag, so a swallowed cancel still ends them instead of hanging the close
+        self._closing = True
+        self._wake_publisher.set()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -98,7 +103,7 @@ class GameFanout:
             self._wake_publisher.set()
 
     async def _publish(self) -> None:
-        while True:
+        while not self._closing:
             await self._wake_publisher.wait()
             self._wake_publisher.clear()
             pending, self._pending = self._pending, {}
@@ -139,13 +144,15 @@ class GameFanout:
                 watch.ring(0)
 
     async def _listen(self) -> None:
-        while True:
+        while not self._closing:
             try:
                 async with self._redis.pubsub() as pubsub:
                     await pubsub.subscribe(self.channel)
                     self._subscribed.set()
                     self._ring_everybody()  # whatever was missed while away: everybody looks once
                     async for message in pubsub.listen():
+                        if self._closing:
+                            return
                         if message.get("type") != "message":
                             continue
                         version, _, game_id = message["data"].decode().partition(" ")

@@ -23,7 +23,7 @@ import msgspec
 from event_store import PostgresEventStore, RecordedEvent
 from services.game.audit import AuditReport, audit_game
 from services.game.codec import GAME_MAPPER, game_stream, is_valid_game_id
-from services.game.errors import GameNotFound, GameServiceError, NotAllowed
+from services.game.errors import GameNotFound, GameServiceError, NotAllowed, StaleVersion
 from services.game.fanout import GameFanout
 from services.game.lifecycle import GameMode
 from services.game.records import (
@@ -36,11 +36,13 @@ from services.game.records import (
     replay_record,
 )
 from services.game.records.writer import record_from_events
-from services.game.rules.dice import Decision, GameCommand
+from services.game.rules.dice import Decision, GameCommand, RuleError
 from services.game.service import Actor, GameService, Member, NewGame, TableSeat
 from services.game.session import GameSession, GameStatus
 from services.game.tokens import Principal, TokenKind, TokenVault, viewer_for
 from services.game.visibility import Viewer, redact_event, redact_state
+from services.runtime.logging import bind_game
+from services.runtime.metrics import count_command
 
 EVENTS_PAGE_LIMIT = 1_000
 """The most events one read returns; a client pages on with ``from_version``."""
@@ -179,9 +181,19 @@ class GameGateway:
         expected_version: int | None,
     ) -> Played:
         actor = self.actor_in(principal, game_id)
-        outcome = await self.service.play(
-            game_id, command, actor=actor, command_id=command_id, expected_version=expected_version
-        )
+        kind = type(command).__name__
+        with bind_game(game_id, command_id):
+            try:
+                outcome = await self.service.play(
+                    game_id, command, actor=actor, command_id=command_id, expected_version=expected_version
+                )
+            except (RuleError, GameServiceError) as refusal:
+                count_command(kind, "conflict" if isinstance(refusal, StaleVersion) else "rejected")
+                raise
+            except Exception:
+                count_command(kind, "error")
+                raise
+        count_command(kind, "duplicate" if outcome.duplicate else "ok")
         if not outcome.duplicate:
             self.fanout.announce(game_id, outcome.version)
         # the service folded its own append into its cached session: no need to read it back
