@@ -3,7 +3,9 @@
 Each projection follows the store in its own task. The lag of each (head − checkpoint) is
 measured every few seconds, published as metrics and kept as the snapshot `/health` reads.
 A projection whose handler fails ends the whole process with an error: its batch rolled
-back, and the supervisor (serve, compose, Kubernetes) restarting the process retries it.
+back, and the supervisor (serve, compose, Kubernetes) restarting the process retries it. A
+projection's companion (`ProjectionSpec.companion`) runs in a task beside it, under the same
+rule.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +75,9 @@ async def run_consumers(
         async with asyncio.TaskGroup() as group:
             for spec, projection in zip(specs, built, strict=True):
                 group.create_task(_follow(spec.name, projection, stop, health), name=spec.name)
+                if spec.companion is not None:
+                    name = f"{spec.name} companion"
+                    group.create_task(_guard(name, spec.companion(context, stop), stop, health), name=name)
             group.create_task(_watch_lag(context, [s.name for s in specs], stop, health))
     finally:
         for projection in built:
@@ -81,8 +86,14 @@ async def run_consumers(
 
 async def _follow(name: str, projection: Built, stop: asyncio.Event, health: ConsumerHealth) -> None:
     log.info("projection following the store", projection=name)
+    await _guard(name, subscription_of(projection).run(stop), stop, health)
+
+
+async def _guard(name: str, work: Awaitable[None], stop: asyncio.Event, health: ConsumerHealth) -> None:
+    """Run a projection's (or its companion's) work; a failure marks the process unhealthy
+    and stops the others, so that the supervisor restarts the whole process."""
     try:
-        await subscription_of(projection).run(stop)
+        await work
     except Exception as error:
         health.failed = f"{name}: {type(error).__name__}: {error}"
         log.exception("projection failed; stopping", projection=name)

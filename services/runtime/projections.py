@@ -10,6 +10,7 @@ subscription reads it `FOR UPDATE`), so scaling a consumer out is safe, if not f
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import pkgutil
 from collections.abc import Awaitable, Callable, Iterable
@@ -35,6 +36,7 @@ class HasSubscription(Protocol):
 Built = Subscription | HasSubscription
 Reset = Callable[[asyncpg.Connection], Awaitable[None]]
 Prepare = Callable[[asyncpg.Pool], Awaitable[None]]
+Companion = Callable[[RuntimeContext, asyncio.Event], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,13 +47,18 @@ class ProjectionSpec:
       `.subscription` with an async `close()` for whatever else it opened;
     * `reset(connection)`: empty its read model; a rebuild runs it in the transaction that
       also deletes the checkpoint, so the read model and its position go back to 0 together;
-    * `prepare(pool)`: create its tables (idempotent), run before any consumer starts.
+    * `prepare(pool)`: create its tables (idempotent), run before any consumer starts;
+    * `companion(context, stop)`: optional work that acts on the read model, run beside the
+      subscription in every process that follows it, until `stop` is set (the game deadlines'
+      sweeper). Several copies may run at once, so it must be safe to run twice; a rebuild does
+      not run it. Its failure stops the process like the projection's own would.
     """
 
     name: str
     build: Callable[[RuntimeContext], Built]
     reset: Reset
     prepare: Prepare | None = None
+    companion: Companion | None = None
     description: str = ""
 
 

@@ -1,0 +1,21 @@
+from __future__ import annotations
+
+import asyncpg
+import pytest
+
+from event_store import PostgresEventStore
+from services.game.codec import GAME_MAPPER
+from services.game.deadlines import prepare_database
+from services.game.seeds import SeedVault
+from services.game.service import GameService
+
+
+@pytest.fixture
+async def game_store(pg_pool: asyncpg.Pool) -> PostgresEventStore:
+    await prepare_database(pg_pool)
+    return PostgresEventStore(pg_pool, mapper=GAME_MAPPER)
+
+
+@pytest.fixture
+def game_service(game_store: PostgresEventStore, pg_pool: asyncpg.Pool) -> GameService:
+    return GameService(game_store, SeedVault(pg_pool))
