@@ -85,7 +85,7 @@ def build_schema() -> strawberry.Schema:
     return _Schema(
         query=query,
         subscription=subscription,
-        extensions=[MaskErrors(should_mask_error=lambda error: not _shown(error))],
+        extensions=[lambda: MaskErrors(should_mask_error=lambda error: not _shown(error))],
     )
 
 
