@@ -5,6 +5,7 @@ Each command finds PostgreSQL and Redis the way the server does (`BANG_DATABASE_
 `BANG_REDIS_URL`, else the embedded servers in `BANG_DATA_DIR`); run next to a live
 `bang-league serve`, it shares that server's embedded PostgreSQL and Redis. Mounted at the top
 level of `bang-league` (`app.add_typer(ops.app)`); `python -m bang_cli.ops …` works too.
+Commands import the services they use in their bodies, so that the CLI starts fast.
 """
 
 from __future__ import annotations

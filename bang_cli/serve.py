@@ -3,6 +3,8 @@ runs separately: `api`, `worker`, `consume`, plus `migrate`, `status` and `healt
 
 The lead mounts these at the top level of `bang-league` (`app.add_typer(serve.app)`), and
 `python -m bang_cli.serve …` runs them directly: that is how `serve` starts its children.
+Each command imports the runtime modules it needs inside its body, so `bang-league --help` and
+the other commands do not pay for importing the API, Celery and the projections.
 """
 
 from __future__ import annotations

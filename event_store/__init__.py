@@ -18,7 +18,7 @@ from event_store.errors import (
 )
 from event_store.hashing import GENESIS_HASH, event_hash
 from event_store.interface import EventStore
-from event_store.migrator import migrate
+from event_store.migrator import migrate, migrate_component
 from event_store.postgres_store import PostgresEventStore, create_pool
 from event_store.records import (
     ANY,
@@ -31,9 +31,10 @@ from event_store.records import (
     RecordedEvent,
 )
 from event_store.streams import category_of, validate_stream_name
-from event_store.subscription import Subscription, checkpoint_of
+from event_store.subscription import Subscription, checkpoint_of, lock_checkpoint, move_checkpoint
 from event_store.upcasting import Upcasters
 from event_store.verification import (
+    ChainBreak,
     ChainProblem,
     TamperDetected,
     VerificationReport,
@@ -53,6 +54,7 @@ __all__ = [
     "GENESIS_HASH",
     "NO_STREAM",
     "AppendResult",
+    "ChainBreak",
     "ChainProblem",
     "ConcurrencyError",
     "DuplicateEventConflict",
@@ -84,7 +86,10 @@ __all__ = [
     "checkpoint_of",
     "create_pool",
     "event_hash",
+    "lock_checkpoint",
     "migrate",
+    "migrate_component",
+    "move_checkpoint",
     "redis_channel_for",
     "validate_stream_name",
     "verify_all",

@@ -112,3 +112,11 @@ async def migrate(
         return done
     finally:
         await connection.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK_KEY)
+
+
+async def migrate_component(pool: asyncpg.Pool, folder: Path, component: str) -> None:
+    """The event store's schema, then a service's own numbered files from `folder` under
+    `component` (what each service's `prepare_database` does); idempotent."""
+    async with pool.acquire() as connection:
+        await migrate(connection)
+        await migrate(connection, load_migrations(folder), component=component)

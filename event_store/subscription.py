@@ -36,6 +36,26 @@ async def checkpoint_of(executor: asyncpg.Pool | asyncpg.Connection, name: str) 
     return position or 0
 
 
+async def lock_checkpoint(connection: asyncpg.Connection, name: str) -> int:
+    """Subscriber `name`'s position, its row created at 0 if new and locked `FOR UPDATE` until
+    the transaction ends: whoever else works for `name` waits for that, then reads the moved
+    position, so no batch is applied twice."""
+    await connection.execute(
+        "INSERT INTO checkpoints (name, position) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING", name
+    )
+    return await connection.fetchval("SELECT position FROM checkpoints WHERE name = $1 FOR UPDATE", name)
+
+
+async def move_checkpoint(connection: asyncpg.Connection, name: str, position: int) -> None:
+    """Record that subscriber `name` handled everything up to `position` (in the transaction
+    that wrote the work, so both commit together)."""
+    await connection.execute(
+        "UPDATE checkpoints SET position = $2, updated_at = clock_timestamp() WHERE name = $1",
+        name,
+        position,
+    )
+
+
 class Subscription:
     """Feeds the store's global stream (or some categories of it) to `handler`.
 
@@ -81,26 +101,14 @@ class Subscription:
         return how many were handled (0: caught up)."""
         try:
             async with self.store.pool.acquire() as connection, connection.transaction():
-                await connection.execute(
-                    "INSERT INTO checkpoints (name, position) VALUES ($1, 0) "
-                    "ON CONFLICT (name) DO NOTHING",
-                    self.name,
-                )
-                position = await connection.fetchval(
-                    "SELECT position FROM checkpoints WHERE name = $1 FOR UPDATE", self.name
-                )
+                position = await lock_checkpoint(connection, self.name)
                 events = await self.store.fetch_all_after(
                     connection, position, self.batch_size, self.categories
                 )
                 for event in events:
                     await self.handler(event, connection)
                 if events:
-                    await connection.execute(
-                        "UPDATE checkpoints SET position = $2, updated_at = clock_timestamp() "
-                        "WHERE name = $1",
-                        self.name,
-                        events[-1].position,
-                    )
+                    await move_checkpoint(connection, self.name, events[-1].position)
         except CONNECTION_ERRORS as error:
             raise StoreUnavailable(f"subscription {self.name}: {error}") from error
         if events and self.after_commit is not None:

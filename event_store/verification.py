@@ -10,6 +10,7 @@ head is the last event (a mismatch is a deleted tail). Across the store: positio
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import asyncpg
 
@@ -19,11 +20,37 @@ from event_store.hashing import GENESIS_HASH, event_hash
 Executor = asyncpg.Pool | asyncpg.Connection
 
 
+class ChainBreak(StrEnum):
+    """What a broken link says happened, for readers that act on the finding (the audit puts
+    it in its own words) rather than print `ChainProblem.message`."""
+
+    MISSING = "missing"
+    """Versions (or a global position) absent: deleted events or a deleted tail."""
+    RELINKED = "relinked"
+    """An event's `prev_hash` is not its predecessor's hash: the history before it rewritten."""
+    EDITED = "edited"
+    """An event's hash does not recompute from its stored bytes."""
+    HEAD = "head"
+    """The stream row's head does not match the last event."""
+    STREAM_ROW_MISSING = "stream-row-missing"
+    """Events without their stream row."""
+    NO_STREAM = "no-stream"
+    """Neither events nor a stream row."""
+
+
 @dataclass(frozen=True, slots=True)
 class ChainProblem:
+    """The first broken link of a stream (`stream` None: of the global positions).
+
+    `version` is the first version concerned; for `ChainBreak.MISSING`, `last_missing` is the
+    last absent one. `kind` is None only for a problem built outside this module.
+    """
+
     stream: str | None
     version: int | None
     message: str
+    kind: ChainBreak | None = None
+    last_missing: int | None = None
 
     def __str__(self) -> str:
         return self.message
@@ -92,7 +119,9 @@ async def verify_all(executor: Executor) -> VerificationReport:
         """
     )
     if hole is not None:
-        problems.append(ChainProblem(None, None, f"global position {hole} missing (deleted?)"))
+        problems.append(
+            ChainProblem(None, None, f"global position {hole} missing (deleted?)", ChainBreak.MISSING)
+        )
     return VerificationReport(len(names), events, problems)
 
 
@@ -104,15 +133,14 @@ def _first_broken_link(
     for row in rows:
         version = row["version"]
         if version != expected_version:
-            return ChainProblem(
-                stream, expected_version, _missing(stream, expected_version, version)
-            )
+            return _missing(stream, expected_version, version)
         if row["prev_hash"] != prev_hash:
             return ChainProblem(
                 stream,
                 version,
                 f"{stream} version {version}: prev_hash does not match the hash of version "
                 f"{version - 1} (history before it rewritten?)",
+                ChainBreak.RELINKED,
             )
         recomputed = event_hash(
             prev_hash=row["prev_hash"],
@@ -129,30 +157,34 @@ def _first_broken_link(
                 stream,
                 version,
                 f"{stream} version {version}: stored hash does not match its content (edited?)",
+                ChainBreak.EDITED,
             )
         prev_hash = row["hash"]
         expected_version += 1
     last_version = expected_version - 1
     if head is None:
         if rows:
-            return ChainProblem(stream, None, f"{stream}: stream row missing (deleted?)")
-        return ChainProblem(stream, None, f"{stream}: no such stream")
+            return ChainProblem(
+                stream, None, f"{stream}: stream row missing (deleted?)", ChainBreak.STREAM_ROW_MISSING
+            )
+        return ChainProblem(stream, None, f"{stream}: no such stream", ChainBreak.NO_STREAM)
     if head["version"] > last_version:
-        return ChainProblem(
-            stream, last_version + 1, _missing(stream, last_version + 1, head["version"] + 1)
-        )
+        return _missing(stream, last_version + 1, head["version"] + 1)
     if head["version"] != last_version or head["last_hash"] != prev_hash:
         return ChainProblem(
             stream,
             last_version,
             f"{stream}: stream head (version {head['version']}) does not "
             f"match its last event (version {last_version}) (edited?)",
+            ChainBreak.HEAD,
         )
     return None
 
 
-def _missing(stream: str, first_missing: int, next_present: int) -> str:
+def _missing(stream: str, first_missing: int, next_present: int) -> ChainProblem:
     last_missing = next_present - 1
     if last_missing == first_missing:
-        return f"{stream} version {first_missing} missing (deleted?)"
-    return f"{stream} versions {first_missing}-{last_missing} missing (deleted?)"
+        message = f"{stream} version {first_missing} missing (deleted?)"
+    else:
+        message = f"{stream} versions {first_missing}-{last_missing} missing (deleted?)"
+    return ChainProblem(stream, first_missing, message, ChainBreak.MISSING, last_missing)

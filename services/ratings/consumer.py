@@ -25,7 +25,14 @@ from dataclasses import dataclass
 import asyncpg
 import msgspec
 
-from event_store import PostgresEventStore, RecordedEvent, Subscription
+from event_store import (
+    PostgresEventStore,
+    RecordedEvent,
+    Subscription,
+    checkpoint_of,
+    lock_checkpoint,
+    move_checkpoint,
+)
 from event_store.wakeups import WakeupSource
 from services.game.codec import GAME_CATEGORY, GAME_MAPPER, game_id_of
 from services.game.lifecycle import GameAbandoned, GameCreated, SeatsDealt, seat_id
@@ -207,28 +214,15 @@ async def _swap(
     async with event_store.pool.acquire() as connection, connection.transaction():
         # the live consumer's checkpoint row, FOR UPDATE: a live batch in flight finishes
         # first, and the next one waits for this swap, then reads the moved checkpoint
-        await connection.execute(
-            "INSERT INTO checkpoints (name, position) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING",
-            SUBSCRIPTION_NAME,
-        )
-        await connection.execute(
-            "SELECT position FROM checkpoints WHERE name = $1 FOR UPDATE", SUBSCRIPTION_NAME
-        )
-        position = await connection.fetchval(
-            "SELECT position FROM checkpoints WHERE name = $1 FOR UPDATE", rebuild_checkpoint(number)
-        )
-        position = position or 0
+        await lock_checkpoint(connection, SUBSCRIPTION_NAME)
+        position = await lock_checkpoint(connection, rebuild_checkpoint(number))
         while events := await event_store.fetch_all_after(connection, position, batch_size, categories):
             for event in events:
                 await handler(event, connection)
             position = events[-1].position
         replaced = await store.current_generation(connection)
         await store.make_current(connection, number)
-        await connection.execute(
-            "UPDATE checkpoints SET position = $2, updated_at = clock_timestamp() WHERE name = $1",
-            SUBSCRIPTION_NAME,
-            position,
-        )
+        await move_checkpoint(connection, SUBSCRIPTION_NAME, position)
         await connection.execute("DELETE FROM checkpoints WHERE name = $1", rebuild_checkpoint(number))
     return position, None if replaced is None else replaced.generation
 
@@ -254,14 +248,11 @@ async def rebuild(
         try:
             started = await _start(pool, config, rebuild_id)
             if isinstance(started, store.Generation):
-                checkpoint = await lock.fetchval(
-                    "SELECT position FROM checkpoints WHERE name = $1", SUBSCRIPTION_NAME
-                )
                 return RebuildReport(
                     rebuild_id=rebuild_id,
                     generation=started.generation,
                     games=started.games,
-                    position=checkpoint or 0,
+                    position=await checkpoint_of(lock, SUBSCRIPTION_NAME),
                     replaced=None,
                     already_done=True,
                 )

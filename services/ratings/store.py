@@ -19,8 +19,7 @@ from pathlib import Path
 import asyncpg
 import msgspec
 
-from event_store import migrate
-from event_store.migrator import load_migrations
+from event_store import migrate_component
 from services.game.rules.dice.vocabulary import Role, Side
 from services.ratings.model import ROLES, PlayerRecord, RatingBook, RatingChange, RatingConfig
 from services.ratings.offsets import OffsetCell, OffsetTable
@@ -58,9 +57,7 @@ def storage_config(config: RatingConfig) -> RatingConfig:
 
 async def prepare_database(pool: asyncpg.Pool) -> None:
     """The event store's schema, then the ratings tables (component ``ratings``); idempotent."""
-    async with pool.acquire() as connection:
-        await migrate(connection)
-        await migrate(connection, load_migrations(MIGRATIONS), component=COMPONENT)
+    await migrate_component(pool, MIGRATIONS, COMPONENT)
 
 
 async def reset(connection: asyncpg.Connection) -> None:

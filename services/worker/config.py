@@ -12,17 +12,16 @@ task whose worker died), so every task derives its command ids from its argument
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import pkgutil
-from pathlib import Path
 
 from celery import Celery
 
-import services
 from infra.postgres import resolve_postgres
 from infra.redis import resolve_redis
-from infra.settings import DockerSettings, InfraSettings
+from infra.resolved import Resolved
+from infra.settings import InfraSettings
+from services.runtime.infra import runtime_settings
+from services.runtime.projections import service_modules
 
 _held: list[object] = []
 """Embedded servers this process holds, for its whole life (resolution is cached)."""
@@ -37,37 +36,26 @@ def celery_url(redis_url: str) -> str:
 
 def task_modules() -> list[str]:
     """``services.<svc>.tasks`` for every service that has one (found without importing)."""
-    found = []
-    for root in services.__path__:
-        for info in pkgutil.iter_modules([root]):
-            if info.ispkg and (Path(root) / info.name / "tasks.py").is_file():
-                found.append(f"services.{info.name}.tasks")
-    return sorted(found)
+    return service_modules("tasks")
+
+
+def _hold(resolved: Resolved) -> str:
+    _held.append(resolved)
+    return resolved.url
 
 
 @functools.cache
 def resolve_redis_url(settings: InfraSettings | None = None) -> str:
-    settings = settings or InfraSettings.from_env()
-    if settings.redis.url:
-        return settings.redis.url
-    embedded = resolve_redis(
-        settings.data_dir, dataclasses.replace(settings, docker=DockerSettings(enabled=False))
-    )
-    _held.append(embedded)
-    return embedded.url
+    """The Redis URL: ``BANG_REDIS_URL``, else the data dir's embedded server."""
+    settings = runtime_settings(settings)
+    return _hold(resolve_redis(settings.data_dir, settings))
 
 
 @functools.cache
 def resolve_database_url(settings: InfraSettings | None = None) -> str:
     """The PostgreSQL DSN tasks use: ``BANG_DATABASE_URL``, else the data dir's embedded server."""
-    settings = settings or InfraSettings.from_env()
-    if settings.postgres.url:
-        return settings.postgres.url
-    embedded = resolve_postgres(
-        settings.data_dir, dataclasses.replace(settings, docker=DockerSettings(enabled=False))
-    )
-    _held.append(embedded)
-    return embedded.dsn
+    settings = runtime_settings(settings)
+    return _hold(resolve_postgres(settings.data_dir, settings))
 
 
 def create_app(redis_url: str) -> Celery:

@@ -9,6 +9,7 @@ import pytest
 
 from event_store import (
     NO_STREAM,
+    ChainBreak,
     NewEvent,
     PostgresEventStore,
     TamperDetected,
@@ -125,3 +126,18 @@ async def test_a_rewritten_event_with_a_recomputed_hash_breaks_the_next_link(
         "game-42 version 5: prev_hash does not match the hash of version 4 "
         "(history before it rewritten?)"
     )
+
+
+async def test_each_problem_carries_its_kind(store: PostgresEventStore, game_42: None) -> None:
+    await _tamper(store.pool, "DELETE FROM events WHERE stream_name = 'game-42' AND version >= 6")
+    await _tamper(
+        store.pool,
+        """UPDATE events SET data = '{"roll":6}' WHERE stream_name = 'game-43' AND version = 1""",
+    )
+    report = await store.verify_all()
+    found = [(p.stream, p.kind, p.version, p.last_missing) for p in report.problems]
+    assert found == [
+        ("game-42", ChainBreak.MISSING, 6, 7),
+        ("game-43", ChainBreak.EDITED, 1, None),
+        (None, ChainBreak.MISSING, None, None),  # global positions 6 and 7
+    ]
