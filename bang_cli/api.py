@@ -12,6 +12,7 @@ import dataclasses
 from typing import Annotated
 
 import typer
+import uvicorn
 
 from event_store import create_pool
 from infra.postgres import resolve_postgres
@@ -33,8 +34,6 @@ def serve(
     ] = 1,
 ) -> None:
     """Run the API (REST, GraphQL with subscriptions, OpenAPI at /schema) under uvicorn."""
-    import uvicorn
-
     settings = ApiSettings.from_env()
     uvicorn.run(
         "services.api.asgi:app",

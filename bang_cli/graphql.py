@@ -27,7 +27,7 @@ def export(
         bool, typer.Option("--check", help="Write nothing; exit 1 if the file differs from the code.")
     ] = False,
 ) -> None:
-    """Print the composed schema (every service's types) as SDL into graphql/schema.graphql."""
+    """Write the composed schema (every service's types) as SDL to graphql/schema.graphql."""
     sdl = schema_sdl()
     if check:
         current = output.read_text() if output.exists() else ""

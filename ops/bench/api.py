@@ -43,6 +43,7 @@ import asyncio
 import json
 import os
 import random
+import socket
 import statistics
 import subprocess
 import sys
@@ -51,10 +52,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
+import asyncpg
 import httpx
 from rich.table import Table
 
+from bang_cli.api import create_organiser_token
 from event_store import PostgresEventStore
 from infra.postgres import create_database, drop_database, resolve_postgres
 from infra.redis import resolve_redis
@@ -62,7 +66,7 @@ from services.api.client import GraphQLSubscription, operation
 from services.api.settings import ApiSettings, DatabaseSettings
 from services.game.codec import GAME_MAPPER, game_stream
 from services.game.records import inputs_from_events
-from services.game.rules.dice import Game, GameStarted, RollDice
+from services.game.rules.dice import Event, Game, GameStarted, RollDice
 
 GAMES = 50
 PLAYERS = 5
@@ -159,8 +163,6 @@ async def _run(games: int, time_budget: float) -> dict[str, Any]:
             try:
                 base = f"127.0.0.1:{port}"
                 await _wait_healthy(base, server)
-                from bang_cli.api import create_organiser_token
-
                 settings = ApiSettings(database=DatabaseSettings(url=dsn))
                 organiser = await create_organiser_token("bench", settings)
                 pid = server.pid
@@ -399,8 +401,6 @@ async def _drive_open(
 
 async def _engine_anchor(dsn: str, runs: list[GameRun]) -> dict[str, Any]:
     """The same games' inputs through the engine alone: the upper bound for the API."""
-    import asyncpg
-
     pool = await asyncpg.create_pool(dsn, min_size=1, max_size=2)
     assert pool is not None
     try:
@@ -409,7 +409,7 @@ async def _engine_anchor(dsn: str, runs: list[GameRun]) -> dict[str, Any]:
         for run in runs:
             events = [GAME_MAPPER.to_domain(r) for r in await store.read_stream(game_stream(run.game_id))]
             started = next(i for i, e in enumerate(events) if isinstance(e, GameStarted))
-            engine_events = [e for e in events[started:] if type(e).__module__.endswith("dice.events")]
+            engine_events = [e for e in events[started:] if isinstance(e, Event)]
             games.append((engine_events[0], inputs_from_events(engine_events[1:])))
     finally:
         await pool.close()
@@ -429,8 +429,6 @@ async def _engine_anchor(dsn: str, runs: list[GameRun]) -> dict[str, Any]:
 def postgres_pids(dsn: str) -> list[int]:
     """The embedded server's postmaster and its backends (found through the postmaster.pid
     in its socket directory, which is its data directory); [] for a server elsewhere."""
-    from urllib.parse import parse_qs, urlsplit
-
     host = parse_qs(urlsplit(dsn).query).get("host", [None])[0]
     if host is None or not (Path(host) / "postmaster.pid").exists():
         return []
@@ -471,8 +469,6 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def _free_port() -> int:
-    import socket
-
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]

@@ -99,9 +99,7 @@ def _event(n: int) -> NewEvent:
 
 async def _raw_insert(raw: asyncpg.Connection, stream: str, version: int, event: NewEvent) -> None:
     data = event.data if isinstance(event.data, bytes) else _json(event.data)
-    await raw.execute(
-        _RAW_INSERT, stream, version, event.event_id, event.type, 1, data.decode(), '{"a":1}'
-    )
+    await raw.execute(_RAW_INSERT, stream, version, event.event_id, event.type, 1, data.decode(), '{"a":1}')
 
 
 def _json(value: dict[str, Any]) -> bytes:
@@ -164,14 +162,10 @@ async def _batch_appends(
             )
         raw_seconds += time.perf_counter() - started
     total = per_round * _ROUNDS * sizes.turn_size
-    return _figures(
-        "batch_append", total / store_seconds, "raw_batch_insert_events", total / raw_seconds
-    )
+    return _figures("batch_append", total / store_seconds, "raw_batch_insert_events", total / raw_seconds)
 
 
-async def _reads(
-    store: PostgresEventStore, raw: asyncpg.Connection, sizes: Sizes
-) -> dict[str, float]:
+async def _reads(store: PostgresEventStore, raw: asyncpg.Connection, sizes: Sizes) -> dict[str, float]:
     store_seconds = raw_seconds = 0.0
     store_count = raw_count = 0
     for _ in range(_ROUNDS):
@@ -207,9 +201,7 @@ async def _lag(store: PostgresEventStore, dsn: str, sizes: Sizes) -> dict[str, f
             projected[event.position] = now
 
     async with PostgresNotifications(dsn) as wakeups:
-        subscription = Subscription(
-            store, "bench-lag", project, wakeups=wakeups, after_commit=after_commit
-        )
+        subscription = Subscription(store, "bench-lag", project, wakeups=wakeups, after_commit=after_commit)
         stop = asyncio.Event()
         runner = asyncio.create_task(subscription.run(stop))
         interval = 1.0 / sizes.lag_rate

@@ -14,7 +14,7 @@ import gc
 import importlib.util
 import logging
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
@@ -52,7 +52,7 @@ GRAPHQL_PATH = "/graphql"
 
 @dataclass(slots=True)
 class Resources:
-    """What the lifespan opened; closed in reverse order on shutdown."""
+    """What the lifespan opened (``open_resources`` closes it in reverse order on shutdown)."""
 
     pool: asyncpg.Pool
     redis: aioredis.Redis
@@ -60,7 +60,6 @@ class Resources:
     fanout: GameFanout
     database_url: str
     redis_url: str
-    _closers: list[Callable[[], Any]] = field(default_factory=list)
 
 
 @contextlib.asynccontextmanager

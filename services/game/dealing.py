@@ -75,7 +75,5 @@ def deal(
     else:
         roles = stream.shuffle(table)
     characters = stream.shuffle(list(CharacterId))
-    seats = [
-        Seat(player=seat_id(i), role=roles[i], character=characters[i]) for i in range(len(seated))
-    ]
+    seats = [Seat(player=seat_id(i), role=roles[i], character=characters[i]) for i in range(len(seated))]
     return seated, seats

@@ -351,8 +351,9 @@ class GameGateway:
                 raise GameNotFound(game_id)
             session = GameSession.from_recorded(game_id, recorded)
             viewer = viewer_for(principal, session)
-            if from_version is not None and recorded[max(from_version, 1) - 1 :]:
-                yield [_recorded_view(session, viewer, r) for r in recorded[max(from_version, 1) - 1 :]]
+            backlog = [] if from_version is None else recorded[max(from_version, 1) - 1 :]
+            if backlog:
+                yield [_recorded_view(session, viewer, r) for r in backlog]
             while session.status in (GameStatus.LOBBY, GameStatus.ONGOING):
                 rung = await watch.wait(self.fanout.poll_interval)
                 if rung and not watch.has_news(session.version):

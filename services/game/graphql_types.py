@@ -18,7 +18,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from services.game.audit import AuditReport
-from services.game.gateway import GameGateway
+from services.game.gateway import EVENTS_PAGE_LIMIT, GameGateway
 from services.game.tokens import Principal
 
 
@@ -189,7 +189,7 @@ class GameQuery:
         info: Info,
         game_id: Annotated[strawberry.ID, strawberry.argument(name="id")],
         from_version: int = 1,
-        limit: int = 1_000,
+        limit: int = EVENTS_PAGE_LIMIT,
     ) -> list[GameEvent]:
         events = await _gateway(info).events(await caller(info), game_id, from_version, limit)
         return [GameEvent.from_view(game_id, e) for e in events]

@@ -17,7 +17,7 @@ from litestar import Controller, get, post
 from litestar.params import Parameter
 
 from services.game.audit import AuditReport
-from services.game.gateway import Created, GameGateway, Imported, Joined, Played
+from services.game.gateway import EVENTS_PAGE_LIMIT, Created, GameGateway, Imported, Joined, Played
 from services.game.lifecycle import GameContext, GameMode, GameOptions
 from services.game.records import GameRecord, read_record
 from services.game.rules.dice import GameCommand, MalformedCommand, parse_command
@@ -166,7 +166,7 @@ class GameController(Controller):
         gateway: GameGateway,
         principal: Principal | None,
         from_version: Annotated[int, Parameter(query="from_version", ge=1)] = 1,
-        limit: Annotated[int, Parameter(ge=1, le=1_000)] = 1_000,
+        limit: Annotated[int, Parameter(ge=1, le=EVENTS_PAGE_LIMIT)] = EVENTS_PAGE_LIMIT,
     ) -> list[dict[str, Any]]:
         return await gateway.events(principal, game_id, from_version, limit)
 

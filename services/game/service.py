@@ -55,20 +55,15 @@ from services.game.rules.dice import (
     Decision,
     Game,
     GameCommand,
-    GameStarted,
     Position,
     RollDice,
     RuleError,
     Seat,
     awaiting,
-    evolve,
     execute,
-    new_game,
 )
 from services.game.rules.dice.characters import CharacterId
 from services.game.rules.dice.events import DiceRolled
-from services.game.rules.dice.evolve import initial_state
-from services.game.rules.dice.flow import advance
 from services.game.rules.dice.state import GameState
 from services.game.rules.dice.vocabulary import Role
 from services.game.seeds import SeedVault
@@ -164,15 +159,6 @@ class GameService:
         self._remember(session)
         return session
 
-    async def load_at(self, game_id: str, version: int) -> GameSession:
-        """The game as it stood right after event ``version`` (time travel; not cached)."""
-        if not is_valid_game_id(game_id):
-            raise GameNotFound(game_id)
-        recorded = await self.store.read_stream(game_stream(game_id), limit=max(version, 1))
-        if not recorded:
-            raise GameNotFound(game_id)
-        return GameSession.from_recorded(game_id, recorded)
-
     def _remember(self, session: GameSession) -> None:
         self._sessions[session.game_id] = session
         self._sessions.move_to_end(session.game_id)
@@ -222,14 +208,13 @@ class GameService:
             ]
             events += joined
             events.append(SeatsDealt(members=tuple(s.member_id for s in spec.seats)))
-            events += _start(engine_seats, spec.position)
+            events += _start(engine_seats, spec.position).events
         else:
             joined = [PlayerJoined(member_id=m.member_id, name=m.name) for m in spec.members]
             events += joined
             if len(joined) == spec.player_count:
                 assert seed is not None
                 events += _deal_and_start(seed, [m.member_id for m in spec.members], spec.sheriff_member)
-                events += _first_rolls(events, seed)
         # a retried create (same command id) is answered by the store with the original events
         await self._append(session, events, command_id=command_id, actor=actor, expected_version=0)
         return await self.load(game_id)
@@ -258,7 +243,6 @@ class GameService:
             if len(members) == session.created.player_count:
                 seed = await self.seeds.seed_of(game_id)
                 events += _deal_and_start(seed, members, session.created.sheriff_member)
-                events += _first_rolls(events, seed)
             try:
                 await self._append(
                     session, events, command_id=command_id, actor=actor, expected_version=session.version
@@ -330,11 +314,7 @@ class GameService:
         _authorize(session, command, actor)
         working = game.state.clone()
         events: list[msgspec.Struct] = list(execute(working, command))
-        if session.mode is GameMode.ONLINE:
-            seed = await self.seeds.seed_of(game_id)
-            events += _roll_online(working, seed, session.faces_rolled + _faces_in(events))
-            if working.is_over:
-                events.append(SeedRevealed(seed=seed.hex()))
+        events += await self._server_rolls(session, working, events)
         return await self._append(
             session, events, command_id=command_id, actor=actor, expected_version=session.version
         )
@@ -360,11 +340,7 @@ class GameService:
             DecisionTimedOut(player=question.player, decision=question.decision.value, applied=str(command))
         ]
         events += execute(working, command)
-        if session.mode is GameMode.ONLINE:
-            seed = await self.seeds.seed_of(game_id)
-            events += _roll_online(working, seed, session.faces_rolled + _faces_in(events))
-            if working.is_over:
-                events.append(SeedRevealed(seed=seed.hex()))
+        events += await self._server_rolls(session, working, events)
         command_id = f"timeout/{game_id}/{session.version}"
         try:
             return await self._append(
@@ -392,6 +368,20 @@ class GameService:
         )
 
     # -- internals ---------------------------------------------------------------------------
+
+    async def _server_rolls(
+        self, session: GameSession, working: GameState, events: list[msgspec.Struct]
+    ) -> list[msgspec.Struct]:
+        """What an online game adds to an append after ``events`` (already applied to
+        ``working``): the rolls the engine now awaits, from the seed, and ``SeedRevealed`` if
+        the game is over. Nothing for a table game, whose scorekeeper enters the faces."""
+        if session.mode is not GameMode.ONLINE:
+            return []
+        seed = await self.seeds.seed_of(session.game_id)
+        added = _roll_online(working, seed, session.faces_rolled + _faces_in(events))
+        if working.is_over:
+            added.append(SeedRevealed(seed=seed.hex()))
+        return added
 
     async def _append(
         self,
@@ -465,34 +455,19 @@ def _check_spec(spec: NewGame) -> None:
         raise InvalidGameSpec("a decision time limit is at least 1 second")
 
 
-def _first_rolls(events: list[msgspec.Struct], seed: bytes) -> list[msgspec.Struct]:
-    """The opening roll of a game that has just been dealt (its events so far: ``events``)."""
-    started = next(e for e in events if isinstance(e, GameStarted))
-    state = initial_state(started)
-    for e in events[events.index(started) + 1 :]:
-        evolve(state, e)  # type: ignore[arg-type]
-    return _roll_online(state, seed, 0)
-
-
-def _start(seats: list[Seat], position: Position | None) -> list[msgspec.Struct]:
+def _start(seats: list[Seat], position: Position | None) -> Game:
+    """A new game at its first question; a setup the rules refuse is an invalid spec."""
     try:
-        started = new_game(seats, position)
+        return Game.start(seats, position)
     except RuleError as error:
         raise InvalidGameSpec(str(error)) from error
-    state = initial_state(started)
-    produced: list[msgspec.Struct] = [started]
-
-    def emit(event: msgspec.Struct) -> None:
-        evolve(state, event)  # type: ignore[arg-type]
-        produced.append(event)
-
-    advance(state, emit)  # type: ignore[arg-type]
-    return produced
 
 
 def _deal_and_start(seed: bytes, members: list[str], sheriff_member: str | None) -> list[msgspec.Struct]:
+    """An online game whose last seat is taken: the deal, the start and the opening roll."""
     seated, seats = deal(seed, members, sheriff_member)
-    return [SeatsDealt(members=tuple(seated)), *_start(seats, None)]
+    game = _start(seats, None)
+    return [SeatsDealt(members=tuple(seated)), *game.events, *_roll_online(game.state, seed, 0)]
 
 
 def _roll_online(state: GameState, seed: bytes, faces_rolled: int) -> list[msgspec.Struct]:

@@ -45,9 +45,10 @@ def default_command(state: GameState, question: Awaiting) -> GameCommand | None:
             shooter = state.by_id[player]
             n = len(state.players)
             clockwise = [state.players[(shooter.seat + k) % n].id for k in range(1, n)]
+            legal = legal_commands(state)
             for target in clockwise:
                 command = ChooseTarget(player=player, die=die, target=target)
-                if command in legal_commands(state):
+                if command in legal:
                     return command
             return None
         case Decision.ROLL:

@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from services.game.lifecycle import GameMode
+from services.game.records.summary import awaiting_to_object
 from services.game.rules.dice import GameStarted, PlayerId, Role
 from services.game.session import GameSession, GameStatus
 
@@ -88,21 +89,10 @@ def redact_state(session: GameSession, viewer: Viewer) -> dict[str, Any]:
         }
         for p in state.players
     ]
-    question = game.awaiting
     out["arrow_pile"] = state.arrow_pile
     out["active_player"] = state.turn.player if state.turn else None
     out["turn"] = state.turn.number if state.turn else state.last_turn_number
     out["dice"] = [None if f is None else f.value for f in state.turn.dice] if state.turn else []
-    out["awaiting"] = (
-        None
-        if question is None
-        else {
-            "player": question.player,
-            "decision": question.decision.value,
-            "dice": list(question.dice),
-            "max_count": question.max_count,
-            "rolls_left": question.rolls_left,
-        }
-    )
+    out["awaiting"] = awaiting_to_object(game.awaiting)
     out["result"] = None if state.result is None else msgspec.to_builtins(state.result)
     return out

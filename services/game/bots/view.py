@@ -176,12 +176,6 @@ class PlayerView:
         sheriff_life = 0 if self.sheriff is None else self.sheriff.life
         return (self.knowledge.facts, len(self.living), sheriff_life)
 
-    def shot(self, by: PlayerId, at: PlayerId) -> int:
-        return self.knowledge.shot.get((by, at), 0)
-
-    def healed(self, by: PlayerId, to: PlayerId) -> int:
-        return self.knowledge.healed.get((by, to), 0)
-
 
 def shot_options(view: PlayerView, die: int) -> list[tuple[PlayerState, Face | None]]:
     """Who the active player's ``die`` can hit, with the ``as_face`` to name (Calamity Janet may

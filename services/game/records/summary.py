@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.game.rules.dice import Game
+from services.game.rules.dice import Awaiting, Game
 
 
 def summarize(game: Game) -> dict[str, Any]:
     state = game.state
     result = state.result
     turn = state.turn
-    question = game.awaiting
     won = {r.player: r.won for r in result.results} if result is not None else {}
     return {
         "status": "ended" if game.is_over else "ongoing",
@@ -22,15 +21,7 @@ def summarize(game: Game) -> dict[str, Any]:
         "dice": None if turn is None else list(turn.dice),
         "rolls_used": 0 if turn is None else turn.rolls_used,
         "arrow_pile": state.arrow_pile,
-        "awaiting": None
-        if question is None
-        else {
-            "player": question.player,
-            "decision": question.decision.value,
-            "dice": list(question.dice),
-            "max_count": question.max_count,
-            "rolls_left": question.rolls_left,
-        },
+        "awaiting": awaiting_to_object(game.awaiting),
         "players": [
             {
                 "id": p.id,
@@ -48,4 +39,17 @@ def summarize(game: Game) -> dict[str, Any]:
             for p in state.players
         ],
         "events": len(game.events),
+    }
+
+
+def awaiting_to_object(question: Awaiting | None) -> dict[str, Any] | None:
+    """The open question as plain JSON data (the same shape in summaries and game views)."""
+    if question is None:
+        return None
+    return {
+        "player": question.player,
+        "decision": question.decision.value,
+        "dice": list(question.dice),
+        "max_count": question.max_count,
+        "rolls_left": question.rolls_left,
     }

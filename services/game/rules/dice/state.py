@@ -6,7 +6,6 @@ State objects are plain mutable dataclasses for speed: ``evolve`` updates them i
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 from services.game.rules.dice.awaiting import Awaiting
@@ -225,6 +224,3 @@ class GameState:
     @property
     def active(self) -> PlayerState | None:
         return None if self.turn is None else self.by_id[self.turn.player]
-
-    def role_counts(self) -> Counter[Role]:
-        return Counter(p.role for p in self.players)

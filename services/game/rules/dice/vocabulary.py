@@ -66,10 +66,6 @@ class Cause(StrEnum):
     INDIAN_ATTACK = "indian_attack"
     DYNAMITE = "dynamite"
 
-    @property
-    def has_player_source(self) -> bool:
-        return self in (Cause.SHOOT1, Cause.SHOOT2, Cause.GATLING)
-
 
 class GainCause(StrEnum):
     BEER = "beer"
