@@ -21,10 +21,9 @@ have made them public (an eliminated player's, every role once the game has ende
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from event_store import ChainProblem, PostgresEventStore, VerificationReport
+from event_store import ChainBreak, ChainProblem, PostgresEventStore, VerificationReport
 from services.game.audit_replay import Replay, explain_difference, replay_events
 from services.game.audit_report import (
     CHAIN,
@@ -107,8 +106,6 @@ def audit_events(game_id: str, events: Sequence[StoredEvent], chain: Verificatio
 
 # --- 1. the chain -------------------------------------------------------------------------------
 
-_MISSING = re.compile(r"versions? (\d+)(?:-(\d+))? missing")
-
 
 def check_chain(report: VerificationReport) -> AuditCheck:
     problem = report.first_problem
@@ -118,27 +115,26 @@ def check_chain(report: VerificationReport) -> AuditCheck:
 
 
 def explain_chain_problem(problem: ChainProblem) -> str:
-    """The store's finding in a referee's words, numbered like every other finding.
-
-    The store's messages are matched by their wording (``event_store/verification.py``);
-    one that is not recognised is passed on as it is rather than lost.
-    """
-    message, version = problem.message, problem.version
-    missing = _MISSING.search(message)
-    if missing is not None:
-        first, last = missing.group(1), missing.group(2)
-        return f"event {first} is missing" if last is None else f"events {first} to {last} are missing"
-    if version is not None and "stored hash does not match its content" in message:
-        return f"event {version} was edited after it was stored"
-    if version is not None and "prev_hash does not match" in message:
-        return (
-            f"event {version} does not follow from event {version - 1}: the history before it was rewritten"
-        )
-    if version is not None and "stream head" in message:
-        return f"event {version}, the last one, differs from the stream's head: the end was rewritten"
-    if "stream row missing" in message:
-        return "the stream's head record is missing: the history was tampered with"
-    return message
+    """The store's finding (its ``kind``) in a referee's words, numbered like every other
+    finding; a kind the audit has no words for is passed on in the store's own message."""
+    version, last = problem.version, problem.last_missing
+    match problem.kind:
+        case ChainBreak.MISSING if version is not None:
+            if last is None or last == version:
+                return f"event {version} is missing"
+            return f"events {version} to {last} are missing"
+        case ChainBreak.EDITED if version is not None:
+            return f"event {version} was edited after it was stored"
+        case ChainBreak.RELINKED if version is not None:
+            return (
+                f"event {version} does not follow from event {version - 1}: "
+                "the history before it was rewritten"
+            )
+        case ChainBreak.HEAD if version is not None:
+            return f"event {version}, the last one, differs from the stream's head: the end was rewritten"
+        case ChainBreak.STREAM_ROW_MISSING:
+            return "the stream's head record is missing: the history was tampered with"
+    return problem.message
 
 
 # --- 5. the replay, 6. the result ---------------------------------------------------------------

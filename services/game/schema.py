@@ -1,4 +1,5 @@
-"""The game service's tables, brought up to date with the event store's migrator."""
+"""The game service's tables (the seed vault, access tokens, deadlines), brought up to date with
+the event store's migrator; found by the runtime's ``prepare_all`` (services/<svc>/schema.py)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,11 @@ from pathlib import Path
 
 import asyncpg
 
-from event_store import migrate
-from event_store.migrator import load_migrations
+from event_store import migrate_component
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
 async def prepare_database(pool: asyncpg.Pool) -> None:
     """The event store's schema, then the game service's own tables (component ``game``)."""
-    async with pool.acquire() as connection:
-        await migrate(connection)
-        await migrate(connection, load_migrations(MIGRATIONS), component="game")
+    await migrate_component(pool, MIGRATIONS, "game")

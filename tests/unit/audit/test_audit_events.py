@@ -8,7 +8,7 @@ import re
 import msgspec
 import pytest
 
-from event_store import ChainProblem, VerificationReport
+from event_store import ChainBreak, ChainProblem, VerificationReport
 from services.game.audit import audit_events, check_chain, explain_chain_problem
 from services.game.audit_report import CHECK_ORDER, COMMITMENT, DEAL, RESULT, ROLLS, AuditReport
 from services.game.audit_stream import StoredEvent
@@ -234,31 +234,40 @@ def test_the_audit_of_an_ongoing_game_names_no_hidden_role(stop_after: int) -> N
 
 
 @pytest.mark.parametrize(
-    ("message", "version", "words"),
+    ("message", "version", "kind", "last_missing", "words"),
     [
         (
             "game-g1 version 57: stored hash does not match its content (edited?)",
             57,
+            ChainBreak.EDITED,
+            None,
             "event 57 was edited after it was stored",
         ),
-        ("game-g1 version 12 missing (deleted?)", 12, "event 12 is missing"),
-        ("game-g1 versions 6-7 missing (deleted?)", 6, "events 6 to 7 are missing"),
+        ("game-g1 version 12 missing (deleted?)", 12, ChainBreak.MISSING, 12, "event 12 is missing"),
+        ("game-g1 versions 6-7 missing (deleted?)", 6, ChainBreak.MISSING, 7, "events 6 to 7 are missing"),
         (
             "game-g1 version 9: prev_hash does not match the hash of version 8 (history rewritten?)",
             9,
+            ChainBreak.RELINKED,
+            None,
             "event 9 does not follow from event 8: the history before it was rewritten",
         ),
-        ("something new", None, "something new"),
+        ("something new", None, None, None, "something new"),
     ],
 )
-def test_chain_problems_are_put_in_words(message: str, version: int | None, words: str) -> None:
-    assert explain_chain_problem(ChainProblem("game-g1", version, message)) == words
+def test_chain_problems_are_put_in_words(
+    message: str, version: int | None, kind: ChainBreak | None, last_missing: int | None, words: str
+) -> None:
+    problem = ChainProblem("game-g1", version, message, kind, last_missing)
+    assert explain_chain_problem(problem) == words
 
 
 def test_a_broken_chain_fails_the_audit_first() -> None:
     events = online_game(4)
     chain = VerificationReport(
-        1, len(events), [ChainProblem("game-g1", 5, "game-g1 version 5 missing (deleted?)")]
+        1,
+        len(events),
+        [ChainProblem("game-g1", 5, "game-g1 version 5 missing (deleted?)", ChainBreak.MISSING, 5)],
     )
     report = audit_events("g1", numbered(events), chain)
     assert report.verdict == "not clean: event 5 is missing"
