@@ -342,6 +342,41 @@ async def _watch(base: str, run: GameRun) -> None:
                 run.received[event["version"]] = now
 
 
+async def _ready(
+    http: LoopbackHTTP, run: GameRun, url: str, state: dict[str, Any], member_of: dict[str, str]
+) -> tuple[str, dict[str, Any]]:
+    """The token of the player the game awaits, and a state that lists their legal commands
+    (a state received by somebody else has none: read it again as the awaited player)."""
+    token = run.tokens[member_of[state["awaiting"]["player"]]]
+    if not state["legal_commands"]:
+        _, state = await http.request("GET", url, token=token)
+        run.reads += 1
+    return token, state
+
+
+async def _send(
+    http: LoopbackHTTP,
+    run: GameRun,
+    url: str,
+    state: dict[str, Any],
+    token: str,
+    command_id: str,
+    rng: random.Random,
+    *,
+    latency_from: float | None,
+) -> dict[str, Any]:
+    """Play a random legal command; its latency counts from ``latency_from`` (the open loop's
+    scheduled time) or from the moment it is sent. Returns the state it answered with."""
+    body = {"command": rng.choice(state["legal_commands"]), "command_id": command_id}
+    sent = time.perf_counter()
+    status, played = await http.request("POST", f"{url}/commands", body, token)
+    run.command_ms.append((time.perf_counter() - (sent if latency_from is None else latency_from)) * 1000)
+    if status != 200:
+        raise RuntimeError(f"command refused: {status} {played}")
+    run.sent.append((sent, played["version"]))
+    return played["state"]
+
+
 async def _drive(http: LoopbackHTTP, run: GameRun, rng: random.Random, deadline: float) -> None:
     url = f"/games/{run.game_id}"
     _, state = await http.request("GET", url)
@@ -352,18 +387,8 @@ async def _drive(http: LoopbackHTTP, run: GameRun, rng: random.Random, deadline:
             return
         if time.monotonic() > deadline:
             return
-        token = run.tokens[member_of[state["awaiting"]["player"]]]
-        if not state["legal_commands"]:
-            _, state = await http.request("GET", url, token=token)
-            run.reads += 1
-        body = {"command": rng.choice(state["legal_commands"]), "command_id": f"c{n}"}
-        sent = time.perf_counter()
-        status, played = await http.request("POST", f"{url}/commands", body, token)
-        run.command_ms.append((time.perf_counter() - sent) * 1000)
-        if status != 200:
-            raise RuntimeError(f"command refused: {status} {played}")
-        run.sent.append((sent, played["version"]))
-        state = played["state"]
+        token, state = await _ready(http, run, url, state, member_of)
+        state = await _send(http, run, url, state, token, f"c{n}", rng, latency_from=None)
 
 
 async def _drive_open(
@@ -380,22 +405,12 @@ async def _drive_open(
             if state["status"] != "ongoing":
                 run.finished = True
                 break
-            token = run.tokens[member_of[state["awaiting"]["player"]]]
-            if not state["legal_commands"]:
-                _, state = await http.request("GET", url, token=token)
-                run.reads += 1
+            token, state = await _ready(http, run, url, state, member_of)
             if scheduled >= end:
                 return
             if (wait := scheduled - time.perf_counter()) > 0:
                 await asyncio.sleep(wait)
-            body = {"command": rng.choice(state["legal_commands"]), "command_id": f"c{n}"}
-            sent = time.perf_counter()
-            status, played = await http.request("POST", f"{url}/commands", body, token)
-            run.command_ms.append((time.perf_counter() - scheduled) * 1000)
-            if status != 200:
-                raise RuntimeError(f"command refused: {status} {played}")
-            run.sent.append((sent, played["version"]))
-            state = played["state"]
+            state = await _send(http, run, url, state, token, f"c{n}", rng, latency_from=scheduled)
             scheduled += period * rng.uniform(1 - OPEN_LOOP_JITTER, 1 + OPEN_LOOP_JITTER)
 
 
