@@ -180,9 +180,14 @@ def export_record(
 def export_league(
     league_id: Annotated[str, typer.Argument(help="The league to export.")],
     out: Annotated[Path, typer.Argument(dir_okay=False, help="JSON lines file to write.")],
-    with_seeds: bool = typer.Option(False, "--with-seeds", help="Also the dice seeds of games in progress."),
+    with_seeds: bool = typer.Option(
+        False,
+        "--with-seeds",
+        help="Operator backup, CONTAINS SECRETS: games in progress whole (hidden roles), their dice seeds.",
+    ),
 ) -> None:
-    """A league's events (league, club, every game) as JSON lines."""
+    """A league's events (league, club, every game) as JSON lines, as anonymous viewers may see
+    them: a game with a role still hidden is left out and named on a `withheld` line."""
     from services.runtime.transfer import export_league as export
 
     async def work(context: RuntimeContext, _: Endpoints) -> Any:
@@ -200,7 +205,10 @@ def export_league(
         report = _run(work)
     except LookupError as error:
         raise _fail(str(error)) from None
-    console.print(f"{report.streams} streams, {report.events} events, {report.seeds} seeds → {out}")
+    console.print(
+        f"{report.streams} streams, {report.events} events, {report.seeds} seeds, "
+        f"{report.withheld} games withheld (roles hidden) → {out}"
+    )
 
 
 @app.command("import-league")
@@ -222,7 +230,8 @@ def import_league(
 
     report = _run(work)
     console.print(
-        f"{report.streams} streams, {report.events} events ({report.appended} new), {report.seeds} seeds"
+        f"{report.streams} streams, {report.events} events ({report.appended} new), {report.seeds} seeds, "
+        f"{report.withheld} games withheld by the export"
     )
 
 

@@ -10,8 +10,14 @@ hash covers stream, version, id and content, each imported event must get the ve
 had: `import_league` checks that, so a file edited on the way is caught.
 
 Derived data (standings, ratings) is not exported: the projections rebuild it from the events.
-Online games' dice seeds are secret until a game ends and are only exported on request
-(`with_seeds`), for games still in progress; a finished game carries its seed in the stream.
+
+An export is a file that leaves the server, so it shows what an anonymous viewer may see
+(services/game/visibility.py decides, as for every other channel): a game whose roles are all
+public (ended, three players, not yet started) goes in whole; a game with any role still
+hidden (in progress) is left out, and a `withheld` line names it with only public facts
+(stream, version, status), so the file is the same whichever hidden roles were dealt.
+`with_seeds` makes an operator backup instead: every stream whole, hidden roles included, plus
+the secret dice seeds of online games in progress, so that they can go on after an import.
 """
 
 from __future__ import annotations
@@ -27,6 +33,9 @@ from typing import Any, TextIO
 import asyncpg
 
 from event_store import EventMetadata, NewEvent, PostgresEventStore
+from services.game.codec import GAME_MAPPER
+from services.game.session import GameSession
+from services.game.visibility import PUBLIC, role_visible
 
 _BATCH = 500
 Progress = Callable[[int], None]
@@ -39,6 +48,13 @@ class TransferReport:
     appended: int
     """Events newly written by an import (0 for an export or a repeated import)."""
     seeds: int = 0
+    withheld: int = 0
+    """Games left out of an export (or named as left out in an imported file): roles hidden."""
+
+
+WITHHELD_REASON = (
+    "roles still hidden: the game is exported once it has ended (or in an operator backup, --with-seeds)"
+)
 
 
 class HashMismatch(RuntimeError):
@@ -75,14 +91,51 @@ async def export_league(
     with_seeds: bool = False,
     progress: Progress | None = None,
 ) -> TransferReport:
-    """Write the league's streams to `path` (created only once the league is found)."""
+    """Write the league's streams to `path` (created only once the league is found): what an
+    anonymous viewer may see, or with `with_seeds` everything (an operator backup)."""
     streams = await league_streams(pool, league_id)
     # one snapshot: the league and its games as of one moment
     async with pool.acquire() as connection, connection.transaction(isolation="repeatable_read"):
+        withheld = [] if with_seeds else await _hidden_games(pool, connection, streams)
+        left_out = {w["stream"] for w in withheld}
+        exported = [s for s in streams if s not in left_out]
         with path.open("w", encoding="utf-8") as out:
-            count = await _write_events(connection, streams, out, progress)
+            count = await _write_events(connection, exported, out, progress)
+            for marker in withheld:
+                out.write(json.dumps({"withheld": marker}, separators=(",", ":")) + "\n")
             seeds = await _write_seeds(connection, streams, out) if with_seeds else 0
-    return TransferReport(len(streams), count, 0, seeds)
+    return TransferReport(len(exported), count, 0, seeds, len(withheld))
+
+
+async def _hidden_games(
+    pool: asyncpg.Pool, connection: asyncpg.Connection, streams: list[str]
+) -> list[dict[str, Any]]:
+    """The games of `streams` in which an anonymous viewer may not see every role, each as the
+    public facts its `withheld` line carries."""
+    decoder = PostgresEventStore(pool, mapper=GAME_MAPPER)
+    hidden: list[dict[str, Any]] = []
+    for stream in streams:
+        if not stream.startswith("game-"):
+            continue
+        rows = await connection.fetch(_GAME_EVENTS, stream)
+        if not rows:
+            continue  # scheduled by the league, not created yet
+        recorded = [decoder.to_recorded(r) for r in rows]
+        session = GameSession.from_recorded(stream.removeprefix("game-"), recorded)
+        if session.game is None:
+            continue  # no roles dealt yet
+        if all(role_visible(session, PUBLIC, p.id) for p in session.game.state.players):
+            continue
+        facts = {"stream": stream, "version": session.version, "status": session.status.value}
+        hidden.append({**facts, "reason": WITHHELD_REASON})
+    return hidden
+
+
+_GAME_EVENTS = """
+    SELECT position, stream_name, version, event_id, type, schema_version, data, metadata,
+           recorded_at, hash, prev_hash
+      FROM events WHERE stream_name = $1 ORDER BY version
+"""
 
 
 async def _write_events(
@@ -144,12 +197,19 @@ async def import_league(
     """Append every stream of an export at its original versions (duplicates are no-ops)."""
     events = sorted((line for line in lines if "stream" in line), key=lambda e: (e["stream"], e["version"]))
     seeds = [line["seed"] for line in lines if "seed" in line]
+    withheld = sum(1 for line in lines if "withheld" in line)
     streams = appended = 0
     for stream, group in groupby(events, key=lambda e: e["stream"]):
         streams += 1
         batch = list(group)
-        for start in range(0, len(batch), _BATCH):
-            chunk = batch[start : start + _BATCH]
+        # A stream that has grown since an earlier import (a game withheld then, ended now)
+        # gets only its new events; the ones it holds are checked by hash below.
+        held = await store.stream_version(stream)
+        fresh = [e for e in batch if e["version"] > held]
+        if progress is not None and len(fresh) < len(batch):
+            progress(len(batch) - len(fresh))
+        for start in range(0, len(fresh), _BATCH):
+            chunk = fresh[start : start + _BATCH]
             expected = chunk[0]["version"] - 1
             result = await store.append(stream, [_new_event(e) for e in chunk], expected_version=expected)
             if not result.duplicate:
@@ -163,7 +223,7 @@ async def import_league(
             seed["game_id"],
             bytes.fromhex(seed["seed"]),
         )
-    return TransferReport(streams, len(events), appended, len(seeds))
+    return TransferReport(streams, len(events), appended, len(seeds), withheld)
 
 
 def _new_event(line: dict[str, Any]) -> NewEvent:
