@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from bang_cli import api, audit, bench, ops, rules, serve, simulate
+from bang_cli import api, audit, bench, ops, projections, rules, serve, simulate
 from bang_cli import graphql as graphql_cli
 
 app = typer.Typer(
@@ -23,6 +23,7 @@ app.add_typer(api.tokens_app, name="tokens")
 app.add_typer(graphql_cli.app, name="graphql")
 app.add_typer(serve.app)  # serve, api, worker, consume, migrate, status, health
 app.add_typer(ops.app)  # seed-demo, import, export, leagues, audit-all, rebuild, backup, restore
+app.add_typer(projections.app, name="projections")  # holds, retry, skip
 
 if __name__ == "__main__":
     app()

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from bang_cli import api as api_cli
@@ -219,7 +220,7 @@ def migrate() -> None:
 
 @app.command("status")
 def status(as_json: bool = typer.Option(False, "--json", help="One JSON object instead of tables.")) -> None:
-    """Projection lag (checkpoint, head, lag) and Celery queue depths."""
+    """Projection lag (checkpoint, head, lag), held projections and Celery queue depths."""
     from services.runtime.context import open_context
     from services.runtime.projections import registered
     from services.runtime.status import ProjectionStatus, Status, projection_status, queue_depths
@@ -239,13 +240,25 @@ def status(as_json: bool = typer.Option(False, "--json", help="One JSON object i
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))
         return
-    table = Table("projection", "checkpoint", "head", "lag", title="Projections")
+    table = Table("projection", "checkpoint", "head", "lag", "held", title="Projections")
     for p in report.projections:
         name = p.name if p.registered else f"{p.name} (not registered)"
-        table.add_row(
-            name, str(p.checkpoint), str(p.head), str(p.lag), style=None if p.lag == 0 else "yellow"
-        )
+        held = "" if p.held is None else f"at {p.held.position} ({p.held.event_type}): {p.held.error_class}"
+        style = "red" if p.held is not None else None if p.lag == 0 else "yellow"
+        table.add_row(name, str(p.checkpoint), str(p.head), str(p.lag), escape(held), style=style)
     console.print(table)
+    for p in report.projections:
+        if p.held is not None:
+            console.print(
+                f"{p.name} is HELD at position {p.held.position} ({p.held.stream} version "
+                f"{p.held.version}, {p.held.event_type}) after {p.held.attempts} attempts: "
+                f"{p.held.error_class}: {p.held.error_message}\n  after a fix: bang-league projections "
+                f"retry {p.name}\n  or: bang-league projections skip {p.name} --position {p.held.position}"
+                ' --reason "…"',
+                style="red",
+                markup=False,
+                highlight=False,
+            )
     queue_table = Table("queue", "waiting", title="Celery queues")
     for q in report.queues:
         queue_table.add_row(q.name, str(q.depth))

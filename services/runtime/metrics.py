@@ -9,6 +9,9 @@ the replicas, so every metric here is a per-process count or a per-process readi
   appends through a `MeteredEventStore`.
 * `bang_event_store_head_position`, `bang_projection_checkpoint{projection}` and
   `bang_projection_lag_events{projection}` (head − checkpoint): set by consumers.
+* `bang_projection_held{projection}` (1 while held at an event it could not apply),
+  `bang_projection_failures_total{projection}` (failed attempts at an event) and
+  `bang_consumer_task_restarts_total{task}`: set by consumers.
 * `bang_celery_tasks_total{task,outcome}`: Celery task outcomes, from the worker's signals.
 """
 
@@ -53,6 +56,22 @@ LAG = Gauge(
     "Events a projection is behind the head (head − checkpoint).",
     ["projection"],
 )
+HELD = Gauge(
+    "bang_projection_held",
+    "1 while a projection is held at an event it could not apply (bang-league projections), else 0.",
+    ["projection"],
+)
+HELD_POSITION = Gauge(
+    "bang_projection_held_position",
+    "The position a held projection is held at (0: not held).",
+    ["projection"],
+)
+FAILURES = Counter(
+    "bang_projection_failures", "Failed attempts of a projection at an event, by projection.", ["projection"]
+)
+TASK_RESTARTS = Counter(
+    "bang_consumer_task_restarts", "Consumer tasks restarted in-process after a failure.", ["task"]
+)
 TASKS = Counter("bang_celery_tasks", "Celery task outcomes, by task name.", ["task", "outcome"])
 
 
@@ -66,6 +85,20 @@ def record_lag(projection: str, checkpoint: int, head: int) -> None:
     HEAD_POSITION.set(head)
     CHECKPOINT.labels(projection=projection).set(checkpoint)
     LAG.labels(projection=projection).set(max(head - checkpoint, 0))
+
+
+def record_held(projection: str, hold: Any | None) -> None:
+    """`hold`: the projection's open `event_store.subscription.Hold`, or None."""
+    HELD.labels(projection=projection).set(0 if hold is None else 1)
+    HELD_POSITION.labels(projection=projection).set(0 if hold is None else hold.position)
+
+
+def record_failed_attempt(projection: str) -> None:
+    FAILURES.labels(projection=projection).inc()
+
+
+def record_task_restart(task: str) -> None:
+    TASK_RESTARTS.labels(task=task).inc()
 
 
 class MeteredEventStore(PostgresEventStore):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from event_store.subscription import release_holds
 from services.runtime.context import RuntimeContext
 from services.runtime.projections import ProjectionSpec, close_built, subscription_of
 
@@ -21,6 +22,8 @@ async def reset_projection(context: RuntimeContext, spec: ProjectionSpec) -> Non
     async with context.pool.acquire() as connection, connection.transaction():
         await spec.reset(connection)
         await connection.execute("DELETE FROM checkpoints WHERE name = $1", spec.name)
+        # starting over from 0 voids a hold: the replay meets the event again, fixed or not
+        await release_holds(connection, spec.name, by="rebuild", reason="rebuilt from position 0")
 
 
 async def rebuild(context: RuntimeContext, spec: ProjectionSpec, progress: Progress | None = None) -> int:

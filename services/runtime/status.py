@@ -1,4 +1,4 @@
-"""What `bang-league status` reports: each projection's lag and each Celery queue's depth."""
+"""What `bang-league status` reports: each projection's lag and hold, each Celery queue's depth."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import asyncpg
 import redis
 
 from event_store import checkpoint_of
+from event_store.subscription import Hold, open_holds
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +18,8 @@ class ProjectionStatus:
     checkpoint: int
     head: int
     registered: bool = True
+    held: Hold | None = None
+    """Where it is held, at an event it could not apply (`bang-league projections`)."""
 
     @property
     def lag(self) -> int:
@@ -38,20 +41,36 @@ class Status:
     def to_json(self) -> dict[str, object]:
         return {
             "head": self.head,
-            "projections": [{**asdict(p), "lag": p.lag} for p in self.projections],
+            "projections": [
+                {
+                    "name": p.name,
+                    "checkpoint": p.checkpoint,
+                    "head": p.head,
+                    "lag": p.lag,
+                    "registered": p.registered,
+                    "held": None if p.held is None else p.held.to_json(),
+                }
+                for p in self.projections
+            ],
             "queues": [asdict(q) for q in self.queues],
         }
 
 
 async def projection_status(pool: asyncpg.Pool, names: Sequence[str]) -> tuple[int, list[ProjectionStatus]]:
-    """Head and checkpoints; checkpoints of names not registered (a retired projection, a
-    process manager) are listed too, flagged, since their lag is real work someone owes."""
+    """Head, checkpoints and holds; checkpoints of names not registered (a retired projection,
+    a process manager) are listed too, flagged, since their lag is real work someone owes."""
     head = await pool.fetchval("SELECT coalesce(max(position), 0) FROM events")
-    rows = [ProjectionStatus(name, await checkpoint_of(pool, name), head) for name in names]
+    holds = await open_holds(pool)
+    rows = [
+        ProjectionStatus(name, await checkpoint_of(pool, name), head, held=holds.get(name)) for name in names
+    ]
     others = await pool.fetch(
         "SELECT name, position FROM checkpoints WHERE NOT (name = ANY($1::text[]))", list(names)
     )
-    rows += [ProjectionStatus(r["name"], r["position"], head, registered=False) for r in others]
+    rows += [
+        ProjectionStatus(r["name"], r["position"], head, registered=False, held=holds.get(r["name"]))
+        for r in others
+    ]
     return head, rows
 
 
