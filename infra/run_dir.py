@@ -1,0 +1,83 @@
+"""A directory shared by the processes of one run (pytest-xdist workers), removed by the last.
+
+Each process registers its pid in `<dir>/holders` when it takes the directory and takes it
+out when it lets go; the one that leaves no live holder behind removes the directory, so a
+test run's embedded servers and their data never outlive it. The lock file sits next to the
+directory (`<dir>.lock`) and is removed with it; a process that waited on a lock file that
+was removed meanwhile locks the new one instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+from infra.pgdata import DISPOSABLE_MARKER
+
+HOLDERS = "holders"
+
+
+def hold_run_dir(path: Path) -> None:
+    """Take `path` (created if missing, marked disposable) for this process."""
+    with _locked(path):
+        path.mkdir(parents=True, exist_ok=True)
+        (path / DISPOSABLE_MARKER).touch()
+        _write(path, _live(path) | {os.getpid()})
+
+
+def release_run_dir(path: Path) -> bool:
+    """Let `path` go; remove it when no live process holds it any more. True if removed."""
+    with _locked(path):
+        if not path.exists():
+            return False
+        others = _live(path) - {os.getpid()}
+        if others:
+            _write(path, others)
+            return False
+        shutil.rmtree(path, ignore_errors=True)
+        path.with_name(f"{path.name}.lock").unlink(missing_ok=True)
+        return True
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    lock = path.with_name(f"{path.name}.lock")
+    while True:
+        handle = lock.open("a")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                same = os.fstat(handle.fileno()).st_ino == lock.stat().st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                yield
+                return
+        finally:
+            handle.close()  # closing lets the flock go
+
+
+def _live(path: Path) -> set[int]:
+    try:
+        text = (path / HOLDERS).read_text()
+    except FileNotFoundError:
+        return set()
+    return {int(word) for word in text.split() if word.isdigit() and _alive(int(word))}
+
+
+def _write(path: Path, pids: set[int]) -> None:
+    (path / HOLDERS).write_text("".join(f"{pid}\n" for pid in sorted(pids)))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
