@@ -83,6 +83,7 @@ def serve(
         table.add_row("Metrics", urls.metrics)
         table.add_row("Consumers", urls.consumer_health or "-")
         table.add_row("Worker", urls.worker_health or "-")
+        table.add_row("Supervisor", urls.supervisor_health or "-")
         table.add_row("PostgreSQL", f"{endpoints.postgres_source}: {endpoints.dsn}")
         table.add_row("Redis", f"{endpoints.redis_source}: {endpoints.redis_url}")
         console.print(table)

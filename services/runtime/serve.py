@@ -7,6 +7,10 @@ registered consumer, a Celery worker, and once the demo seeder), wait until the 
 children (see `Supervisor.stop`) and let go of the embedded servers, which stops them unless
 another process (an operator command still running) holds them too.
 
+Only a signal stops serve. A child that crash-loops is restarted every 30 s at most and shown
+on serve's own `/health` (the "Supervisor" URL), never a reason to stop the API and the
+database under it; an embedded postmaster that dies is started again (`PostmasterWatch`).
+
 The children are the same commands production runs one per container (`bang-league api`,
 `worker`, `consume`), told the resolved URLs through the environment: the embedded default and
 the distributed deployment differ only in configuration.
@@ -15,22 +19,25 @@ the distributed deployment differ only in configuration.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import signal
 import socket
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from services.runtime.context import open_context
 from services.runtime.database import prepare_all
-from services.runtime.health import probe
+from services.runtime.health import HealthCheck, HealthServer, probe
 from services.runtime.infra import Endpoints, child_environment, hold_infra
 from services.runtime.logging import get_logger
+from services.runtime.postmaster import PostmasterWatch
 from services.runtime.projections import registered
-from services.runtime.supervisor import ChildSpec, CrashLoop, Supervisor
+from services.runtime.supervisor import ChildSpec, Supervisor
 
 log = get_logger(__name__)
 
@@ -56,6 +63,7 @@ class Urls:
     metrics: str
     consumer_health: str | None
     worker_health: str | None
+    supervisor_health: str | None = None
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -126,7 +134,7 @@ class _Signals:
 
 
 def serve(options: ServeOptions, announce: Callable[[Urls, Endpoints], None]) -> int:
-    """Run until signalled; the exit status (0 after a clean stop, 1 if a child crash-looped)."""
+    """Run until signalled; the exit status (0 after a clean stop)."""
     signals = _Signals()
     signals.install()  # before the embedded servers start, so a Ctrl-C then still cleans up
     with hold_infra(data_dir=options.data_dir) as endpoints:
@@ -136,6 +144,9 @@ def serve(options: ServeOptions, announce: Callable[[Urls, Endpoints], None]) ->
         asyncio.run(_prepare(endpoints))
         children, urls = plan_children(options, endpoints)
         supervisor = Supervisor(children, stop_timeout=options.stop_timeout)
+        watch = None
+        if endpoints.postgres_source == "embedded":
+            watch = PostmasterWatch(endpoints.data_dir / "postgres")
 
         def on_signal(count: int) -> None:
             supervisor.stopping.set()
@@ -145,20 +156,43 @@ def serve(options: ServeOptions, announce: Callable[[Urls, Endpoints], None]) ->
         signals.on_signal = on_signal
         if signals.received:
             return 0
-        status = 0
+        health_port = free_port()
+        health = HealthServer(health_port, _serve_health(supervisor, watch), host="127.0.0.1")
+        urls = dataclasses.replace(urls, supervisor_health=f"http://127.0.0.1:{health_port}/health")
         try:
+            if watch is not None:
+                watch.start()
+            health.start()
             supervisor.start()
             if _wait_for_api(urls.api + "/health", supervisor):
                 announce(urls, endpoints)
             supervisor.watch()
-        except CrashLoop as error:
-            log.error("giving up", reason=str(error))
-            status = 1
         finally:
+            if watch is not None:
+                watch.stop()  # first: a server being let go of must not be started again
             codes = supervisor.stop()
+            health.close()
             log.info("children stopped", exit_codes=codes)
     log.info("stopped")
-    return status
+    return 0
+
+
+def _serve_health(supervisor: Supervisor, watch: PostmasterWatch | None) -> HealthCheck:
+    """serve's own `/health`: each child's state and the embedded database's. 503 while a
+    child crash-loops or the database is being restarted; serve keeps running either way."""
+
+    def check() -> tuple[bool, dict[str, Any]]:
+        states = supervisor.states()
+        details: dict[str, Any] = {"children": {name: asdict(state) for name, state in states.items()}}
+        healthy = all(state.healthy for state in states.values())
+        if watch is not None:
+            database_up, details["database"] = watch.check()
+            healthy = healthy and database_up
+        if not healthy:
+            details["status"] = "degraded"
+        return healthy, details
+
+    return check
 
 
 def _wait_for_api(url: str, supervisor: Supervisor) -> bool:

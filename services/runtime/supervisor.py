@@ -4,8 +4,13 @@ Each child runs in its own session (so its own process group): a terminal's Ctrl
 only the supervisor, which then stops the children in order instead of all of them dying at
 once mid-write, and stopping a child's group also stops whatever it forked (Celery's pool,
 uvicorn's reloader). Stopping is SIGTERM to every group, then SIGKILL to the groups still
-alive after the timeout. A child that dies is restarted after a growing back-off; one that
-keeps dying right after start-up stops the supervisor instead of looping forever.
+alive after the timeout. A child that dies is restarted after a growing back-off.
+
+A child that keeps dying right after start-up is *crash-looping*: it is logged loudly, shown as
+such by `states()` (serve's `/health`), and still restarted, every 30 s at most. The supervisor
+never gives up on it by stopping everything: the others (the API above all) and the database
+under them keep serving, and the crash-looping child comes back by itself once its cause is
+gone (the database it waited for is up again, a hold was resolved).
 """
 
 from __future__ import annotations
@@ -25,10 +30,11 @@ from services.runtime.logging import get_logger
 log = get_logger(__name__)
 
 _POLL_SECONDS = 0.2
-_MAX_BACKOFF_SECONDS = 30.0
-_STABLE_AFTER_SECONDS = 30.0
+MAX_BACKOFF_SECONDS = 30.0
+STABLE_AFTER_SECONDS = 30.0
 """A child that ran this long counts as having started fine; its crash count starts over."""
-_MAX_QUICK_CRASHES = 5
+CRASH_LOOP_AFTER = 5
+"""Quick crashes in a row after which a child is reported as crash-looping."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,21 +55,47 @@ class _Child:
     quick_crashes: int = 0
     restart_at: float | None = None
     finished: bool = False
+    restarts: int = 0
+    last_exit_code: int | None = None
 
 
-class CrashLoop(RuntimeError):
-    pass
+@dataclass(frozen=True, slots=True)
+class ChildState:
+    """What `/health` and the logs say about one child."""
+
+    state: str
+    """running, restarting, crash-looping, finished (a one-shot job), or not started."""
+    pid: int | None
+    restarts: int
+    last_exit_code: int | None
+
+    @property
+    def healthy(self) -> bool:
+        return self.state in ("running", "restarting", "finished")
 
 
 class Supervisor:
-    def __init__(self, children: Sequence[ChildSpec], *, stop_timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        children: Sequence[ChildSpec],
+        *,
+        stop_timeout: float = 10.0,
+        max_backoff: float = MAX_BACKOFF_SECONDS,
+        stable_after: float = STABLE_AFTER_SECONDS,
+    ) -> None:
         self._children = [_Child(spec) for spec in children]
         self.stop_timeout = stop_timeout
+        self.max_backoff = max_backoff
+        self.stable_after = stable_after
         self.stopping = threading.Event()
 
     @property
     def pids(self) -> dict[str, int]:
         return {c.spec.name: c.process.pid for c in self._children if c.process is not None}
+
+    def states(self) -> dict[str, ChildState]:
+        """Each child's state, readable from another thread (a health server's)."""
+        return {c.spec.name: _state_of(c) for c in list(self._children)}
 
     def start(self) -> None:
         for child in self._children:
@@ -78,7 +110,7 @@ class Supervisor:
 
     def watch(self) -> None:
         """Keep the children running until `stopping` is set (by a signal handler, a test).
-        Raises CrashLoop when a child keeps dying right after it starts."""
+        Never gives up on a child: see the module docstring."""
         while not self.stopping.wait(_POLL_SECONDS):
             self.check_children()
 
@@ -98,6 +130,8 @@ class Supervisor:
         assert child.process is not None
         code = child.process.poll()
         if code is None:
+            if child.quick_crashes and now - child.started_at >= self.stable_after:
+                child.quick_crashes = 0  # it came back for good: no longer crash-looping
             return
         _kill_group(child.process.pid, signal.SIGKILL)  # whatever it forked dies with it
         ran = now - child.started_at
@@ -107,11 +141,16 @@ class Supervisor:
                 logging.INFO if code == 0 else logging.ERROR, "job finished", child=child.spec.name, code=code
             )
             return
-        child.quick_crashes = 0 if ran >= _STABLE_AFTER_SECONDS else child.quick_crashes + 1
-        if child.quick_crashes >= _MAX_QUICK_CRASHES:
-            raise CrashLoop(f"{child.spec.name} exited {_MAX_QUICK_CRASHES} times in a row right after start")
-        delay = min(2.0 ** (child.quick_crashes - 1), _MAX_BACKOFF_SECONDS) if child.quick_crashes else 0.5
+        child.last_exit_code = code
+        child.restarts += 1
+        child.quick_crashes = 0 if ran >= self.stable_after else child.quick_crashes + 1
+        delay = min(2.0 ** (child.quick_crashes - 1), self.max_backoff) if child.quick_crashes else 0.5
         child.restart_at = now + delay
+        if child.quick_crashes >= CRASH_LOOP_AFTER:
+            log.error("CHILD CRASH-LOOPING: it exits right after each start; still restarting it, the "
+                      "others keep running", child=child.spec.name, code=code,
+                      quick_crashes=child.quick_crashes, restart_in_seconds=delay)  # fmt: skip
+            return
         log.warning("child exited; restarting", child=child.spec.name, code=code, ran_seconds=round(ran, 1),
                     restart_in_seconds=delay)  # fmt: skip
 
@@ -138,6 +177,21 @@ class Supervisor:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 child.process.wait(timeout=5)
         return codes
+
+
+def _state_of(child: _Child) -> ChildState:
+    pid = child.process.pid if child.process is not None else None
+    if child.finished:
+        state = "finished"
+    elif child.process is None:
+        state = "not started"
+    elif child.quick_crashes >= CRASH_LOOP_AFTER:
+        state = "crash-looping"
+    elif child.restart_at is not None:
+        state = "restarting"
+    else:
+        state = "running"
+    return ChildState(state, pid, child.restarts, child.last_exit_code)
 
 
 def _kill_group(pgid: int, sig: signal.Signals) -> None:
