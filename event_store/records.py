@@ -29,12 +29,15 @@ class EventMetadata(msgspec.Struct, frozen=True, omit_defaults=True, kw_only=Tru
 
     `command_id` ties an event to the command that produced it (retries carry the same id),
     `correlation_id` to the whole conversation, `causation_id` to the message that caused it.
+    `command_fingerprint` (on a command's first event) tells a retry of that command from
+    another command sent with the same id.
     """
 
     correlation_id: str | None = None
     causation_id: str | None = None
     actor: str | None = None
     command_id: str | None = None
+    command_fingerprint: str | None = None
 
 
 class NewEvent(msgspec.Struct, frozen=True, kw_only=True):

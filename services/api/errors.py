@@ -24,12 +24,15 @@ from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from event_store import ConcurrencyError, DuplicateEventConflict, StoreUnavailable
 from services.game.errors import (
     AlreadyJoined,
+    CommandIdReused,
     GameFinished,
+    GameIdTaken,
     GameNotFound,
     GameNotStarted,
     GameServiceError,
     InvalidGameSpec,
     NotAllowed,
+    ReservedCommandId,
     StaleVersion,
 )
 from services.game.gateway import AuthenticationRequired, ExportRefused, Forbidden, VersionOutOfRange
@@ -74,6 +77,13 @@ PROBLEMS: dict[type[BaseException], Problem] = {
     ),
     DuplicateEventConflict: Problem(
         409, "command-id-reused", "This command id was used for another command; use a new one"
+    ),
+    CommandIdReused: Problem(
+        409, "command-id-reused", "This command id was used for another command; use a new one", "command_id"
+    ),
+    GameIdTaken: Problem(409, "game-id-taken", "A game with this id exists; choose another", "game_id"),
+    ReservedCommandId: Problem(
+        422, "command-id-reserved", "This command id is the server's own", "command_id"
     ),
     ExportRefused: Problem(409, "export-refused", "The record would show hidden information"),
     IllegalCommand: Problem(422, "illegal-command", "The rules forbid this command", "command"),

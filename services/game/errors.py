@@ -50,3 +50,28 @@ class AlreadyJoined(GameServiceError):
             f"{member_id} has already joined game {game_id}; the player token was issued with the "
             "first answer (an organiser can issue a new one)"
         )
+
+
+class CommandIdReused(GameServiceError):
+    """A command id already used in this game for another command, or by another caller. Only
+    told to a caller who may act in the game; anybody else gets the answer a new id would get."""
+
+    def __init__(self, command_id: str) -> None:
+        self.command_id = command_id
+        super().__init__(
+            f"command id {command_id!r} was used in this game for another command; "
+            "a retry must repeat the same command, anything new needs a new command id"
+        )
+
+
+class GameIdTaken(GameServiceError):
+    """A create names a game id that another create (or another caller) holds already. The
+    same answer whatever the command id, so a guessed id says nothing about who sent what."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        super().__init__(f"game id {game_id!r} is taken: choose another game_id")
+
+
+class ReservedCommandId(GameServiceError, ValueError):
+    """A caller's command id in a namespace the server keeps for its own commands."""

@@ -242,7 +242,9 @@ class GameGateway:
             position=record.position,
             game_id=game_id or record.meta.game_id,
         )
-        session = await self.service.create_game(spec, command_id=command_id, actor=actor)
+        session = await self.service.create_game(
+            spec, command_id=command_id, actor=actor, inputs=tuple(record.inputs)
+        )
         version = session.version
         for n, command in enumerate(record.inputs):
             outcome = await self.service.play(

@@ -5,9 +5,14 @@ Guarantees:
 - **Optimistic concurrency.** Events are appended at the version the decision was made on;
   when another writer got there first the service reloads and decides again (the engine
   re-checks the command against the new state), a few times, then gives up loudly.
-- **Idempotent commands.** A command carries an id. Event ids are derived from it
-  (uuid5), and the stream remembers which command produced which events, so the same command
-  sent twice answers with the first answer instead of playing twice.
+- **Idempotent commands.** A command carries an id, scoped to its game. Event ids are derived
+  from it (uuid5), and the stream remembers which command produced which events and, in its
+  first event's metadata, the command's fingerprint (``command_fingerprint``: what was asked
+  and by whom). The same command from the same caller sent twice answers with the first answer
+  instead of playing twice; another command (or another caller) with a used id is refused with
+  ``CommandIdReused`` - but only to a caller who may act in the game: anybody else gets the
+  answer a new id would get, so a guessed id confirms nothing. A create's derived game id is
+  scoped to its organiser for the same reason.
 - **Online dice.** When the engine awaits dice in an online game, the service rolls them from
   the game's seeded generator in the same append, so a player's reroll and its faces land
   together and nobody can see the faces before deciding.
@@ -17,8 +22,10 @@ Guarantees:
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -31,12 +38,15 @@ from services.game.dealing import deal
 from services.game.dice_source import SeededDice, commitment, new_seed
 from services.game.errors import (
     AlreadyJoined,
+    CommandIdReused,
     GameFinished,
+    GameIdTaken,
     GameNotFound,
     GameNotStarted,
     GameServiceError,
     InvalidGameSpec,
     NotAllowed,
+    ReservedCommandId,
     StaleVersion,
 )
 from services.game.lifecycle import (
@@ -67,12 +77,15 @@ from services.game.rules.dice.events import DiceRolled
 from services.game.rules.dice.state import GameState
 from services.game.rules.dice.vocabulary import Role
 from services.game.seeds import SeedVault
-from services.game.session import GameSession, GameStatus
+from services.game.session import CommandTrace, GameSession, GameStatus
 from services.game.timeouts import default_command
 
 _EVENT_IDS = uuid.UUID("5b1e7c52-6d0e-4f59-9a55-0c7f5e0b6a11")
 _CONFLICT_RETRIES = 8
 _MIN_PLAYERS, _MAX_PLAYERS = 3, 8
+_TIMEOUT_COMMANDS = "timeout/"
+"""The server's own command ids (``apply_timeout``); a caller's may not start so, or a player
+could take the id of a future timeout and keep their decision from ever timing out."""
 
 
 class ActorKind(StrEnum):
@@ -175,13 +188,72 @@ class GameService:
 
     # -- creating and joining ----------------------------------------------------------------
 
-    async def create_game(self, spec: NewGame, *, command_id: str, actor: Actor) -> GameSession:
+    async def create_game(
+        self,
+        spec: NewGame,
+        *,
+        command_id: str,
+        actor: Actor,
+        inputs: tuple[GameCommand, ...] = (),
+    ) -> GameSession:
+        """Create the game ``spec`` describes. ``inputs``: what the caller will play next under
+        this command id (a record import's inputs, ``<command_id>/input/<n>``): they are part
+        of what was asked, so a re-import of a longer record is another command, not a retry.
+
+        A retry (same command id, spec and inputs, same organiser) answers with the game; another
+        command under the id is ``CommandIdReused``; a game id held by another create (any
+        command id) or by another organiser is ``GameIdTaken``."""
         if actor.kind is ActorKind.PLAYER:
             raise NotAllowed("only an organiser (or the league) creates games")
-        game_id = spec.game_id or str(uuid.uuid5(_EVENT_IDS, f"create/{command_id}"))
+        _check_command_id(command_id, actor)
+        game_id = spec.game_id or derived_game_id(actor, command_id)
         if not is_valid_game_id(game_id):
             raise InvalidGameSpec(f"{game_id!r} is not a valid game id (letters, digits, . _ : -)")
         _check_spec(spec)
+        asked = {"spec": _public_spec(spec), "inputs": [msgspec.to_builtins(c) for c in inputs]}
+        fingerprint = command_fingerprint("create", asked, actor)
+        for _ in range(_CONFLICT_RETRIES):
+            stored_fingerprint: str | None = fingerprint
+            existing = await self._existing(game_id)
+            if existing is not None:
+                trace = existing.commands.get(command_id)
+                if trace is None or trace.first_version != 1 or trace.actor != str(actor):
+                    raise GameIdTaken(game_id)
+                if trace.fingerprint is not None and trace.fingerprint != fingerprint:
+                    raise CommandIdReused(command_id)
+                # The same command again: rebuild its events and let the store compare them
+                # with the stored ones (a table game's roles are in the events, not in the
+                # fingerprint). Stored before fingerprints were kept: compare without one.
+                stored_fingerprint = trace.fingerprint
+            session, events = await self._creation(game_id, spec, actor)
+            try:
+                await self._append(
+                    session,
+                    events,
+                    command_id=command_id,
+                    actor=actor,
+                    fingerprint=stored_fingerprint,
+                    expected_version=0,
+                )
+            except (ConcurrencyError, DuplicateEventConflict) as error:
+                self.forget(game_id)
+                if existing is not None and isinstance(error, DuplicateEventConflict):
+                    raise CommandIdReused(command_id) from None
+                continue  # another create got there first: answer as that one's retry would be
+            return await self.load(game_id)
+        raise ConcurrencyError(game_stream(game_id), "no stream", -1)
+
+    async def _existing(self, game_id: str) -> GameSession | None:
+        try:
+            return await self.load(game_id)
+        except GameNotFound:
+            return None
+
+    async def _creation(
+        self, game_id: str, spec: NewGame, actor: Actor
+    ) -> tuple[GameSession, list[msgspec.Struct]]:
+        """The events that create ``spec`` as ``game_id`` (the same ones again on a retry: an
+        online game's seed is kept once)."""
         seed: bytes | None = None
         if spec.mode is GameMode.ONLINE:
             seed = await self.seeds.keep(game_id, new_seed())
@@ -195,7 +267,6 @@ class GameService:
             sheriff_member=spec.sheriff_member,
             created_by=actor.id,
         )
-        session = GameSession(game_id, created)
         events: list[msgspec.Struct] = [created]
         if spec.mode is GameMode.TABLE:
             assert spec.seats is not None
@@ -215,39 +286,48 @@ class GameService:
             if len(joined) == spec.player_count:
                 assert seed is not None
                 events += _deal_and_start(seed, [m.member_id for m in spec.members], spec.sheriff_member)
-        # a retried create (same command id) is answered by the store with the original events
-        await self._append(session, events, command_id=command_id, actor=actor, expected_version=0)
-        return await self.load(game_id)
+        return GameSession(game_id, created), events
 
     async def join(self, game_id: str, member: Member, *, command_id: str) -> GameSession:
         actor = Actor(kind=ActorKind.PLAYER, id=member.member_id)
+        _check_command_id(command_id, actor)
+        fingerprint = command_fingerprint("join", member, actor)
+        joined_event = PlayerJoined(member_id=member.member_id, name=member.name)
+
+        async def same_join(events: list[msgspec.Struct]) -> bool:
+            return events[:1] == [joined_event]
+
         for _ in range(_CONFLICT_RETRIES):
             session = await self.load(game_id)
             trace = session.commands.get(command_id)
-            if trace is not None:
-                # A retry of this member's own join changes nothing; any other command's id is
-                # refused, so that a known id (a move's, the creation's) never seats anybody.
-                replayed = await self._replayed_outcome(session, trace.first_version, trace.last_version)
-                first = replayed.events[0] if replayed.events else None
-                if isinstance(first, PlayerJoined) and first.member_id == member.member_id:
-                    raise AlreadyJoined(game_id, member.member_id)
-                raise NotAllowed(f"command id {command_id!r} is not {member.member_id}'s join")
+            # A retry of this member's own join changes nothing and issues no token again.
+            if trace is not None and await self._is_retry(session, trace, fingerprint, actor, same_join):
+                raise AlreadyJoined(game_id, member.member_id)
             if session.mode is not GameMode.ONLINE:
                 raise InvalidGameSpec(f"game {game_id} is a table game: its scorekeeper seats the players")
             if session.status is not GameStatus.LOBBY:
                 raise InvalidGameSpec(f"game {game_id} is full and has started")
             if any(j.member_id == member.member_id for j in session.joined):
                 raise InvalidGameSpec(f"{member.member_id} has already joined game {game_id}")
-            events: list[msgspec.Struct] = [PlayerJoined(member_id=member.member_id, name=member.name)]
+            # Only now, when the join could be taken: any other command's id (a move's, the
+            # creation's) never seats anybody.
+            if trace is not None:
+                raise CommandIdReused(command_id)
+            events: list[msgspec.Struct] = [joined_event]
             members = [j.member_id for j in session.joined] + [member.member_id]
             if len(members) == session.created.player_count:
                 seed = await self.seeds.seed_of(game_id)
                 events += _deal_and_start(seed, members, session.created.sheriff_member)
             try:
                 await self._append(
-                    session, events, command_id=command_id, actor=actor, expected_version=session.version
+                    session,
+                    events,
+                    command_id=command_id,
+                    actor=actor,
+                    fingerprint=fingerprint,
+                    expected_version=session.version,
                 )
-            except ConcurrencyError:
+            except (ConcurrencyError, DuplicateEventConflict):
                 self.forget(game_id)
                 continue
             return await self.load(game_id)
@@ -274,10 +354,12 @@ class GameService:
         decides again the careful way - catch up from the store, then decide - so the answer is
         the one a fresh read would have given. In one process's games that saves a round trip
         per command."""
+        _check_command_id(command_id, actor)
+        fingerprint = command_fingerprint("play", command, actor)
         cached = self._sessions.get(game_id)
         if cached is not None:
             try:
-                return await self._play_on(cached, command, actor, command_id, expected_version)
+                return await self._play_on(cached, command, actor, command_id, fingerprint, expected_version)
             except (ConcurrencyError, DuplicateEventConflict):
                 self.forget(game_id)
             except (GameServiceError, RuleError):
@@ -285,7 +367,9 @@ class GameService:
         for _ in range(_CONFLICT_RETRIES):
             session = await self.load(game_id)
             try:
-                return await self._play_on(session, command, actor, command_id, expected_version)
+                return await self._play_on(session, command, actor, command_id, fingerprint, expected_version)
+            except DuplicateEventConflict:
+                self.forget(game_id)  # a racing request used this command id: look at it again
             except ConcurrencyError:
                 if expected_version is not None:
                     raise StaleVersion(
@@ -300,14 +384,25 @@ class GameService:
         command: GameCommand,
         actor: Actor,
         command_id: str,
+        fingerprint: str,
         expected_version: int | None,
     ) -> PlayOutcome:
         """Decide ``command`` on ``session`` and append at its version (ConcurrencyError if the
-        stream has moved on)."""
+        stream has moved on).
+
+        A used command id is looked at only for a caller who may act in this game: anybody
+        else is refused below exactly as with a new id, so the answer says nothing about which
+        ids were used."""
         game_id = session.game_id
         trace = session.commands.get(command_id)
-        if trace is not None:
-            return await self._replayed_outcome(session, trace.first_version, trace.last_version)
+        if trace is not None and _may_act(session, actor):
+
+            async def same_play(events: list[msgspec.Struct]) -> bool:
+                return await self._played_same(session, trace.first_version, command, events)
+
+            if await self._is_retry(session, trace, fingerprint, actor, same_play):
+                return await self._replayed_outcome(session, trace.first_version, trace.last_version)
+            raise CommandIdReused(command_id)
         if expected_version is not None and expected_version != session.version:
             raise StaleVersion(game_id, expected_version, session.version)
         game = _playable(session)
@@ -316,7 +411,12 @@ class GameService:
         events: list[msgspec.Struct] = list(execute(working, command))
         events += await self._server_rolls(session, working, events)
         return await self._append(
-            session, events, command_id=command_id, actor=actor, expected_version=session.version
+            session,
+            events,
+            command_id=command_id,
+            actor=actor,
+            fingerprint=fingerprint,
+            expected_version=session.version,
         )
 
     async def apply_timeout(self, game_id: str, now: datetime | None = None) -> PlayOutcome | None:
@@ -341,10 +441,16 @@ class GameService:
         ]
         events += execute(working, command)
         events += await self._server_rolls(session, working, events)
-        command_id = f"timeout/{game_id}/{session.version}"
+        command_id = f"{_TIMEOUT_COMMANDS}{game_id}/{session.version}"
+        asked = {"version": session.version, "applied": str(command)}
         try:
             return await self._append(
-                session, events, command_id=command_id, actor=SYSTEM, expected_version=session.version
+                session,
+                events,
+                command_id=command_id,
+                actor=SYSTEM,
+                fingerprint=command_fingerprint("timeout", asked, SYSTEM),
+                expected_version=session.version,
             )
         except ConcurrencyError:
             self.forget(game_id)
@@ -353,17 +459,27 @@ class GameService:
     async def abandon(self, game_id: str, reason: str, *, actor: Actor, command_id: str) -> PlayOutcome:
         if actor.kind is ActorKind.PLAYER:
             raise NotAllowed("only an organiser can abandon a game")
+        _check_command_id(command_id, actor)
+        fingerprint = command_fingerprint("abandon", {"reason": reason}, actor)
+        abandoned = GameAbandoned(reason=reason)
+
+        async def same_abandon(events: list[msgspec.Struct]) -> bool:
+            return events == [abandoned]
+
         session = await self.load(game_id)
-        if command_id in session.commands:
-            trace = session.commands[command_id]
-            return await self._replayed_outcome(session, trace.first_version, trace.last_version)
+        trace = session.commands.get(command_id)
+        if trace is not None:  # every organiser may abandon any game: the answer is theirs
+            if await self._is_retry(session, trace, fingerprint, actor, same_abandon):
+                return await self._replayed_outcome(session, trace.first_version, trace.last_version)
+            raise CommandIdReused(command_id)
         if session.status in (GameStatus.ENDED, GameStatus.ABANDONED):
             raise GameFinished(game_id)
         return await self._append(
             session,
-            [GameAbandoned(reason=reason)],
+            [abandoned],
             command_id=command_id,
             actor=actor,
+            fingerprint=fingerprint,
             expected_version=session.version,
         )
 
@@ -390,12 +506,18 @@ class GameService:
         *,
         command_id: str,
         actor: Actor,
+        fingerprint: str | None,
         expected_version: int,
     ) -> PlayOutcome:
+        """Append one command's events. Its ``fingerprint`` goes with the first event only (one
+        per command is enough); None only for a retry of a command stored without one."""
         metadata = EventMetadata(command_id=command_id, actor=str(actor), correlation_id=session.game_id)
+        first_metadata = msgspec.structs.replace(metadata, command_fingerprint=fingerprint)
         new_events = [
             GAME_MAPPER.to_new_event(
-                e, event_id=uuid.uuid5(_EVENT_IDS, f"{session.game_id}/{command_id}/{i}"), metadata=metadata
+                e,
+                event_id=uuid.uuid5(_EVENT_IDS, f"{session.game_id}/{command_id}/{i}"),
+                metadata=first_metadata if i == 0 else metadata,
             )
             for i, e in enumerate(events)
         ]
@@ -411,8 +533,48 @@ class GameService:
             else:
                 now = datetime.now(UTC)
                 for i, e in enumerate(events):
-                    session.apply(e, first + i, command_id, now)
+                    session.apply(
+                        e,
+                        first + i,
+                        command_id,
+                        now,
+                        fingerprint=fingerprint if i == 0 else None,
+                        actor=str(actor),
+                    )
         return PlayOutcome(session.game_id, events, result.version, result.duplicate)
+
+    async def _is_retry(
+        self,
+        session: GameSession,
+        trace: CommandTrace,
+        fingerprint: str,
+        actor: Actor,
+        same_events: Callable[[list[msgspec.Struct]], Awaitable[bool]],
+    ) -> bool:
+        """Whether the command stored under ``trace`` is this very command from this caller.
+        Stored before fingerprints were kept: when its events are the ones this command makes
+        (``same_events``), and it was the same caller."""
+        if trace.actor != str(actor):
+            return False
+        if trace.fingerprint is not None:
+            return trace.fingerprint == fingerprint
+        replayed = await self._replayed_outcome(session, trace.first_version, trace.last_version)
+        return await same_events(replayed.events)
+
+    async def _played_same(
+        self, session: GameSession, first_version: int, command: GameCommand, events: list[msgspec.Struct]
+    ) -> bool:
+        """Whether ``command``, decided on the game as it stood before ``first_version``,
+        makes the rules events stored from there (a command stored without a fingerprint)."""
+        recorded = await self.store.read_stream(game_stream(session.game_id), limit=first_version - 1)
+        before = GameSession.from_recorded(session.game_id, recorded)
+        if before.game is None:
+            return False
+        try:
+            produced = list(execute(before.game.state.clone(), command))
+        except RuleError:
+            return False
+        return bool(produced) and events[: len(produced)] == produced
 
     async def _replayed_outcome(self, session: GameSession, first: int, last: int) -> PlayOutcome:
         recorded = await self.store.read_stream(
@@ -423,6 +585,45 @@ class GameService:
 
 
 # --- helpers -------------------------------------------------------------------------------------
+
+
+def command_fingerprint(kind: str, asked: object, actor: Actor) -> str:
+    """sha256 of what was asked (``kind`` of command and its content) and by whom, as canonical
+    JSON: kept in the metadata of the command's first event, to tell a retry from another
+    command sent under the same id after any restart.
+
+    Only what every viewer may see goes in: a digest of a table game's hidden roles could be
+    found by trying the few possible deals. Those roles are in the create's events, which the
+    store compares on a retry (``create_game``)."""
+    canonical = msgspec.json.encode(
+        {"kind": kind, "actor": str(actor), "asked": msgspec.to_builtins(asked)}, order="sorted"
+    )
+    return hashlib.sha256(canonical).hexdigest()
+
+
+def derived_game_id(actor: Actor, command_id: str) -> str:
+    """The game id of a create that names none: from its organiser and command id, so a retry
+    finds its game and nobody else's command id (guessed or not) leads to it."""
+    return str(uuid.uuid5(_EVENT_IDS, "create/" + msgspec.json.encode([str(actor), command_id]).decode()))
+
+
+def _public_spec(spec: NewGame) -> dict[str, object]:
+    """The spec without what it hides (the seats' roles) and without its game id (command ids
+    are per game)."""
+    public: dict[str, object] = msgspec.to_builtins(spec)
+    public.pop("game_id", None)
+    if spec.seats is not None:
+        public["seats"] = [
+            {"member_id": s.member_id, "name": s.name, "character": s.character.value} for s in spec.seats
+        ]
+    return public
+
+
+def _check_command_id(command_id: str, actor: Actor) -> None:
+    if actor.kind is not ActorKind.SYSTEM and command_id.startswith(_TIMEOUT_COMMANDS):
+        raise ReservedCommandId(
+            f"command ids starting with {_TIMEOUT_COMMANDS!r} are the server's own; choose another command_id"
+        )
 
 
 def _check_spec(spec: NewGame) -> None:
@@ -496,6 +697,16 @@ def _playable(session: GameSession) -> Game:
         raise GameFinished(session.game_id)
     assert session.game is not None
     return session.game
+
+
+def _may_act(session: GameSession, actor: Actor) -> bool:
+    """Whether ``actor`` makes decisions in this game at all (the game-wide part of
+    ``_authorize``): the scorekeeping organisers of a table game, the seated players online."""
+    if actor.kind is ActorKind.SYSTEM:
+        return True
+    if session.mode is GameMode.TABLE:
+        return actor.kind is ActorKind.ORGANISER
+    return actor.kind is ActorKind.PLAYER and session.seat_of(actor.id or "") is not None
 
 
 def _authorize(session: GameSession, command: GameCommand, actor: Actor) -> None:

@@ -32,10 +32,15 @@ class GameStatus(StrEnum):
 
 @dataclass(slots=True)
 class CommandTrace:
-    """Where a command's events landed (for idempotent retries)."""
+    """Where a command's events landed, and what the command was (for idempotent retries)."""
 
     first_version: int
     last_version: int
+    fingerprint: str | None = None
+    """``services.game.service.command_fingerprint`` of the command, from its first event's
+    metadata; None for events stored before fingerprints were kept."""
+    actor: str | None = None
+    """Who sent it (``str(Actor)``), from the same metadata."""
 
 
 @dataclass(slots=True)
@@ -73,8 +78,18 @@ class GameSession:
     def member_names(self) -> dict[str, str]:
         return {j.member_id: j.name for j in self.joined}
 
-    def apply(self, event: msgspec.Struct, version: int, command_id: str | None, at: datetime | None) -> None:
-        """Fold one event of the stream (stored at ``version``) into the session."""
+    def apply(
+        self,
+        event: msgspec.Struct,
+        version: int,
+        command_id: str | None,
+        at: datetime | None,
+        *,
+        fingerprint: str | None = None,
+        actor: str | None = None,
+    ) -> None:
+        """Fold one event of the stream (stored at ``version``) into the session; ``fingerprint``
+        and ``actor`` come with a command's first event."""
         match event:
             case GameCreated():
                 raise ValueError("GameCreated can only open a game's stream")
@@ -102,13 +117,21 @@ class GameSession:
         if command_id is not None:
             trace = self.commands.get(command_id)
             if trace is None:
-                self.commands[command_id] = CommandTrace(version, version)
+                self.commands[command_id] = CommandTrace(version, version, fingerprint, actor)
             else:
                 trace.last_version = version
 
     def apply_recorded(self, recorded: RecordedEvent) -> None:
         event = GAME_MAPPER.to_domain(recorded)
-        self.apply(event, recorded.version, recorded.metadata.command_id, recorded.recorded_at)
+        metadata = recorded.metadata
+        self.apply(
+            event,
+            recorded.version,
+            metadata.command_id,
+            recorded.recorded_at,
+            fingerprint=metadata.command_fingerprint,
+            actor=metadata.actor,
+        )
 
     @classmethod
     def from_recorded(cls, game_id: str, recorded: list[RecordedEvent]) -> GameSession:
@@ -116,9 +139,11 @@ class GameSession:
         if not isinstance(first, GameCreated):
             raise ValueError(f"game {game_id}: the stream does not open with GameCreated")
         session = cls(game_id, first, version=recorded[0].version, last_event_at=recorded[0].recorded_at)
-        command_id = recorded[0].metadata.command_id
-        if command_id:
-            session.commands[command_id] = CommandTrace(1, 1)
+        metadata = recorded[0].metadata
+        if metadata.command_id:
+            session.commands[metadata.command_id] = CommandTrace(
+                1, 1, metadata.command_fingerprint, metadata.actor
+            )
         for r in recorded[1:]:
             session.apply_recorded(r)
         return session

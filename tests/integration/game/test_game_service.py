@@ -9,7 +9,14 @@ import random
 
 import pytest
 
-from services.game.errors import AlreadyJoined, GameFinished, GameNotFound, NotAllowed, StaleVersion
+from services.game.errors import (
+    AlreadyJoined,
+    CommandIdReused,
+    GameFinished,
+    GameNotFound,
+    NotAllowed,
+    StaleVersion,
+)
 from services.game.lifecycle import GameMode, GameOptions, SeedRevealed
 from services.game.rules.dice import (
     CharacterId,
@@ -85,7 +92,7 @@ async def test_a_lobby_fills_up_then_starts(game_service: GameService) -> None:
     await game_service.join(session.game_id, MEMBERS[1], command_id="j2")
     with pytest.raises(AlreadyJoined):  # a retry: no second seat (and no second token upstream)
         await game_service.join(session.game_id, MEMBERS[1], command_id="j2")
-    with pytest.raises(NotAllowed, match="is not m3's join"):  # a known id is no credential
+    with pytest.raises(CommandIdReused):  # a known id is no credential
         await game_service.join(session.game_id, MEMBERS[2], command_id="lobby")
     started = await game_service.join(session.game_id, MEMBERS[2], command_id="j3")
     assert started.status is GameStatus.ONGOING
