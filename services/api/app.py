@@ -37,9 +37,10 @@ from services.game.codec import GAME_MAPPER
 from services.game.fanout import GameFanout, fanout_channel
 from services.game.gateway import GameGateway
 from services.game.http import GameController, RecordController
+from services.game.http_tokens import TokenController
 from services.game.seeds import SeedVault
 from services.game.service import GameService
-from services.game.tokens import Principal, TokenVault
+from services.game.tokens import Principal, TokenVault, revocation_channel
 from services.runtime.database import prepare_all
 from services.runtime.metrics import MeteredEventStore, metrics_handler
 from services.runtime.projections import registered
@@ -94,7 +95,10 @@ async def open_resources(settings: ApiSettings) -> AsyncIterator[Resources]:
 
         store = MeteredEventStore(pool, mapper=GAME_MAPPER)
         service = GameService(store, SeedVault(pool), cache_size=settings.server.game_cache_size)
-        gateway = GameGateway(service, TokenVault(pool), fanout, store)
+        tokens = TokenVault(pool, redis=redis, channel=revocation_channel(database_name(database_url)))
+        await tokens.start()
+        stack.push_async_callback(tokens.close)
+        gateway = GameGateway(service, tokens, fanout, store)
         yield Resources(pool, redis, gateway, fanout, database_url, redis_url)
 
 
@@ -189,6 +193,7 @@ def create_app(settings: ApiSettings | None = None) -> Litestar:
         route_handlers=[
             GameController,
             RecordController,
+            TokenController,
             GraphQLController,
             health,
             metrics_handler(),

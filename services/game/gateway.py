@@ -101,6 +101,11 @@ class Imported(msgspec.Struct, frozen=True, kw_only=True):
     state: dict[str, Any]
 
 
+class Revoked(msgspec.Struct, frozen=True, kw_only=True):
+    revoked: int
+    """How many tokens this revoked (those revoked before are not counted)."""
+
+
 class GameGateway:
     def __init__(
         self, service: GameService, tokens: TokenVault, fanout: GameFanout, store: PostgresEventStore
@@ -142,6 +147,25 @@ class GameGateway:
         if actor is None:
             raise Forbidden(f"this player token is for another game, not {game_id}")
         return actor
+
+    # -- revoking tokens (policy in docs/api.md) ---------------------------------------------
+
+    async def revoke_own(self, authorization: str | None) -> Revoked:
+        """The caller's own token: whoever holds a token may end it."""
+        if await self.authenticate(authorization) is None:
+            raise AuthenticationRequired("the token to revoke is the one in the Authorization header")
+        _, _, token = (authorization or "").strip().partition(" ")
+        return Revoked(revoked=int(await self.tokens.revoke(token.strip())))
+
+    async def revoke_players(
+        self, principal: Principal | None, game_id: str, member_id: str | None
+    ) -> Revoked:
+        """A game's player tokens (one member's, or all), by the organiser who created the game."""
+        actor = self.organiser(principal)
+        session = await self.service.load(game_id)
+        if session.created.created_by != actor.id:
+            raise Forbidden(f"only the organiser who created game {game_id} may revoke its player tokens")
+        return Revoked(revoked=await self.tokens.revoke_players(game_id, member_id))
 
     # -- changing games ----------------------------------------------------------------------
 

@@ -8,27 +8,54 @@ its sha256, so a copy of the database cannot be used to act as anybody. Two kind
 - **organiser**: created by an operator (``bang-league tokens create-organiser NAME``); creates
   games and keeps the record of table games.
 
+A token may carry an expiry (``expires_at``) and be revoked (``revoked_at``; by the token, by its
+organiser's name, or a game's player tokens). A revocation must reach every API process within
+seconds, yet authenticating should not cost a database round trip per request. So each process
+caches resolved tokens for at most ``cache_ttl`` seconds (then asks the database again), and a
+revocation is also published on Redis, where every vault drops the token from its cache at
+once. Redis only speeds it up: a lost message is made good by the TTL. The channel carries
+sha256 digests, never tokens.
+
 ``viewer_for`` turns a caller into the ``Viewer`` that ``services.game.visibility`` redacts for,
 so every channel derives what a caller sees the same way.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
+import logging
 import secrets
+import time
 from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 import asyncpg
 import msgspec
+import redis.asyncio as aioredis
 
 from services.game.lifecycle import GameMode
 from services.game.service import Actor, ActorKind
 from services.game.session import GameSession
 from services.game.visibility import PUBLIC, Viewer
 
+log = logging.getLogger(__name__)
+
 _TOKEN_BYTES = 32
 _CACHE_SIZE = 50_000
+CACHE_TTL_SECONDS = 5.0
+"""How long a process trusts a token it resolved before asking the database again: the bound on
+how late a revocation whose Redis message was lost is noticed."""
+_RECONNECT_DELAY_SECONDS = 1.0
+
+
+def revocation_channel(namespace: str) -> str:
+    """One channel per database, like the game fan-out's."""
+    return f"bang:tokens:{namespace}:revoked"
 
 
 class TokenKind(StrEnum):
@@ -70,67 +97,207 @@ def viewer_for(principal: Principal | None, session: GameSession) -> Viewer:
     return PUBLIC
 
 
+@dataclass(slots=True)
+class _Resolved:
+    principal: Principal
+    expires_at: datetime | None
+    checked_at: float
+    """``clock()`` when the database last said the token is valid."""
+
+
 class TokenVault:
-    """Issues and resolves tokens (PostgreSQL table ``access_tokens``).
+    """Issues, resolves and revokes tokens (PostgreSQL table ``access_tokens``).
 
-    Resolved tokens are cached by hash in this process: a command's authentication should not
-    cost a database round trip. Revocation is therefore seen by other processes only after
-    their cache forgets the token (bounded size) or they restart — documented in docs/api.md.
-    """
+    Without ``redis`` (the CLI, tests of one process) revocations are not published: other
+    processes then notice them within ``cache_ttl``."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        *,
+        redis: aioredis.Redis | None = None,
+        channel: str | None = None,
+        cache_ttl: float = CACHE_TTL_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if (redis is None) != (channel is None):
+            raise ValueError("revocations are published with a Redis client and a channel, or not at all")
         self._pool = pool
-        self._cache: OrderedDict[bytes, Principal] = OrderedDict()
+        self._redis = redis
+        self.channel = channel
+        self.cache_ttl = cache_ttl
+        self._clock = clock
+        self._cache: OrderedDict[bytes, _Resolved] = OrderedDict()
+        self._listener: asyncio.Task[None] | None = None
+        self._subscribed = asyncio.Event()
+        self._closing = False
+        self._forgotten = 0
+        """Counts revocations heard; a resolve that saw it move keeps nothing in the cache."""
 
-    async def issue(self, principal: Principal, *, label: str | None = None) -> str:
+    async def start(self) -> None:
+        """Listen for other processes' revocations (when given Redis)."""
+        if self._redis is not None and self._listener is None:
+            self._listener = asyncio.create_task(self._listen())
+            await asyncio.wait_for(self._subscribed.wait(), timeout=10)
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+            self._listener = None
+
+    # -- issuing ---------------------------------------------------------------------------
+
+    async def issue(
+        self, principal: Principal, *, label: str | None = None, expires_in: timedelta | None = None
+    ) -> str:
         """A new token for ``principal``; the only time the token itself is ever seen."""
         if (principal.kind is TokenKind.PLAYER) != (principal.game_id is not None):
             raise ValueError("a player token names its game; an organiser token names none")
+        if expires_in is not None and expires_in <= timedelta(0):
+            raise ValueError("a token expires a positive time after it is issued")
         token = secrets.token_urlsafe(_TOKEN_BYTES)
         await self._pool.execute(
             """
-            INSERT INTO access_tokens (token_hash, kind, subject, game_id, label)
-            VALUES ($1, $2, $3, $4, $5)
+            INSERT INTO access_tokens (token_hash, kind, subject, game_id, label, expires_at)
+            VALUES ($1, $2, $3, $4, $5, now() + $6::interval)
             """,
             token_hash(token),
             principal.kind.value,
             principal.subject,
             principal.game_id,
             label,
+            expires_in,
         )
         return token
 
-    async def issue_organiser(self, name: str) -> str:
+    async def issue_organiser(self, name: str, *, expires_in: timedelta | None = None) -> str:
         if not name.strip():
             raise ValueError("an organiser has a name")
-        return await self.issue(Principal(kind=TokenKind.ORGANISER, subject=name.strip()), label=name.strip())
+        principal = Principal(kind=TokenKind.ORGANISER, subject=name.strip())
+        return await self.issue(principal, label=name.strip(), expires_in=expires_in)
 
     async def issue_player(self, game_id: str, member_id: str) -> str:
         return await self.issue(Principal(kind=TokenKind.PLAYER, subject=member_id, game_id=game_id))
 
+    # -- resolving ---------------------------------------------------------------------------
+
     async def resolve(self, token: str) -> Principal | None:
-        """The principal of a valid token; None for an unknown or revoked one."""
+        """The principal of a valid token; None for an unknown, revoked or expired one."""
         digest = token_hash(token)
         cached = self._cache.get(digest)
-        if cached is not None:
+        if cached is not None and self._still_good(cached):
             self._cache.move_to_end(digest)
-            return cached
+            return cached.principal
+        checked_at, forgotten = self._clock(), self._forgotten
         row = await self._pool.fetchrow(
-            "SELECT kind, subject, game_id FROM access_tokens WHERE token_hash = $1 AND revoked_at IS NULL",
+            """
+            SELECT kind, subject, game_id, expires_at FROM access_tokens
+             WHERE token_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+            """,
             digest,
         )
         if row is None:
+            self._cache.pop(digest, None)
             return None
         principal = Principal(kind=TokenKind(row["kind"]), subject=row["subject"], game_id=row["game_id"])
-        self._cache[digest] = principal
-        while len(self._cache) > _CACHE_SIZE:
-            self._cache.popitem(last=False)
+        if forgotten == self._forgotten:  # else a revocation may have crossed this read: don't keep it
+            self._cache[digest] = _Resolved(principal, row["expires_at"], checked_at)
+            self._cache.move_to_end(digest)
+            while len(self._cache) > _CACHE_SIZE:
+                self._cache.popitem(last=False)
         return principal
 
+    def _still_good(self, cached: _Resolved) -> bool:
+        if self._clock() - cached.checked_at >= self.cache_ttl:
+            return False
+        return cached.expires_at is None or cached.expires_at > datetime.now(UTC)
+
+    # -- revoking ------------------------------------------------------------------------------
+
     async def revoke(self, token: str) -> bool:
-        digest = token_hash(token)
-        self._cache.pop(digest, None)
-        status = await self._pool.execute(
-            "UPDATE access_tokens SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL", digest
+        """Revoke one token; False if it was unknown or revoked already."""
+        return await self.revoke_hashes([token_hash(token)]) == 1
+
+    async def revoke_hashes(self, digests: Iterable[bytes]) -> int:
+        rows = await self._pool.fetch(
+            """
+            UPDATE access_tokens SET revoked_at = now()
+             WHERE token_hash = ANY($1::bytea[]) AND revoked_at IS NULL
+            RETURNING token_hash
+            """,
+            list(digests),
         )
-        return status.endswith(" 1")
+        return await self._revoked([bytes(r["token_hash"]) for r in rows])
+
+    async def revoke_organiser(self, name: str) -> int:
+        """Every token of the organiser ``name`` (by its subject, which is also its label)."""
+        rows = await self._pool.fetch(
+            """
+            UPDATE access_tokens SET revoked_at = now()
+             WHERE kind = 'organiser' AND subject = $1 AND revoked_at IS NULL
+            RETURNING token_hash
+            """,
+            name.strip(),
+        )
+        return await self._revoked([bytes(r["token_hash"]) for r in rows])
+
+    async def revoke_players(self, game_id: str, member_id: str | None = None) -> int:
+        """The player tokens of ``game_id`` (only ``member_id``'s when given)."""
+        rows = await self._pool.fetch(
+            """
+            UPDATE access_tokens SET revoked_at = now()
+             WHERE kind = 'player' AND game_id = $1 AND ($2::text IS NULL OR subject = $2)
+               AND revoked_at IS NULL
+            RETURNING token_hash
+            """,
+            game_id,
+            member_id,
+        )
+        return await self._revoked([bytes(r["token_hash"]) for r in rows])
+
+    async def _revoked(self, digests: list[bytes]) -> int:
+        """Forget ``digests`` here, and tell the other processes to."""
+        self._forget(digests)
+        if digests and self._redis is not None and self.channel is not None:
+            try:
+                await self._redis.publish(self.channel, " ".join(d.hex() for d in digests))
+            except (OSError, aioredis.RedisError) as error:
+                # the other processes' cache TTL still bounds how long they trust these tokens
+                log.warning("could not publish %d token revocation(s): %s", len(digests), error)
+        return len(digests)
+
+    def _forget(self, digests: Iterable[bytes]) -> None:
+        self._forgotten += 1
+        for digest in digests:
+            self._cache.pop(digest, None)
+
+    async def _listen(self) -> None:
+        assert self._redis is not None and self.channel is not None
+        while not self._closing:
+            try:
+                async with self._redis.pubsub() as pubsub:
+                    await pubsub.subscribe(self.channel)
+                    self._subscribed.set()
+                    # what was missed while away is at most cache_ttl old: drop it all anyway
+                    self._cache.clear()
+                    self._forgotten += 1
+                    async for message in pubsub.listen():
+                        if self._closing:
+                            return
+                        if message.get("type") == "message":
+                            self._forget(_digests(message["data"]))
+            except (OSError, aioredis.RedisError) as error:
+                log.warning("redis token-revocation channel lost: %s; the cache TTL bounds staleness", error)
+            await asyncio.sleep(_RECONNECT_DELAY_SECONDS)
+
+
+def _digests(data: bytes | str) -> list[bytes]:
+    text = data.decode() if isinstance(data, bytes) else data
+    digests = []
+    for part in text.split():
+        with contextlib.suppress(ValueError):
+            digests.append(bytes.fromhex(part))
+    return digests
