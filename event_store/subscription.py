@@ -372,26 +372,31 @@ class Subscription:
             raise outcome.failure.error
         return len(outcome.events)
 
-    async def _handle(self, limit: int, *, follow: bool) -> _Outcome:
+    async def _handle(self, limit: int, *, follow: bool, fresh: bool = False) -> _Outcome:
         """One transaction: lock the checkpoint, (when following) stop at a hold, read and
         handle up to `limit` events, move the checkpoint. A failure of the handler (or of
-        decoding an event) rolls it all back and is returned, not raised."""
+        decoding an event) rolls it all back and is returned, not raised. `fresh`: forget
+        cached statements first (after a failure or a hold: the fix may have been a schema
+        change, and a statement prepared before it still encodes for the old column types)."""
         current: RecordedEvent | None = None
         reading = False
         try:
-            async with self.store.pool.acquire() as connection, connection.transaction():
-                position = await lock_checkpoint(connection, self.name)
-                if follow and (held := await _held_at(connection, self.name)) is not None:
-                    return _Outcome(held_at=held)
-                reading = True
-                events = await self.store.fetch_all_after(connection, position, limit, self.categories)
-                reading = False
-                for event in events:
-                    current = event
-                    await self.handler(event, connection)
-                current = None
-                if events:
-                    await move_checkpoint(connection, self.name, events[-1].position)
+            async with self.store.pool.acquire() as connection:
+                if fresh:
+                    await connection.reload_schema_state()
+                async with connection.transaction():
+                    position = await lock_checkpoint(connection, self.name)
+                    if follow and (held := await _held_at(connection, self.name)) is not None:
+                        return _Outcome(held_at=held)
+                    reading = True
+                    events = await self.store.fetch_all_after(connection, position, limit, self.categories)
+                    reading = False
+                    for event in events:
+                        current = event
+                        await self.handler(event, connection)
+                    current = None
+                    if events:
+                        await move_checkpoint(connection, self.name, events[-1].position)
         except CONNECTION_ERRORS as error:
             raise StoreUnavailable(f"subscription {self.name}: {error}") from error
         except Exception as error:
@@ -416,10 +421,12 @@ class Subscription:
         `poll_interval`, whichever comes first. A lost database connection is waited out;
         an event that cannot be applied is retried alone, then held (module docstring)."""
         doorbell = self.wakeups.doorbell()  # before the first read, so no ring is missed
+        was_held = False
         while not stop.is_set():
             handled = 0
             try:
-                outcome = await self._handle(self.batch_size, follow=True)
+                outcome = await self._handle(self.batch_size, follow=True, fresh=was_held)
+                was_held = outcome.held_at is not None
                 if outcome.failure is not None:
                     await self._isolate(outcome.failure, stop)
                     continue
@@ -439,8 +446,10 @@ class Subscription:
             if await self._failed(failure.event, failure.error, 1):
                 return
         stepped = 0
+        fresh = True
         while not stop.is_set():
-            outcome = await self._handle(1, follow=True)
+            outcome = await self._handle(1, follow=True, fresh=fresh)
+            fresh = outcome.failure is not None
             if outcome.held_at is not None:
                 return  # another runner held it meanwhile
             if outcome.failure is None:
