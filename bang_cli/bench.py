@@ -1,12 +1,14 @@
 """`bang-league bench NAME [--json]`: run the benchmark `ops/bench/NAME.py`.
 
 Every benchmark module exposes `run() -> dict` (the figures, JSON-ready, each measured next to
-an anchor from the same run) and `render(result) -> rich renderable` for a terminal reader.
+an anchor from the same run) and `render(result) -> rich renderable` for a terminal reader. A
+`run(seconds=…)` takes `--seconds`; a result with `"ok": false` exits 1.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import pkgutil
 
@@ -23,12 +25,20 @@ def available() -> list[str]:
 def bench(
     name: str = typer.Argument(..., help="Benchmark name: one of the modules in ops/bench/."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
+    seconds: float | None = typer.Option(
+        None, "--seconds", min=1.0, help="How long the load runs, for benchmarks that take it (soak)."
+    ),
 ) -> None:
     if name not in available():
         raise typer.BadParameter(f"unknown benchmark {name!r}; available: {', '.join(available())}")
     module = importlib.import_module(f"ops.bench.{name}")
-    result = module.run()
+    options = {} if seconds is None else {"seconds": seconds}
+    if options and "seconds" not in inspect.signature(module.run).parameters:
+        raise typer.BadParameter(f"benchmark {name!r} does not take --seconds")
+    result = module.run(**options)
     if as_json:
         typer.echo(json.dumps(result, indent=2, sort_keys=True))
     else:
         Console().print(module.render(result))
+    if result.get("ok") is False:  # a benchmark that checks correctness (soak) failed its checks
+        raise typer.Exit(1)
