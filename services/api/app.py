@@ -30,6 +30,7 @@ from strawberry.litestar import make_graphql_controller
 from event_store import create_pool
 from infra.postgres import database_name, resolve_postgres
 from infra.redis import resolve_redis
+from services.api.decoding import BoundedJsonRequest, decode_graphql_json
 from services.api.errors import EXCEPTION_HANDLERS, problem_body
 from services.api.schema import build_schema
 from services.api.settings import ApiSettings
@@ -189,6 +190,9 @@ def create_app(settings: ApiSettings | None = None) -> Litestar:
             is one of these)."""
             return msgspec.json.encode(data)
 
+        def decode_json(self, data: str | bytes) -> object:
+            return decode_graphql_json(data)
+
     return Litestar(
         route_handlers=[
             GameController,
@@ -204,6 +208,7 @@ def create_app(settings: ApiSettings | None = None) -> Litestar:
         lifespan=[_lifespan(settings)],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.server.request_max_body_size,
+        request_class=BoundedJsonRequest,
         openapi_config=OpenAPIConfig(
             title="bang-league API",
             version="0.1.0",

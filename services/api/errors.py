@@ -22,6 +22,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from event_store import ConcurrencyError, DuplicateEventConflict, StoreUnavailable
+from services.game.bounds import InvalidArgument, explain
 from services.game.errors import (
     AlreadyJoined,
     CommandIdReused,
@@ -62,6 +63,7 @@ class Problem:
 
 
 PROBLEMS: dict[type[BaseException], Problem] = {
+    InvalidArgument: Problem(400, "invalid-request", "The request does not fit the schema"),
     AuthenticationRequired: Problem(401, "unauthenticated", "A valid bearer token is required"),
     Forbidden: Problem(403, "forbidden", "This token may not do that"),
     NotAllowed: Problem(403, "forbidden", "Not allowed"),
@@ -143,6 +145,8 @@ def problem_response(request: Request[Any, Any, Any], error: Exception) -> Respo
             extra.update(expected_version=error.expected, current_version=error.actual)
         if isinstance(error, IllegalInput):
             extra.update(input=error.index)
+        if isinstance(error, InvalidArgument):
+            extra.update(field=error.argument)
         if problem.status == 401:
             headers["WWW-Authenticate"] = 'Bearer realm="bang-league"'
         body = problem_body(problem.status, problem.slug, problem.title, str(error), instance, **extra)
@@ -171,6 +175,8 @@ def _validation_problem(error: ValidationException, instance: str) -> dict[str, 
         fields = [e for e in error.extra if isinstance(e, dict)]
     elif isinstance(error.extra, dict):
         fields = [error.extra]
+    # a bound's pattern said in words (services/game/bounds.py), not as a regular expression
+    fields = [{**f, "message": explain(str(f["message"]))} if f.get("message") else f for f in fields]
     detail = "; ".join(_field_message(f) for f in fields if f.get("message")) or str(error.detail)
     first_key = next((f.get("key") for f in fields if f.get("key")), None)
     return problem_body(

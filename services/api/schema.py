@@ -19,6 +19,7 @@ from strawberry.tools import merge_types
 
 from event_store import EventStoreError
 from graphql import GraphQLError
+from services.game.bounds import InvalidArgument
 from services.game.errors import GameServiceError
 from services.game.records import RecordError
 from services.game.rules.dice import RuleError
@@ -41,6 +42,7 @@ SHOWN_ERRORS: tuple[type[Exception], ...] = (
     RecordError,
     EventStoreError,
     LeagueError,
+    InvalidArgument,
 )
 
 

@@ -33,4 +33,4 @@ def game_id_of(stream: str) -> str:
 
 
 def is_valid_game_id(game_id: str) -> bool:
-    return bool(_GAME_ID.match(game_id))
+    return bool(_GAME_ID.fullmatch(game_id))  # not `match`: its `$` lets a final newline through

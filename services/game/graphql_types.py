@@ -18,6 +18,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from services.game.audit import AuditReport
+from services.game.bounds import GameId, PageLimit, Token, Version, bounded
 from services.game.gateway import EVENTS_PAGE_LIMIT, GameGateway
 from services.game.tokens import Principal
 
@@ -164,7 +165,7 @@ async def caller(info: Info, token: str | None = None) -> Principal | None:
     the WebSocket's connection params."""
     gateway = _gateway(info)
     if token is not None:
-        return await gateway.authenticate(f"Bearer {token}")
+        return await gateway.authenticate(f"Bearer {bounded('token', token, Token)}")
     request = info.context.get("request")
     if request is not None:
         return await gateway.authenticate(request.headers.get("authorization"))
@@ -181,6 +182,7 @@ class GameQuery:
     async def game(
         self, info: Info, game_id: Annotated[strawberry.ID, strawberry.argument(name="id")]
     ) -> Game:
+        game_id = bounded("id", game_id, GameId)
         return Game.from_view(await _gateway(info).state(await caller(info), game_id))
 
     @strawberry.field(description="A game's events from `fromVersion` on (at most `limit`), redacted.")
@@ -191,6 +193,9 @@ class GameQuery:
         from_version: int = 1,
         limit: int = EVENTS_PAGE_LIMIT,
     ) -> list[GameEvent]:
+        game_id = bounded("id", game_id, GameId)
+        from_version = bounded("fromVersion", from_version, Version)
+        limit = bounded("limit", limit, PageLimit)
         events = await _gateway(info).events(await caller(info), game_id, from_version, limit)
         return [GameEvent.from_view(game_id, e) for e in events]
 
@@ -198,13 +203,15 @@ class GameQuery:
     async def game_at(
         self, info: Info, game_id: Annotated[strawberry.ID, strawberry.argument(name="id")], version: int
     ) -> Game:
+        game_id = bounded("id", game_id, GameId)
+        version = bounded("version", version, Version)
         return Game.from_view(await _gateway(info).state_at(await caller(info), game_id, version))
 
     @strawberry.field(description="Replay the game's inputs and compare every recorded output.")
     async def audit(
         self, info: Info, game_id: Annotated[strawberry.ID, strawberry.argument(name="id")]
     ) -> GameAudit:
-        return GameAudit.from_report(await _gateway(info).audit(game_id))
+        return GameAudit.from_report(await _gateway(info).audit(bounded("id", game_id, GameId)))
 
 
 @strawberry.type
@@ -220,6 +227,8 @@ class GameSubscription:
         token: str | None = None,
         from_version: int | None = None,
     ) -> AsyncGenerator[GameEvent, None]:
+        game_id = bounded("id", game_id, GameId)
+        from_version = bounded("fromVersion", from_version, Version)
         principal = await caller(info, token)
         async for event in _gateway(info).watch(principal, game_id, from_version):
             yield GameEvent.from_view(game_id, event)
@@ -235,6 +244,8 @@ class GameSubscription:
         token: str | None = None,
         from_version: int | None = None,
     ) -> AsyncGenerator[GameUpdate, None]:
+        game_id = bounded("id", game_id, GameId)
+        from_version = bounded("fromVersion", from_version, Version)
         principal = await caller(info, token)
         async for batch in _gateway(info).watch_batches(principal, game_id, from_version):
             events = [GameEvent.from_view(game_id, e) for e in batch]

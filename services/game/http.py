@@ -5,7 +5,8 @@ authorises, calls the game service, redacts and announces. Errors are raised, ne
 into responses here: ``services/api/errors.py`` maps the one error tree to problem details.
 
 Request bodies are msgspec Structs that refuse unknown fields, so a misspelt field is a 400
-naming it rather than a silently ignored option.
+naming it rather than a silently ignored option, and every field and parameter is bounded by
+``services/game/bounds.py`` (a 400 naming the field and the rule; nothing is stored).
 """
 
 from __future__ import annotations
@@ -17,6 +18,20 @@ from litestar import Controller, get, post
 from litestar.params import Parameter
 
 from services.game.audit import AuditReport
+from services.game.bounds import (
+    MAX_INT4,
+    CommandId,
+    DecisionTimeout,
+    GameId,
+    Identifier,
+    Name,
+    PlayerCount,
+    Round,
+    SeatList,
+    Table,
+    Version,
+    command_text,
+)
 from services.game.gateway import EVENTS_PAGE_LIMIT, Created, GameGateway, Imported, Joined, Played
 from services.game.lifecycle import GameContext, GameMode, GameOptions
 from services.game.records import GameRecord, read_record
@@ -27,9 +42,7 @@ from services.game.rules.dice.vocabulary import Role
 from services.game.service import Member, NewGame, TableSeat
 from services.game.tokens import Principal
 
-CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
-Name = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
-MemberId = Annotated[str, msgspec.Meta(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.:@-]+$")]
+MemberId = Identifier
 
 _COMMAND_TYPES: dict[str, type[cmd.Command]] = {
     c.__name__: c
@@ -52,19 +65,42 @@ class SeatIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     character: CharacterId
 
 
+class ContextIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``GameContext`` as it may come in (the event's own type stays unbounded: see bounds.py)."""
+
+    league_id: Identifier | None = None
+    season_id: Identifier | None = None
+    tournament_id: Identifier | None = None
+    round: Round | None = None
+    table: Table | None = None
+
+    def to_context(self) -> GameContext:
+        return GameContext(**msgspec.structs.asdict(self))
+
+
+class OptionsIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``GameOptions`` as it may come in."""
+
+    decision_timeout_seconds: DecisionTimeout | None = None
+
+    def to_options(self) -> GameOptions:
+        return GameOptions(**msgspec.structs.asdict(self))
+
+
 class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """An online game (``members`` known now, the rest join the lobby) or a table game (``seats``
     clockwise with the roles and characters dealt at the table)."""
 
     command_id: CommandId
     mode: GameMode
-    player_count: int
-    members: list[MemberIn] = []
-    seats: list[SeatIn] | None = None
+    player_count: PlayerCount
+    """Bounded here; the rules' 3 to 8 is the service's 422 (``invalid-game``)."""
+    members: SeatList[MemberIn] = []
+    seats: SeatList[SeatIn] | None = None
     sheriff_member: MemberId | None = None
-    game_id: str | None = None
-    context: GameContext = GameContext()
-    options: GameOptions = GameOptions()
+    game_id: GameId | None = None
+    context: ContextIn = ContextIn()
+    options: OptionsIn = OptionsIn()
 
     def to_new_game(self) -> NewGame:
         return NewGame(
@@ -78,8 +114,8 @@ class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
                 for s in self.seats
             ),
             sheriff_member=self.sheriff_member,
-            context=self.context,
-            options=self.options,
+            context=self.context.to_context(),
+            options=self.options.to_options(),
             game_id=self.game_id,
         )
 
@@ -98,11 +134,13 @@ class CommandRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     (``{"type": "Reroll", "player": "p1", "dice": [0, 2]}``)."""
 
     command: str | dict[str, Any]
+    """Bounded in ``parsed`` (``command_text``: a constrained union would crash msgspec)."""
     command_id: CommandId
-    expected_version: int | None = None
+    expected_version: Version | None = None
     """Refuse the command (409) unless the game is still at this version."""
 
     def parsed(self) -> GameCommand:
+        command_text("command", self.command)
         if isinstance(self.command, str):
             return parse_command(self.command)
         kind = self.command.get("type")
@@ -123,9 +161,10 @@ class ImportRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
 
     command_id: CommandId
     record: dict[str, Any]
-    members: list[MemberIn] | None = None
+    """Bounded by ``read_record`` (services/game/records/reader.py): a 422 naming the JSON path."""
+    members: SeatList[MemberIn] | None = None
     """Who sat in p1, p2, … (default: members named after the seats)."""
-    game_id: str | None = None
+    game_id: GameId | None = None
     """Default: the record's ``meta.game_id``, else derived from the command id."""
 
     def to_record(self) -> GameRecord:
@@ -165,7 +204,7 @@ class GameController(Controller):
         game_id: str,
         gateway: GameGateway,
         principal: Principal | None,
-        from_version: Annotated[int, Parameter(query="from_version", ge=1)] = 1,
+        from_version: Annotated[int, Parameter(query="from_version", ge=1, le=MAX_INT4)] = 1,
         limit: Annotated[int, Parameter(ge=1, le=EVENTS_PAGE_LIMIT)] = EVENTS_PAGE_LIMIT,
     ) -> list[dict[str, Any]]:
         return await gateway.events(principal, game_id, from_version, limit)
@@ -176,7 +215,11 @@ class GameController(Controller):
         summary="The game's state right after event `version` (time travel)",
     )
     async def state_at(
-        self, game_id: str, version: int, gateway: GameGateway, principal: Principal | None
+        self,
+        game_id: str,
+        version: Annotated[int, Parameter(ge=1, le=MAX_INT4)],
+        gateway: GameGateway,
+        principal: Principal | None,
     ) -> dict[str, Any]:
         return await gateway.state_at(principal, game_id, version)
 

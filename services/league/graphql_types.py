@@ -25,6 +25,7 @@ from redis import asyncio as aioredis
 from strawberry.types import Info
 
 from event_store import checkpoint_of
+from services.game.bounds import Identifier, bounded
 from services.league import read_model
 from services.league.ranking import Standing
 from services.league.standings import PROJECTION_NAME, standings_channel
@@ -117,6 +118,12 @@ def _pool(info: Info) -> asyncpg.Pool:
     return pool
 
 
+def _ids(**ids: str | None) -> None:
+    """Refuse an id argument outside its bounds (a NUL cannot even be sent to PostgreSQL)."""
+    for name, value in ids.items():
+        bounded(name, value, Identifier)
+
+
 async def load_standings(
     pool: asyncpg.Pool, league_id: str, season_id: str | None, tournament_id: str | None
 ) -> LeagueStandings:
@@ -144,12 +151,14 @@ class LeagueQuery:
         season_id: strawberry.ID | None = None,
         tournament_id: strawberry.ID | None = None,
     ) -> LeagueStandings:
+        _ids(leagueId=league_id, seasonId=season_id, tournamentId=tournament_id)
         return await load_standings(_pool(info), league_id, season_id, tournament_id)
 
     @strawberry.field(description="A tournament with its seated rounds, tables, Sheriffs, games and byes.")
     async def league_tournament(
         self, info: Info, league_id: strawberry.ID, tournament_id: strawberry.ID
     ) -> LeagueTournament | None:
+        _ids(leagueId=league_id, tournamentId=tournament_id)
         pool = _pool(info)
         row = await pool.fetchrow(
             "SELECT season_id, name FROM league_tournaments WHERE league_id = $1 AND tournament_id = $2",
@@ -191,6 +200,7 @@ class LeagueQuery:
         opponent_id: strawberry.ID | None = None,
         season_id: strawberry.ID | None = None,
     ) -> list[LeagueHeadToHead]:
+        _ids(leagueId=league_id, memberId=member_id, opponentId=opponent_id, seasonId=season_id)
         records = await read_model.head_to_head(_pool(info), league_id, member_id, opponent_id, season_id)
         return [
             LeagueHeadToHead(
@@ -217,6 +227,7 @@ class LeagueSubscription:
         season_id: strawberry.ID | None = None,
         tournament_id: strawberry.ID | None = None,
     ) -> AsyncGenerator[LeagueStandings, None]:
+        _ids(leagueId=league_id, seasonId=season_id, tournamentId=tournament_id)
         pool = _pool(info)
         poll = float(info.context.get("league_poll_seconds", DEFAULT_POLL_SECONDS))
         last_position: int | None = None

@@ -19,6 +19,7 @@ import asyncpg
 import strawberry
 from strawberry.types import Info
 
+from services.game.bounds import Identifier, LeaderboardLimit, PageOffset, TablePlayers, bounded
 from services.game.rules.dice.vocabulary import Role
 from services.ratings import store
 
@@ -129,11 +130,11 @@ class RatingsQuery:
         rows = await store.leaderboard(
             _pool(info),
             role=_role(role),
-            league_id=league_id,
-            season_id=season_id,
+            league_id=bounded("leagueId", league_id, Identifier),
+            season_id=bounded("seasonId", season_id, Identifier),
             include_provisional=include_provisional,
-            limit=max(0, min(limit, 500)),
-            offset=max(0, offset),
+            limit=bounded("limit", limit, LeaderboardLimit),
+            offset=bounded("offset", offset, PageOffset),
         )
         return [
             RatingLeaderboardEntry(
@@ -151,7 +152,7 @@ class RatingsQuery:
 
     @strawberry.field(description="A member's ratings and history; null before their first rated game.")
     async def player_rating(self, info: Info, member_id: str) -> RatingProfile | None:
-        found = await store.profile(_pool(info), member_id)
+        found = await store.profile(_pool(info), bounded("memberId", member_id, Identifier))
         if found is None:
             return None
         histories: dict[str, list[RatingHistoryPoint]] = {store.OVERALL: []}
@@ -184,7 +185,7 @@ class RatingsQuery:
 
     @strawberry.field(description="The fitted side offsets per table size and faction (optionally one size).")
     async def rating_offsets(self, info: Info, players: int | None = None) -> list[RatingFactionOffset]:
-        rows = await store.offsets(_pool(info), players)
+        rows = await store.offsets(_pool(info), bounded("players", players, TablePlayers))
         return [
             RatingFactionOffset(
                 players=row.players,

@@ -14,10 +14,24 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
+from services.game.bounds import (
+    Count,
+    Date,
+    GameId,
+    Hex,
+    InputList,
+    InvalidArgument,
+    Name,
+    Notes,
+    SeatList,
+    Turn,
+    command_text,
+    explain,
+)
 from services.game.records.errors import MalformedRecord
 from services.game.records.model import FORMAT, VERSION, DiceSource, GameRecord, RecordMeta, RecordOptions
 from services.game.rules.dice import (
@@ -37,47 +51,52 @@ from services.game.rules.dice import (
 )
 from services.game.rules.dice import commands as cmd
 
-# --- the wire shape: strict mirrors of the schema (unknown fields are an error) -----------------
+# --- the wire shape: strict mirrors of the schema (unknown fields are an error), every field
+# bounded (services/game/bounds.py): an imported game is stored for good ---------------------
+
+PlayerRef = Annotated[str, msgspec.Meta(max_length=64)]
+"""A seat's player id; ``PLAYER_ID`` says which, and the rules which of them exist."""
 
 
 class _Seat(msgspec.Struct, forbid_unknown_fields=True):
-    player: str
+    player: PlayerRef
     role: Role
     character: CharacterId
 
 
 class _PlayerPosition(msgspec.Struct, forbid_unknown_fields=True):
-    player: str
-    life: int
-    arrows: int = 0
+    player: PlayerRef
+    life: Count
+    arrows: Count = 0
 
 
 class _Position(msgspec.Struct, forbid_unknown_fields=True):
-    players: list[_PlayerPosition] = []
-    active_player: str | None = None
-    turn: int = 1
-    dice: list[Face] | None = None
-    rolls_used: int = 1
+    players: SeatList[_PlayerPosition] = []
+    active_player: PlayerRef | None = None
+    turn: Turn = 1
+    dice: SeatList[Face] | None = None
+    rolls_used: Count = 1
 
 
 class _Options(msgspec.Struct, forbid_unknown_fields=True):
     dice: DiceSource = DiceSource.TABLE
-    seed_commitment: str | None = None
-    seed: str | None = None
+    seed_commitment: Hex | None = None
+    seed: Hex | None = None
 
 
 class _Meta(msgspec.Struct, forbid_unknown_fields=True):
-    game_id: str | None = None
-    played_at: str | None = None
-    club: str | None = None
-    notes: str | None = None
+    game_id: GameId | None = None
+    played_at: Date | None = None
+    club: Name | None = None
+    notes: Notes | None = None
 
 
 class _Record(msgspec.Struct, forbid_unknown_fields=True):
     format: str
     version: int
-    seats: list[_Seat]
-    inputs: list[str | dict[str, Any]] = []
+    seats: SeatList[_Seat]
+    inputs: InputList[str | dict[str, Any]] = []
+    """Each bounded in ``_input`` (``command_text``: a constrained union would crash msgspec)."""
     position: _Position | None = None
     options: _Options | None = None
     meta: _Meta | None = None
@@ -129,7 +148,7 @@ def _from_object(obj: Mapping[str, Any]) -> GameRecord:
     try:
         wire = msgspec.convert(obj, _Record, strict=True)
     except msgspec.ValidationError as e:
-        raise MalformedRecord(f"record: {e}") from None
+        raise MalformedRecord(f"record: {explain(str(e))}") from None
     for n, seat in enumerate(wire.seats):
         if not PLAYER_ID.fullmatch(seat.player):
             raise MalformedRecord(
@@ -192,6 +211,10 @@ def _position(p: _Position) -> Position:
 
 
 def _input(index: int, raw: str | dict[str, Any]) -> GameCommand:
+    try:
+        command_text(f"$.inputs[{index}]", raw)
+    except InvalidArgument as e:
+        raise MalformedRecord(f"input {index}: {e}") from None
     if isinstance(raw, str):
         if " ".join(raw.split()) != raw:
             # the canonical text form, as the schema's pattern says: one space between words
