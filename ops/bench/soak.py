@@ -289,9 +289,15 @@ class Deployment:
         return found
 
     def health_urls(self) -> list[str] | None:
-        """The API's, the consumers' and the worker's /health; None while one is missing."""
+        """The API's, the consumers' and the worker's /health, and serve's own if it has one
+        (the port it listens on); None while a child is missing."""
         children = self.children()
         urls = [f"{self.base}/health"]
+        with contextlib.suppress(psutil.Error):
+            assert self.process is not None
+            for connection in psutil.Process(self.process.pid).net_connections(kind="tcp"):
+                if connection.status == psutil.CONN_LISTEN:
+                    urls.append(f"http://127.0.0.1:{connection.laddr.port}/health")
         for role in ("consume", "worker"):
             child = children.get(role)
             if child is None:
@@ -339,39 +345,44 @@ class Deployment:
                 os.kill(pid, signal.SIGCONT)
             self.stopped.discard(pid)
 
-    def stop(self) -> bool:
+    def stop(self) -> dict[str, Any]:
         """SIGTERM serve and wait for its clean stop (children, then the embedded servers);
-        SIGKILL whatever is left after STOP_TIMEOUT_SECONDS. True if it stopped cleanly."""
+        then SIGKILL whatever is left. Says how it went: serve's exit code (None: it had to be
+        killed) and what outlived it."""
         self.resume()
         self.children()  # note the current tree before it goes
-        clean = True
+        code = None
         if self.alive():
             assert self.process is not None
             self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=STOP_TIMEOUT_SECONDS)
-            except subprocess.TimeoutExpired:
-                clean = False
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = self.process.wait(timeout=STOP_TIMEOUT_SECONDS)
+        elif self.process is not None:
+            code = self.process.returncode
         if self.process is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.process.pid, signal.SIGKILL)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=5)
+        leftovers = []
         for process in self.seen.values():  # children run in sessions of their own
             with contextlib.suppress(psutil.Error):
-                if process.is_running():
-                    clean = False
+                if _is_running(process.pid) and process.is_running():  # is_running: not a reused pid
+                    leftovers.append(" ".join(process.cmdline()[:4]))
                     process.kill()
-        self.kill_servers()
-        return clean
+        leftovers += self.kill_servers()
+        return {"exit_code": code, "left_running": leftovers}
 
-    def kill_servers(self) -> None:
+    def kill_servers(self) -> list[str]:
         """The embedded servers, if whoever should have stopped them did not."""
-        for pid in (self.postmaster(), self.redis()):
+        killed = []
+        for name, pid in (("postgres", self.postmaster()), ("redis-server", self.redis())):
             if pid is not None:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGCONT)
                     os.kill(pid, signal.SIGKILL)
+                    killed.append(name)
+        return killed
 
 
 def _free_port() -> int:
@@ -443,6 +454,10 @@ class Bots:
                 n = 0
                 while state["status"] == "ongoing" and not self.stop.is_set():
                     token, state = await ready_awaited(http, run, url, state, member_of)
+                    if not state["legal_commands"]:
+                        # the game moved on between the two reads (a decision timed out)
+                        await asyncio.sleep(0.05)
+                        continue
                     if await _wait_until(scheduled, self.stop):
                         return
                     try:
@@ -584,7 +599,7 @@ async def _run(seconds: float) -> dict[str, Any]:
         await _wait_started(deployment)
         result = await _load(deployment, seconds)
         await _caught_up(deployment, CATCH_UP_TIMEOUT_SECONDS)
-        result["serve_stopped_cleanly"] = await asyncio.to_thread(deployment.stop)
+        result["serve_stop"] = await asyncio.to_thread(deployment.stop)
         result |= await _check(deployment.data_dir, result.pop("_ledger"), result.pop("_games"))
     except BaseException:
         log = deployment.log.read_text(errors="replace")[-3000:] if deployment.log.exists() else ""
