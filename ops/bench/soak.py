@@ -77,7 +77,7 @@ from rich.table import Table
 from infra.settings import DockerSettings, InfraSettings, PostgresSettings, RedisSettings
 from ops.bench.api import PLAYERS, CommandRefused, GameRun, LoopbackHTTP, ready_awaited, send_command
 
-SECONDS = 150.0
+SECONDS = 120.0
 """The load's length: warm-up plus faults (start-up and checks add about a minute)."""
 WARMUP_SHARE = 0.2
 MIN_WARMUP_SECONDS = 6.0
