@@ -32,6 +32,7 @@ from infra.postgres import database_name, resolve_postgres
 from infra.redis import resolve_redis
 from services.api.decoding import BoundedJsonRequest, decode_graphql_json
 from services.api.errors import EXCEPTION_HANDLERS, problem_body
+from services.api.rate_limit import RateLimitedGraphQL, RateLimitMiddleware, rate_limit_lifespan
 from services.api.schema import build_schema
 from services.api.settings import ApiSettings
 from services.game.codec import GAME_MAPPER
@@ -175,7 +176,7 @@ def extra_routers(graphql_path: str) -> list[Router]:
 def create_app(settings: ApiSettings | None = None) -> Litestar:
     settings = settings or ApiSettings.from_env()
     graphql_base = make_graphql_controller(
-        build_schema(),
+        build_schema(settings.limits),
         path=GRAPHQL_PATH,
         context_getter=graphql_context,
         graphql_ide=None,
@@ -183,7 +184,7 @@ def create_app(settings: ApiSettings | None = None) -> Litestar:
         keep_alive_interval=15,
     )
 
-    class GraphQLController(graphql_base):  # type: ignore[valid-type, misc]
+    class GraphQLController(RateLimitedGraphQL, graphql_base):  # type: ignore[valid-type, misc]
         def encode_json(self, data: object) -> bytes:
             """Results and subscription messages as compact JSON by msgspec (the same JSON
             values as strawberry's ``json.dumps``, at a fraction of the CPU: every live update
@@ -205,7 +206,8 @@ def create_app(settings: ApiSettings | None = None) -> Litestar:
         ],
         logging_config=None,  # the process's logging (JSON lines, redacted) is configured once
         dependencies={"gateway": Provide(provide_gateway), "principal": Provide(provide_principal)},
-        lifespan=[_lifespan(settings)],
+        lifespan=[_lifespan(settings), rate_limit_lifespan(settings.limits)],
+        middleware=[RateLimitMiddleware()],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.server.request_max_body_size,
         request_class=BoundedJsonRequest,

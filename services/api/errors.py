@@ -109,6 +109,7 @@ _HTTP_TITLES = {
     405: ("method-not-allowed", "Method not allowed"),
     413: ("body-too-large", "The request body is too large"),
     415: ("unsupported-media-type", "Unsupported media type"),
+    429: ("rate-limited", "Too many requests; retry after the Retry-After header's seconds"),
 }
 
 

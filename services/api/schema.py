@@ -19,6 +19,8 @@ from strawberry.tools import merge_types
 
 from event_store import EventStoreError
 from graphql import GraphQLError
+from services.api.graphql_cost import limit_extensions
+from services.api.settings import LimitSettings
 from services.game.bounds import InvalidArgument
 from services.game.errors import GameServiceError
 from services.game.records import RecordError
@@ -80,14 +82,19 @@ class _Schema(strawberry.Schema):
                 )
 
 
-def build_schema() -> strawberry.Schema:
+def build_schema(limits: LimitSettings | None = None) -> strawberry.Schema:
+    """The schema, with the size, depth, alias and cost limits of ``limits`` (the defaults
+    when not given; ``services/api/graphql_cost.py``)."""
     queries, subscriptions = service_types()
     query = merge_types("Query", tuple(queries))
     subscription = merge_types("Subscription", tuple(subscriptions)) if subscriptions else None
     return _Schema(
         query=query,
         subscription=subscription,
-        extensions=[lambda: MaskErrors(should_mask_error=lambda error: not _shown(error))],
+        extensions=[
+            lambda: MaskErrors(should_mask_error=lambda error: not _shown(error)),
+            *limit_extensions(limits or LimitSettings()),
+        ],
     )
 
 

@@ -21,7 +21,10 @@ have made them public (an eliminated player's, every role once the game has ende
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
+
+from cachetools import TTLCache
 
 from event_store import ChainBreak, ChainProblem, PostgresEventStore, VerificationReport
 from services.game.audit_replay import Replay, explain_difference, replay_events
@@ -55,6 +58,7 @@ __all__ = [
     "REPLAY",
     "RESULT",
     "ROLLS",
+    "AuditCache",
     "AuditCheck",
     "AuditReport",
     "audit_events",
@@ -76,6 +80,54 @@ async def audit_game(store: PostgresEventStore, game_id: str) -> AuditReport:
         raise GameNotFound(game_id)
     chain = await store.verify_stream(stream)
     return audit_events(game_id, decode_stream(recorded, GAME_MAPPER), chain)
+
+
+AUDIT_CACHE_SIZE = 512
+"""Reports kept per process (a report is a few hundred bytes; the replay behind it ~15 ms)."""
+AUDIT_CACHE_SECONDS = 300.0
+"""How long a report is answered again without a replay."""
+
+
+class AuditCache:
+    """The API's audits: one replay per (game, last version), its report answered again until
+    the game moves on. Callers asking at once for the same game wait for the same replay.
+
+    A stream only grows through appends, so a game whose last version is unchanged holds the
+    same events, unless someone edited rows behind the store's back: finding that is what an
+    audit is for, so a report is kept at most ``ttl`` seconds (and ``bang-league audit`` /
+    ``audit-all`` never use this cache)."""
+
+    def __init__(
+        self, store: PostgresEventStore, *, size: int = AUDIT_CACHE_SIZE, ttl: float = AUDIT_CACHE_SECONDS
+    ) -> None:
+        self.store = store
+        self._reports: TTLCache[tuple[str, int], asyncio.Task[AuditReport]] = TTLCache(size, ttl)
+        self.replays = 0
+        """How many audits replayed a game (the others were answered from the cache)."""
+
+    async def audit(self, game_id: str) -> AuditReport:
+        if not is_valid_game_id(game_id):
+            raise GameNotFound(game_id)
+        version = await self.store.stream_version(game_stream(game_id))
+        if version == 0:
+            raise GameNotFound(game_id)
+        key = (game_id, version)
+        replay = self._reports.get(key)
+        if replay is None:
+            replay = asyncio.ensure_future(self._replay(game_id))
+            self._reports[key] = replay
+        try:
+            # shielded: one caller going away must not cancel the replay the others await
+            return await asyncio.shield(replay)
+        except BaseException:
+            failed = replay.done() and (replay.cancelled() or replay.exception() is not None)
+            if failed and self._reports.get(key) is replay:
+                del self._reports[key]  # a failure (the store was unavailable) is not kept
+            raise
+
+    async def _replay(self, game_id: str) -> AuditReport:
+        self.replays += 1
+        return await audit_game(self.store, game_id)
 
 
 def audit_events(game_id: str, events: Sequence[StoredEvent], chain: VerificationReport) -> AuditReport:

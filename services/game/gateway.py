@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from event_store import PostgresEventStore, RecordedEvent
-from services.game.audit import AuditReport, audit_game
+from services.game.audit import AuditCache, AuditReport
 from services.game.codec import GAME_MAPPER, game_stream, is_valid_game_id
 from services.game.errors import GameNotFound, GameServiceError, NotAllowed, StaleVersion
 from services.game.fanout import GameFanout
@@ -114,6 +114,7 @@ class GameGateway:
         self.tokens = tokens
         self.fanout = fanout
         self.store = store
+        self.audits = AuditCache(store)
 
     # -- callers ---------------------------------------------------------------------------
 
@@ -350,8 +351,9 @@ class GameGateway:
 
     async def audit(self, game_id: str) -> AuditReport:
         """Replay the game and compare (services/game/audit.py); its words name only what any
-        viewer may see, so the report is not redacted further."""
-        return await audit_game(self.store, game_id)
+        viewer may see, so the report is not redacted further. One replay per (game, last
+        version): asked again before the game moves on, the report is answered from memory."""
+        return await self.audits.audit(game_id)
 
     async def watch(
         self, principal: Principal | None, game_id: str, from_version: int | None = None

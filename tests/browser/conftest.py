@@ -26,7 +26,7 @@ from playwright.async_api import BrowserContext, Page, async_playwright
 
 from infra.postgres import ResolvedPostgres, create_database, drop_database
 from services.api import ApiSettings, create_app
-from services.api.settings import DatabaseSettings, RedisSettings, ServerSettings
+from services.api.settings import DatabaseSettings, LimitSettings, RedisSettings, ServerSettings
 from tests.browser.seed import Season, seed_season
 from tests.integration.conftest import (  # the project's standard PostgreSQL/Redis resolution
     infra_data_dir,
@@ -90,6 +90,8 @@ def base_url(browser_dsn: str, redis_url: str, season: Season) -> Iterator[str]:
         database=DatabaseSettings(url=browser_dsn, pool_min_size=1, pool_max_size=6),
         redis=RedisSettings(url=redis_url),
         server=ServerSettings(fanout_poll_seconds=1.0),
+        # one browser is one client: a budget no test reaches (the limiter stays on)
+        limits=LimitSettings(rate_limit="1000000/second", anonymous_rate_limit="1000000/second"),
     )
     port = _free_port()
     server = uvicorn.Server(

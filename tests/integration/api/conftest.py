@@ -19,9 +19,12 @@ from litestar import Litestar
 
 from services.api import ApiSettings, create_app
 from services.api.app import Resources
-from services.api.settings import DatabaseSettings, RedisSettings, ServerSettings
+from services.api.settings import DatabaseSettings, LimitSettings, RedisSettings, ServerSettings
 
 SMALL_BODY_LIMIT = 16 * 1024
+UNTHROTTLED = LimitSettings(rate_limit="1000000/second", anonymous_rate_limit="1000000/second")
+"""These tests drive whole games from one client: the limiter stays on, with budgets no test
+reaches (tests/integration/api/test_rate_limit.py tests it with small ones)."""
 
 
 @pytest.fixture
@@ -30,6 +33,7 @@ def api_settings(database_dsn: str, redis_url: str) -> ApiSettings:
         database=DatabaseSettings(url=database_dsn, pool_min_size=1, pool_max_size=6),
         redis=RedisSettings(url=redis_url),
         server=ServerSettings(request_max_body_size=SMALL_BODY_LIMIT, fanout_poll_seconds=2.0),
+        limits=UNTHROTTLED,
     )
 
 

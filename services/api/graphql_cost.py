@@ -1,0 +1,360 @@
+"""What one GraphQL operation may ask for: its size, depth, aliases and cost, checked before any
+resolver runs.
+
+One anonymous 62 KB document with 1,000 aliases of ``audit(id: …)`` once kept the API's CPU busy
+for 40 s: each alias replays the whole game. So every operation (queries over HTTP, subscriptions
+over the WebSocket alike) passes, in this order:
+
+1. **tokens**: parsing stops at the first lexical token past ``graphql_max_tokens``
+   (strawberry's ``MaxTokensLimiter``), so a huge document costs no more than a small one;
+2. **cost**: ``cost_rule``, a graphql-core validation rule, adds up ``FIELD_COSTS``, multiplying
+   a list's selection by its size (the ``limit`` / ``first`` argument, else ``LIST_SIZES``),
+   and refuses an operation over ``graphql_max_cost`` naming the field that costs most. It runs
+   first and alone (``GraphQLLimits``; why in its docstring);
+3. **depth** and **aliases**, with graphql-core's own rules: strawberry's ``QueryDepthLimiter``
+   and ``MaxAliasesLimiter`` (validation rules added the ``AddValidationRules`` way).
+
+A refused operation is answered with the limit in the error's message and nothing executed.
+The costs are rough CPU time: one unit is about one field resolved (~5 µs on the development
+machine); a field that replays a game costs what the replay costs, measured on a 770-event
+game (``audit`` ~17 ms, ``gameAt`` ~10 ms, an uncached ``game`` ~11 ms). Costs assume the
+worst case (no cache): the audit cache makes a repeated audit cheap, but not a thousand
+different ones.
+
+The cost also counts against the client's rate limit (``services/api/rate_limit.py``):
+``GraphQLLimits`` charges ``ceil(cost / graphql_cost_per_request)`` requests when the operation
+is about to execute.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphql.language import VisitorAction
+from graphql.language.visitor import SKIP
+from graphql.type.definition import GraphQLField, GraphQLInterfaceType
+from graphql.type.introspection import SchemaMetaFieldDef, TypeMetaFieldDef, TypeNameMetaFieldDef
+from strawberry.extensions import (
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    QueryDepthLimiter,
+    SchemaExtension,
+)
+
+from graphql import (
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    GraphQLError,
+    GraphQLNamedType,
+    GraphQLObjectType,
+    GraphQLSchema,
+    InlineFragmentNode,
+    IntValueNode,
+    OperationDefinitionNode,
+    SelectionSetNode,
+    ValidationContext,
+    ValidationRule,
+    VariableNode,
+    get_named_type,
+    get_nullable_type,
+    is_list_type,
+    validate,
+    value_from_ast,
+)
+from services.api import rate_limit
+from services.api.settings import LimitSettings
+from services.game.gateway import EVENTS_PAGE_LIMIT
+
+DEFAULT_FIELD_COST = 1
+"""Any field not in ``FIELD_COSTS``: resolving and encoding one value."""
+ROOT_FIELD_COST = 100
+"""A root field not in ``FIELD_COSTS``: one read of a read model (one SQL round trip)."""
+
+FIELD_COSTS: dict[tuple[str, str], int] = {
+    # replays the whole game: reads and verifies its hash chain, re-derives every roll
+    ("Query", "audit"): 4_000,
+    # folds the game up to a version: reads and replays every event before it
+    ("Query", "gameAt"): 2_000,
+    # the cached fold, redacted; a game no longer in the cache is read and folded whole
+    ("Query", "game"): 200,
+    # one page of events, read and redacted (each event's fields are counted on top)
+    ("Query", "gameEvents"): 200,
+    # a watcher reads and folds the whole game first, then re-reads each update
+    ("Subscription", "gameEvents"): 2_000,
+    ("Subscription", "gameUpdates"): 2_000,
+    ("Subscription", "leagueStandingsUpdated"): 200,
+}
+"""Per field, by (parent type, field): what it costs once, before its selection."""
+
+DEFAULT_LIST_SIZE = 10
+"""A list not in ``LIST_SIZES`` and without a ``limit``/``first``: a game's players, an audit's
+checks, a batch of events are all this size or smaller."""
+
+LIST_SIZES: dict[tuple[str, str], int] = {
+    ("Query", "gameEvents"): EVENTS_PAGE_LIMIT,
+    ("Query", "ratingLeaderboard"): 500,
+    ("Query", "leagueHeadToHead"): 200,
+    ("LeagueStandings", "lines"): 200,
+    ("LeagueTournament", "rounds"): 20,
+    ("LeagueRound", "tables"): 40,
+    ("RatingProfile", "roles"): 4,
+    ("RatingProfile", "history"): 5,
+    ("RatingHistory", "points"): 500,
+}
+"""The most a list can hold (the page maximum where there is a ``limit`` argument): a ``limit``
+above it is costed as the maximum, so the field's own 400 names the argument."""
+
+PAGE_ARGUMENTS = ("limit", "first")
+
+@dataclass(slots=True)
+class Validated:
+    """What the cost rule found in one document."""
+
+    variables: Mapping[str, Any] | None = None
+    """As sent, so ``limit: $limit`` is costed with the value rather than the worst case."""
+    costs: dict[str, int] = field(default_factory=dict)
+    """Operation name ("" when unnamed) → its cost."""
+
+
+@dataclass(slots=True)
+class Cost:
+    """An operation's (or a selection's) cost, with what each field contributed to it."""
+
+    total: int = 0
+    by_field: Counter[str] = field(default_factory=Counter)
+    """``Parent.field`` → units, over every place and every list element it is asked for."""
+    times: Counter[str] = field(default_factory=Counter)
+    """``Parent.field`` → how many times it is resolved."""
+
+    def add(self, other: Cost, times: int = 1) -> None:
+        self.total += other.total * times
+        for key, units in other.by_field.items():
+            self.by_field[key] += units * times
+        for key, count in other.times.items():
+            self.times[key] += count * times
+
+    def costliest(self) -> str:
+        """Words for the field that costs most, for the refusal."""
+        if not self.by_field:
+            return "no single field"
+        key, units = self.by_field.most_common(1)[0]
+        times = self.times[key]
+        name = key.split(".", 1)[1]
+        each = units // times if times else units
+        return f"`{name}` costs {each:,} each (×{times:,}: {units:,})"
+
+
+def operation_cost(
+    schema: GraphQLSchema,
+    operation: OperationDefinitionNode,
+    fragments: Mapping[str, FragmentDefinitionNode],
+    variables: Mapping[str, Any] | None = None,
+) -> Cost:
+    """The cost of one operation. A fragment is costed once however often it is spread (a
+    document of fragments that each spread the previous one twice must not take 2ⁿ steps)."""
+    root = schema.get_root_type(operation.operation)
+    if root is None:
+        return Cost()
+    walker = _Walker(schema, fragments, _variable_values(operation, variables))
+    return walker.selection(operation.selection_set, root, frozenset())
+
+
+class _Walker:
+    def __init__(
+        self,
+        schema: GraphQLSchema,
+        fragments: Mapping[str, FragmentDefinitionNode],
+        variables: Mapping[str, Any],
+    ) -> None:
+        self.schema = schema
+        self.fragments = fragments
+        self.variables = variables
+        roots = (schema.query_type, schema.mutation_type, schema.subscription_type)
+        self.roots = {t.name for t in roots if t is not None}
+        self.fragment_costs: dict[str, Cost] = {}
+
+    def selection(
+        self, selection_set: SelectionSetNode, parent: GraphQLNamedType, path: frozenset[str]
+    ) -> Cost:
+        cost = Cost()
+        for node in selection_set.selections:
+            if isinstance(node, FieldNode):
+                cost.add(self.field(node, parent, path))
+            elif isinstance(node, InlineFragmentNode):
+                condition = node.type_condition
+                typed = self.schema.get_type(condition.name.value) if condition else parent
+                cost.add(self.selection(node.selection_set, typed or parent, path))
+            elif isinstance(node, FragmentSpreadNode):
+                cost.add(self.fragment(node.name.value, path))
+        return cost
+
+    def fragment(self, name: str, path: frozenset[str]) -> Cost:
+        if name in path:
+            return Cost()  # a cycle: graphql-core's NoFragmentCyclesRule refuses the document
+        known = self.fragment_costs.get(name)
+        if known is not None:
+            return known
+        definition = self.fragments.get(name)
+        typed = self.schema.get_type(definition.type_condition.name.value) if definition else None
+        if definition is None or typed is None:
+            return Cost()  # unknown: the specified rules say so
+        cost = self.selection(definition.selection_set, typed, path | {name})
+        self.fragment_costs[name] = cost
+        return cost
+
+    def field(self, node: FieldNode, parent: GraphQLNamedType, path: frozenset[str]) -> Cost:
+        name = node.name.value
+        definition = _field_definition(self.schema, parent, name)
+        if definition is None:
+            return Cost()  # unknown: FieldsOnCorrectTypeRule says so
+        key = f"{parent.name}.{name}"
+        own = FIELD_COSTS.get(
+            (parent.name, name), ROOT_FIELD_COST if parent.name in self.roots else DEFAULT_FIELD_COST
+        )
+        cost = Cost(total=own, by_field=Counter({key: own}), times=Counter({key: 1}))
+        if node.selection_set is not None:
+            children = self.selection(node.selection_set, get_named_type(definition.type), path)
+            size = self.list_size(node, definition, parent.name) if _is_list(definition) else 1
+            cost.add(children, size)
+        return cost
+
+    def list_size(self, node: FieldNode, definition: GraphQLField, parent: str) -> int:
+        most = LIST_SIZES.get((parent, node.name.value), DEFAULT_LIST_SIZE)
+        for name in PAGE_ARGUMENTS:
+            if name not in definition.args:
+                continue
+            value = self.argument(node, name, definition)
+            if isinstance(value, int):
+                return max(0, min(value, most))
+        return most
+
+    def argument(self, node: FieldNode, name: str, definition: GraphQLField) -> Any:
+        given = next((a.value for a in node.arguments or () if a.name.value == name), None)
+        if given is None:
+            return definition.args[name].default_value
+        if isinstance(given, VariableNode):
+            return self.variables.get(given.name.value)
+        if isinstance(given, IntValueNode):
+            return int(given.value)
+        return value_from_ast(given, definition.args[name].type)
+
+
+def _field_definition(schema: GraphQLSchema, parent: GraphQLNamedType, name: str) -> GraphQLField | None:
+    if name == "__typename":
+        return TypeNameMetaFieldDef
+    if parent is schema.query_type and name == "__schema":
+        return SchemaMetaFieldDef
+    if parent is schema.query_type and name == "__type":
+        return TypeMetaFieldDef
+    if isinstance(parent, (GraphQLObjectType, GraphQLInterfaceType)):
+        return parent.fields.get(name)
+    return None
+
+
+def _is_list(definition: GraphQLField) -> bool:
+    return is_list_type(get_nullable_type(definition.type))
+
+
+def _variable_values(operation: OperationDefinitionNode, sent: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The variables as sent, else their declared defaults (None: unknown, the worst case)."""
+    values: dict[str, Any] = {}
+    for definition in operation.variable_definitions or ():
+        name = definition.variable.name.value
+        if sent is not None and name in sent:
+            values[name] = sent[name]
+        elif isinstance(definition.default_value, IntValueNode):
+            values[name] = int(definition.default_value.value)
+    return values
+
+
+def operation_key(operation: OperationDefinitionNode) -> str:
+    return operation.name.value if operation.name else ""
+
+
+def cost_rule(max_cost: int, found: Validated | None = None) -> type[ValidationRule]:
+    """A graphql-core rule refusing every operation that costs more than ``max_cost``, naming
+    the field that costs most; each operation's cost is kept in ``found``."""
+    found = found if found is not None else Validated()
+
+    class QueryCostRule(ValidationRule):
+        def __init__(self, context: ValidationContext) -> None:
+            super().__init__(context)
+            self.fragments = {
+                d.name.value: d for d in context.document.definitions if isinstance(d, FragmentDefinitionNode)
+            }
+
+        def enter_operation_definition(self, node: OperationDefinitionNode, *_: Any) -> VisitorAction:
+            cost = operation_cost(self.context.schema, node, self.fragments, found.variables)
+            found.costs[operation_key(node)] = cost.total
+            if cost.total > max_cost:
+                label = f"operation {node.name.value!r}" if node.name else "query"
+                self.report_error(
+                    GraphQLError(
+                        f"{label} cost {cost.total:,} exceeds {max_cost:,}; {cost.costliest()} "
+                        "(docs/api.md, 'Limits')",
+                        node,
+                        extensions={"code": "QUERY_TOO_COSTLY", "cost": cost.total, "maxCost": max_cost},
+                    )
+                )
+            return SKIP  # the fields are walked above, fragments once each
+
+    return QueryCostRule
+
+
+class GraphQLLimits(SchemaExtension):
+    """Runs the cost rule before every other validation rule, and charges the operation's cost
+    to the caller's rate limit just before it executes.
+
+    Why first, and alone: strawberry's depth and alias rules walk a fragment once per spread,
+    so a document of fragments that each spread the previous one twice takes them 2ⁿ steps. The
+    cost rule walks each fragment once, and every spread path ends in a field costing at least
+    one, so a document within the cost limit has at most ``max_cost`` paths for them to walk; a
+    document over it is refused without running them (strawberry skips validation when an
+    extension has already found errors)."""
+
+    def __init__(self, *, max_cost: int, cost_per_request: int) -> None:
+        self.max_cost = max_cost
+        self.cost_per_request = cost_per_request
+        self.found = Validated()
+
+    def on_validate(self) -> Iterator[None]:
+        context = self.execution_context
+        variables = context.variables
+        self.found = Validated(variables if isinstance(variables, Mapping) else None)
+        if context.graphql_document is not None and context.pre_execution_errors is None:
+            rule = cost_rule(self.max_cost, self.found)
+            errors = validate(context.schema._schema, context.graphql_document, [rule])
+            if errors:
+                context.pre_execution_errors = errors
+        yield
+
+    async def on_execute(self) -> AsyncIterator[None]:
+        cost = self._cost()
+        if cost is not None:
+            requests = max(1, math.ceil(cost / self.cost_per_request))
+            await rate_limit.charge_graphql(self.execution_context.context, requests)
+        yield
+
+    def _cost(self) -> int | None:
+        costs = self.found.costs
+        name = self.execution_context.operation_name
+        if name is not None:
+            return costs.get(name)
+        return next(iter(costs.values())) if len(costs) == 1 else None
+
+
+def limit_extensions(limits: LimitSettings) -> list[Callable[[], SchemaExtension] | SchemaExtension]:
+    """The schema's extensions that enforce ``limits``, in the order they act."""
+    return [
+        MaxTokensLimiter(max_token_count=limits.graphql_max_tokens),
+        QueryDepthLimiter(max_depth=limits.graphql_max_depth),
+        MaxAliasesLimiter(max_alias_count=limits.graphql_max_aliases),
+        lambda: GraphQLLimits(
+            max_cost=limits.graphql_max_cost, cost_per_request=limits.graphql_cost_per_request
+        ),
+    ]
