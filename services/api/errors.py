@@ -17,6 +17,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+import asyncpg
+import redis.asyncio as aioredis
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
@@ -51,6 +53,9 @@ log = logging.getLogger(__name__)
 
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_BASE = "https://bang-league.dev/problems/"
+RETRY_AFTER_SECONDS = 2
+"""Every 503's ``Retry-After``: about as long as a request waits for a dependency
+(``TimeoutSettings``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +65,8 @@ class Problem:
     title: str
     field: str | None = None
     """The request field at fault, when it is one field."""
+    detail: str | None = None
+    """Said instead of the error's own text, which is a library's and may say anything."""
 
 
 PROBLEMS: dict[type[BaseException], Problem] = {
@@ -100,6 +107,23 @@ PROBLEMS: dict[type[BaseException], Problem] = {
     GameServiceError: Problem(422, "refused", "Refused"),
     StoreUnavailable: Problem(
         503, "store-unavailable", "The event store is unavailable; retry the same command"
+    ),
+    # PostgreSQL or Redis stalled or gone on a request path (the limits: TimeoutSettings)
+    **dict.fromkeys(
+        (
+            TimeoutError,
+            ConnectionError,
+            asyncpg.PostgresConnectionError,
+            asyncpg.exceptions.OperatorInterventionError,  # statement_timeout, shutting down, …
+            aioredis.ConnectionError,
+            aioredis.TimeoutError,
+        ),
+        Problem(
+            503,
+            "unavailable",
+            "A dependency is unavailable; retry",
+            detail="the database or Redis did not answer in time; retry after Retry-After seconds",
+        ),
     ),
 }
 
@@ -150,7 +174,10 @@ def problem_response(request: Request[Any, Any, Any], error: Exception) -> Respo
             extra.update(field=error.argument)
         if problem.status == 401:
             headers["WWW-Authenticate"] = 'Bearer realm="bang-league"'
-        body = problem_body(problem.status, problem.slug, problem.title, str(error), instance, **extra)
+        if problem.status == 503:
+            headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        detail = problem.detail or str(error)
+        body = problem_body(problem.status, problem.slug, problem.title, detail, instance, **extra)
     elif isinstance(error, ValidationException):
         body = _validation_problem(error, instance)
     elif isinstance(error, HTTPException) and error.status_code < HTTP_500_INTERNAL_SERVER_ERROR:
