@@ -19,7 +19,7 @@ from event_store.errors import (
 from event_store.hashing import GENESIS_HASH, event_hash
 from event_store.interface import EventStore
 from event_store.migrator import migrate, migrate_component
-from event_store.postgres_store import PostgresEventStore, create_pool
+from event_store.postgres_store import PoolTimeouts, PostgresEventStore, TimedPool, create_pool
 from event_store.records import (
     ANY,
     NO_STREAM,
@@ -70,6 +70,7 @@ __all__ = [
     "NewEvent",
     "PayloadDecodeError",
     "PollingOnly",
+    "PoolTimeouts",
     "PostgresEventStore",
     "PostgresNotifications",
     "RecordedEvent",
@@ -78,6 +79,7 @@ __all__ = [
     "StoreUnavailable",
     "Subscription",
     "TamperDetected",
+    "TimedPool",
     "UnknownEventType",
     "Upcasters",
     "VerificationReport",

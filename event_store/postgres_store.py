@@ -12,6 +12,7 @@ from __future__ import annotations
 import uuid
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 import asyncpg
@@ -126,11 +127,14 @@ class PostgresEventStore:
         min_size: int = 2,
         max_size: int = 10,
         apply_migrations: bool = True,
+        timeouts: PoolTimeouts | None = None,
         **options: Any,
     ) -> PostgresEventStore:
         """Connect a pool of its own (closed by `close`) and bring the schema up to date."""
         try:
-            pool = await create_pool(dsn, min_size=min_size, max_size=max_size)
+            pool = await create_pool(
+                dsn, min_size=min_size, max_size=max_size, timeouts=timeouts or NO_LIMITS
+            )
             if apply_migrations:
                 async with pool.acquire() as connection:
                     await migrate(connection)
@@ -464,8 +468,70 @@ class PostgresEventStore:
             ) from error
 
 
-async def create_pool(dsn: str, *, min_size: int = 2, max_size: int = 10) -> asyncpg.Pool:
-    """An asyncpg pool whose release does not cost a round trip.
+@dataclass(frozen=True, slots=True)
+class PoolTimeouts:
+    """How long a pool's callers wait for PostgreSQL, in seconds (None: as long as it takes).
+
+    The defaults set no limit but asyncpg's connect timeout, which suits work that may
+    legitimately run long (migrations, rebuilds, backups, bulk imports, benchmarks). A process
+    answering requests sets them all, so that a stalled server costs a caller seconds, not
+    minutes: a stopped server still accepts connections and reads queries but never answers,
+    so only the client-side limits (`acquire`, `command`) end the wait; `statement` and
+    `idle_in_transaction` are the server's own limits, for a server that is slow rather than
+    stopped and for a client that stalls mid-transaction holding locks.
+    """
+
+    connect: float | None = 60.0
+    """Opening a connection (TCP or socket, then the start-up exchange)."""
+    acquire: float | None = None
+    """Getting a connection from the pool, including opening one."""
+    command: float | None = None
+    """One query, client side; then asyncpg cancels it and the connection is thrown away."""
+    statement: float | None = None
+    """One statement, server side (`statement_timeout`): the server cancels it."""
+    idle_in_transaction: float | None = None
+    """A transaction left idle this long is ended by the server
+    (`idle_in_transaction_session_timeout`), releasing its locks."""
+
+    def server_settings(self) -> dict[str, str]:
+        settings: dict[str, str] = {}
+        if self.statement is not None:
+            settings["statement_timeout"] = _milliseconds(self.statement)
+        if self.idle_in_transaction is not None:
+            settings["idle_in_transaction_session_timeout"] = _milliseconds(self.idle_in_transaction)
+        return settings
+
+
+NO_LIMITS = PoolTimeouts()
+
+# Releasing a connection whose query timed out waits for the cancellation to reach the
+# server; a stalled server never takes it, so give up soon and throw the connection away.
+_RELEASE_TIMEOUT_SECONDS = 0.25
+
+
+class TimedPool(asyncpg.Pool):
+    """An asyncpg pool whose every acquire (`pool.acquire()`, `pool.fetchval()`, …) waits at
+    most `timeouts.acquire`, also for callers that never pass a timeout themselves."""
+
+    __slots__ = ("timeouts",)
+
+    def __init__(self, *args: Any, timeouts: PoolTimeouts, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.timeouts = timeouts
+
+    def acquire(self, *, timeout: float | None = None) -> Any:
+        return super().acquire(timeout=self.timeouts.acquire if timeout is None else timeout)
+
+    async def release(self, connection: Any, *, timeout: float | None = None) -> None:
+        if timeout is None and self.timeouts.command is not None:
+            timeout = _RELEASE_TIMEOUT_SECONDS
+        await super().release(connection, timeout=timeout)
+
+
+async def create_pool(
+    dsn: str, *, min_size: int = 2, max_size: int = 10, timeouts: PoolTimeouts = NO_LIMITS
+) -> TimedPool:
+    """An asyncpg pool whose release does not cost a round trip, waiting at most `timeouts`.
 
     asyncpg's default release runs `RESET ALL; UNLISTEN *; …` on the server every time,
     doubling the round trips of a one-statement append. The store leaves no session state
@@ -476,9 +542,28 @@ async def create_pool(dsn: str, *, min_size: int = 2, max_size: int = 10) -> asy
     async def keep_session(connection: asyncpg.Connection) -> None:
         return None
 
-    pool = await asyncpg.create_pool(dsn, min_size=min_size, max_size=max_size, reset=keep_session)
-    assert pool is not None
+    # asyncpg.create_pool with a pool class of our own (it has no parameter for one)
+    pool = TimedPool(
+        dsn,
+        timeouts=timeouts,
+        min_size=min_size,
+        max_size=max_size,
+        max_queries=50_000,
+        max_inactive_connection_lifetime=300.0,
+        reset=keep_session,
+        loop=None,
+        connection_class=asyncpg.Connection,
+        record_class=asyncpg.Record,
+        timeout=timeouts.connect,
+        command_timeout=timeouts.command,
+        server_settings=timeouts.server_settings(),
+    )
+    await pool
     return pool
+
+
+def _milliseconds(seconds: float) -> str:
+    return str(max(1, round(seconds * 1000)))
 
 
 def _wanted_version(expected: ExpectedVersion) -> int | None:

@@ -8,12 +8,15 @@ environment by default) so tests can build settings without touching `os.environ
 from __future__ import annotations
 
 import functools
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 _FALSE_WORDS = frozenset({"0", "false", "no", "off"})
+
+DEFAULT_CONNECT_TIMEOUT_SECONDS = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +28,10 @@ class PostgresSettings:
 
     url: str | None = None
     container_image: str = "postgres:17-alpine"
+    connect_timeout_seconds: float | None = DEFAULT_CONNECT_TIMEOUT_SECONDS
+    """env `BANG_DATABASE_CONNECT_TIMEOUT` (0: no limit). The only database limit of processes
+    that serve no requests (consumers, workers, operator commands): their work may take long,
+    and waiting out a stalled server is all they can do; the API sets more (ApiSettings)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +67,12 @@ class InfraSettings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> InfraSettings:
         env = os.environ if env is None else env
         return cls(
-            postgres=PostgresSettings(url=env.get("BANG_DATABASE_URL") or None),
+            postgres=PostgresSettings(
+                url=env.get("BANG_DATABASE_URL") or None,
+                connect_timeout_seconds=seconds_or_none(
+                    env, "BANG_DATABASE_CONNECT_TIMEOUT", DEFAULT_CONNECT_TIMEOUT_SECONDS
+                ),
+            ),
             redis=RedisSettings(url=env.get("BANG_REDIS_URL") or None),
             docker=DockerSettings(
                 enabled=env.get("BANG_USE_CONTAINERS", "1").strip().lower() not in _FALSE_WORDS,
@@ -68,6 +80,20 @@ class InfraSettings:
             ),
             data_dir=Path(env.get("BANG_DATA_DIR") or ".bang-data"),
         )
+
+
+def seconds_or_none(env: Mapping[str, str], name: str, default: float | None) -> float | None:
+    """A duration in seconds from `env[name]`; `0` means no limit (None)."""
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return default
+    try:
+        seconds = float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"{name} must be 0 (no limit) or a positive number of seconds, not {raw!r}")
+    return seconds or None
 
 
 @functools.cache

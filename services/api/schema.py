@@ -19,7 +19,9 @@ from strawberry.tools import merge_types
 
 from event_store import EventStoreError
 from graphql import GraphQLError
+from services.api.errors import problem_for
 from services.api.graphql_cost import limit_extensions
+from services.api.graphql_problems import ProblemDetails
 from services.api.settings import LimitSettings
 from services.game.bounds import InvalidArgument
 from services.game.errors import GameServiceError
@@ -50,7 +52,8 @@ SHOWN_ERRORS: tuple[type[Exception], ...] = (
 
 def _shown(error: GraphQLError) -> bool:
     original = error.original_error
-    return original is None or isinstance(original, SHOWN_ERRORS)
+    # an error with a problem type is shown as REST shows it (ProblemDetails says it)
+    return original is None or isinstance(original, SHOWN_ERRORS) or problem_for(original) is not None
 
 
 def service_types() -> tuple[list[type[Any]], list[type[Any]]]:
@@ -93,6 +96,7 @@ def build_schema(limits: LimitSettings | None = None) -> strawberry.Schema:
         subscription=subscription,
         extensions=[
             lambda: MaskErrors(should_mask_error=lambda error: not _shown(error)),
+            ProblemDetails,
             *limit_extensions(limits or LimitSettings()),
         ],
     )

@@ -13,6 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from event_store import PoolTimeouts
+from infra.settings import DEFAULT_CONNECT_TIMEOUT_SECONDS, seconds_or_none
+
 
 @dataclass(frozen=True, slots=True)
 class DatabaseSettings:
@@ -42,6 +45,62 @@ class ServerSettings:
     """Games kept folded in memory per process (the service re-reads only new events)."""
     fanout_poll_seconds: float = 5.0
     """A live subscriber re-reads the store this often even without a Redis wake-up."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimeoutSettings:
+    """How long a request waits for PostgreSQL or Redis before it is answered 503 with
+    ``Retry-After`` (seconds; ``0`` in the environment: no limit).
+
+    A stopped server still accepts connections but never answers, so what ends a request's wait
+    is the client side: at most ``database_acquire`` for a pooled connection, then
+    ``database_command`` for the query (plus a quarter second to throw the connection away):
+    about 2 s in all. Start-up migrations run on a connection without these limits.
+    """
+
+    database_connect: float | None = DEFAULT_CONNECT_TIMEOUT_SECONDS
+    """env ``BANG_DATABASE_CONNECT_TIMEOUT``; on a request path the acquire limit comes first."""
+    database_acquire: float | None = 1.0
+    """env ``BANG_DATABASE_ACQUIRE_TIMEOUT``: waiting for a pooled connection."""
+    database_command: float | None = 1.5
+    """env ``BANG_DATABASE_COMMAND_TIMEOUT``: one query, client side."""
+    database_statement: float | None = 1.5
+    """env ``BANG_DATABASE_STATEMENT_TIMEOUT``: one statement, server side (``statement_timeout``)."""
+    database_idle_in_transaction: float | None = 10.0
+    """env ``BANG_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT``: the server ends a transaction left idle
+    (``idle_in_transaction_session_timeout``), so a stalled API process cannot hold locks."""
+    redis: float | None = 1.0
+    """env ``BANG_REDIS_TIMEOUT``: connecting to Redis, and each read or write."""
+    health: float = 0.75
+    """env ``BANG_HEALTH_TIMEOUT``: ``/health`` checks PostgreSQL and Redis at once, each this long."""
+
+    def pool(self) -> PoolTimeouts:
+        return PoolTimeouts(
+            connect=self.database_connect,
+            acquire=self.database_acquire,
+            command=self.database_command,
+            statement=self.database_statement,
+            idle_in_transaction=self.database_idle_in_transaction,
+        )
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> TimeoutSettings:
+        default = cls()
+
+        def seconds(name: str, value: float | None) -> float | None:
+            return seconds_or_none(env, name, value)
+
+        return cls(
+            database_connect=seconds("BANG_DATABASE_CONNECT_TIMEOUT", default.database_connect),
+            database_acquire=seconds("BANG_DATABASE_ACQUIRE_TIMEOUT", default.database_acquire),
+            database_command=seconds("BANG_DATABASE_COMMAND_TIMEOUT", default.database_command),
+            database_statement=seconds("BANG_DATABASE_STATEMENT_TIMEOUT", default.database_statement),
+            database_idle_in_transaction=seconds(
+                "BANG_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", default.database_idle_in_transaction
+            ),
+            redis=seconds("BANG_REDIS_TIMEOUT", default.redis),
+            health=seconds("BANG_HEALTH_TIMEOUT", default.health) or default.health,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +154,7 @@ class ApiSettings:
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     redis: RedisSettings = field(default_factory=RedisSettings)
     server: ServerSettings = field(default_factory=ServerSettings)
+    timeouts: TimeoutSettings = field(default_factory=TimeoutSettings)
     limits: LimitSettings = field(default_factory=LimitSettings)
     data_dir: Path = Path(".bang-data")
     """env ``BANG_DATA_DIR``: where embedded PostgreSQL and Redis keep their data."""
@@ -114,6 +174,7 @@ class ApiSettings:
                 port=int(env.get("BANG_API_PORT") or server.port),
                 request_max_body_size=int(env.get("BANG_API_MAX_BODY_BYTES") or server.request_max_body_size),
             ),
+            timeouts=TimeoutSettings.from_env(env),
             limits=LimitSettings.from_env(env),
             data_dir=Path(env.get("BANG_DATA_DIR") or ".bang-data"),
         )

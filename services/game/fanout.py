@@ -19,10 +19,26 @@ import logging
 from collections import defaultdict
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 log = logging.getLogger(__name__)
 
 _RECONNECT_DELAY_SECONDS = 1.0
+
+
+def redis_client(url: str, *, timeout: float | None) -> aioredis.Redis:
+    """The API's Redis client: each connect, read and write gives up after ``timeout`` seconds,
+    and only a dropped connection is retried (once, at once). redis-py's defaults (5 s, retried
+    three times with back-off) would hold a caller for half a minute once Redis stops answering.
+    The fan-out's listener still waits on its quiet channel for as long as it likes: redis-py
+    never applies the read timeout to a subscription's blocking read."""
+    return aioredis.from_url(
+        url,
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout,
+        retry=Retry(NoBackoff(), retries=1, supported_errors=(aioredis.ConnectionError,)),
+    )
 
 
 def fanout_channel(namespace: str) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from event_store import PostgresEventStore, RecordedEvent
+from event_store import PostgresEventStore, RecordedEvent, StoreUnavailable
 from services.game.audit import AuditCache, AuditReport
 from services.game.codec import GAME_MAPPER, game_stream, is_valid_game_id
 from services.game.errors import GameNotFound, GameServiceError, NotAllowed, StaleVersion
@@ -386,7 +386,12 @@ class GameGateway:
                 rung = await watch.wait(self.fanout.poll_interval)
                 if rung and not watch.has_news(session.version):
                     continue  # an announcement of events this watcher has already read
-                fresh = await self.store.read_stream(game_stream(game_id), from_version=session.version + 1)
+                try:
+                    fresh = await self.store.read_stream(
+                        game_stream(game_id), from_version=session.version + 1
+                    )
+                except StoreUnavailable:
+                    continue  # a database stall ends a read, not the subscription: look again later
                 if not fresh:
                     continue
                 for r in fresh:

@@ -8,8 +8,15 @@ from dataclasses import dataclass
 
 import asyncpg
 
-from event_store import PollingOnly, PostgresEventStore, PostgresNotifications, create_pool
+from event_store import (
+    PollingOnly,
+    PoolTimeouts,
+    PostgresEventStore,
+    PostgresNotifications,
+    create_pool,
+)
 from event_store.wakeups import WakeupSource
+from infra.settings import load_settings
 from services.game.codec import GAME_MAPPER
 from services.runtime.metrics import MeteredEventStore
 
@@ -26,13 +33,25 @@ class RuntimeContext:
 
 @asynccontextmanager
 async def open_context(
-    dsn: str, redis_url: str, *, max_connections: int = 10, listen: bool = True
+    dsn: str,
+    redis_url: str,
+    *,
+    max_connections: int = 10,
+    listen: bool = True,
+    timeouts: PoolTimeouts | None = None,
 ) -> AsyncIterator[RuntimeContext]:
     """A pool on `dsn`, a metered store on it and (with `listen`) one LISTEN connection for
     wake-ups; all closed on exit. The store decodes game events (`GAME_MAPPER`); projections
-    read `RecordedEvent`s and decode their own."""
+    read `RecordedEvent`s and decode their own.
+
+    By default the pool limits only how long a connection may take to open: these processes
+    (consumers, workers, migrations, rebuilds, backups, imports) serve no waiting caller and
+    may legitimately run long statements, so a stalled server is waited out, not given up on.
+    """
+    if timeouts is None:
+        timeouts = PoolTimeouts(connect=load_settings().postgres.connect_timeout_seconds)
     async with AsyncExitStack() as stack:
-        pool = await create_pool(dsn, min_size=1, max_size=max_connections)
+        pool = await create_pool(dsn, min_size=1, max_size=max_connections, timeouts=timeouts)
         stack.push_async_callback(pool.close)
         wakeups: WakeupSource = PollingOnly()
         if listen:
