@@ -5,6 +5,9 @@ out when it lets go; the one that leaves no live holder behind removes the direc
 test run's embedded servers and their data never outlive it. The lock file sits next to the
 directory (`<dir>.lock`) and is removed with it; a process that waited on a lock file that
 was removed meanwhile locks the new one instead.
+
+A run that was killed (SIGKILL, a timeout) never lets go: `sweep_abandoned` finds sibling run
+dirs whose every holder is dead, stops the servers they left running and removes them.
 """
 
 from __future__ import annotations
@@ -13,12 +16,16 @@ import contextlib
 import fcntl
 import os
 import shutil
+import signal
 from collections.abc import Iterator
 from pathlib import Path
+
+import psutil
 
 from infra.pgdata import DISPOSABLE_MARKER
 
 HOLDERS = "holders"
+_STOP_SECONDS = 10.0
 
 
 def hold_run_dir(path: Path) -> None:
@@ -81,3 +88,39 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def sweep_abandoned(path: Path) -> list[Path]:
+    """Remove the run dirs next to `path` named like it (`<prefix>-<run id>`) that no live
+    process holds, after stopping the embedded servers still running in them."""
+    prefix = path.name.rsplit("-", 1)[0] + "-"
+    removed = []
+    for candidate in sorted(path.parent.glob(f"{prefix}*")):
+        if candidate == path or not (candidate / HOLDERS).is_file():
+            continue  # not a run dir of this scheme (or ours)
+        with _locked(candidate):
+            if not candidate.exists() or _live(candidate):
+                continue
+            _stop_servers_in(candidate)
+            shutil.rmtree(candidate, ignore_errors=True)
+            candidate.with_name(f"{candidate.name}.lock").unlink(missing_ok=True)
+            removed.append(candidate)
+    return removed
+
+
+def _stop_servers_in(directory: Path) -> None:
+    """Stop every process whose command line names `directory` (its PostgreSQL and Redis):
+    PostgreSQL's postmaster takes SIGINT as a fast shutdown, Redis SIGTERM as a clean one."""
+    found = []
+    for process in psutil.process_iter(["name", "cmdline"]):
+        cmdline = " ".join(process.info["cmdline"] or ())
+        if str(directory) + "/" in cmdline and process.pid != os.getpid():
+            found.append(process)
+    for process in found:
+        fast = signal.SIGINT if process.info["name"] in ("postgres", "postmaster") else signal.SIGTERM
+        with contextlib.suppress(psutil.Error):
+            process.send_signal(fast)
+    _, alive = psutil.wait_procs(found, timeout=_STOP_SECONDS)
+    for process in alive:
+        with contextlib.suppress(psutil.Error):
+            process.kill()

@@ -23,7 +23,7 @@ from celery import Celery
 
 from infra.postgres import ResolvedPostgres, create_database, drop_database, resolve_postgres
 from infra.redis import ResolvedRedis, resolve_redis
-from infra.run_dir import hold_run_dir, release_run_dir
+from infra.run_dir import hold_run_dir, release_run_dir, sweep_abandoned
 from services.worker.config import create_app
 
 REPO = Path(__file__).resolve().parents[2]
@@ -50,6 +50,7 @@ def infra_data_dir() -> Iterator[Path]:
         return
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or _RUN_ID
     path = Path(tempfile.gettempdir()) / f"bang-league-tests-{run[:12]}"
+    sweep_abandoned(path)  # what runs that were killed left behind
     hold_run_dir(path)
     try:
         yield path

@@ -21,7 +21,7 @@ import pytest
 
 from infra.pgdata import DISPOSABLE_MARKER, PGSERVER_USER, DataDirUnusable, ensure_system_user, prepare_pgdata
 from infra.postgres import resolve_postgres
-from infra.run_dir import hold_run_dir, release_run_dir
+from infra.run_dir import hold_run_dir, release_run_dir, sweep_abandoned
 from infra.settings import InfraSettings
 
 REPO = Path(__file__).resolve().parents[3]
@@ -244,3 +244,21 @@ def test_a_run_dir_is_removed_by_its_last_live_holder(tmp_path: Path) -> None:
     hold_run_dir(path)
     assert release_run_dir(path) is True
     assert not path.exists() and not (tmp_path / "run.lock").exists()
+
+
+def test_run_dirs_a_killed_run_left_are_swept_with_their_servers(tmp_path: Path) -> None:
+    ours, abandoned, busy, foreign = (tmp_path / f"tests-{n}" for n in ("ours", "gone", "busy", "else"))
+    dead = subprocess.run(["sh", "-c", "echo $$"], capture_output=True, text=True)
+    for directory, holder in ((abandoned, dead.stdout.strip()), (busy, str(os.getpid()))):
+        (directory / "postgres").mkdir(parents=True)
+        (directory / "holders").write_text(f"{holder}\n")
+    foreign.mkdir()  # no holders file: not a run dir of ours
+    # a server the killed run left running, named by its data dir
+    server = "import time; time.sleep(120)"
+    with subprocess.Popen([sys.executable, "-c", server, str(abandoned / "postgres")]) as left:
+        try:
+            assert sweep_abandoned(ours) == [abandoned]
+            assert left.wait(timeout=20) is not None  # stopped
+        finally:
+            left.kill()
+    assert not abandoned.exists() and busy.exists() and foreign.exists()
