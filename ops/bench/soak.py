@@ -740,13 +740,13 @@ async def _check(data_dir: Path, ledger: Ledger, games: list[str]) -> dict[str, 
     settings = InfraSettings(PostgresSettings(), RedisSettings(), DockerSettings(enabled=False), data_dir)
     with hold_infra(settings) as endpoints:
         async with open_context(endpoints.dsn, endpoints.redis_url, listen=False) as context:
-            result = await _answers_against_store(context.pool, ledger, games)
+            result = await check_answers(context.pool, ledger, games)
             result["audit"] = await asyncio.to_thread(_audit_all, data_dir)
             result |= await _projections_against_rebuild(context)
     return result
 
 
-async def _answers_against_store(pool: asyncpg.Pool, ledger: Ledger, games: list[str]) -> dict[str, Any]:
+async def check_answers(pool: asyncpg.Pool, ledger: Ledger, games: list[str]) -> dict[str, Any]:
     from services.game.codec import game_id_of, game_stream
 
     rows = await pool.fetch(
