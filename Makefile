@@ -23,7 +23,9 @@ test: $(STAMP)
 	# the browser tests drive Debian's chromium (Playwright's own browser download is unreachable)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy

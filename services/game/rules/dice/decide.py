@@ -171,7 +171,7 @@ def _check_shot_target(state: GameState, q: Awaiting, c: cmd.Command) -> None:
     _living_target(state, c.target)
     if c.target == shooter.id:
         raise IllegalCommand(f"{shooter.id} cannot shoot themselves")
-    d = distance(state, shooter, state.by_id[c.target])  # type: ignore[index]
+    d = distance(state, shooter, state.by_id[c.target])
     allowed = reach(state, shooter, face)
     if d not in allowed:
         reach_text = " or ".join(map(str, sorted(allowed)))
@@ -205,7 +205,7 @@ def _check_remove(state: GameState, q: Awaiting, c: cmd.Command) -> None:
         raise IllegalCommand(f"'{c}': name 1 to {q.max_count} arrows (one per gatling face)")
     for pid, n in Counter(c.from_players).items():
         _living_target(state, pid)
-        held = state.by_id[pid].arrows  # type: ignore[index]
+        held = state.by_id[pid].arrows
         if n > held:
             raise IllegalCommand(f"{pid} holds {held} arrow(s); cannot return {n}")
 
@@ -272,7 +272,11 @@ def _respond_target(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> No
 def _respond_arrows_instead(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
     t = _turn(s)
     step = "gatling" if t.shots_done or not t.shoot_dice() else "shots"
-    count = 0 if isinstance(c, cmd.Decline) else c.count  # type: ignore[union-attr]
+    if isinstance(c, cmd.Decline):
+        count = 0
+    else:
+        assert isinstance(c, cmd.TakeArrowsInstead)
+        count = c.count
     emit(ev.ArrowsInsteadChosen(player=c.player, count=count, step=step))
     for _ in range(count):
         take_arrow(s, c.player, ArrowReason.INSTEAD_OF_LIFE, emit)

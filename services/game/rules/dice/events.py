@@ -8,7 +8,7 @@ lost, eliminations and the result are outputs that an audit recomputes and compa
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, get_args
 
 import msgspec
 
@@ -239,7 +239,4 @@ GameEvent = (
     | GameEnded
 )
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.__name__: cls
-    for cls in GameEvent.__args__  # type: ignore[attr-defined]
-}
+EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in get_args(GameEvent)}

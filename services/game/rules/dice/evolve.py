@@ -6,7 +6,8 @@ Nothing here decides anything: every rule was applied when the event was produce
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.characters import character
@@ -230,7 +231,8 @@ def _game_ended(s: GameState, e: ev.GameEnded) -> None:
     s.result = e
 
 
-_HANDLERS = {
+# Each handler takes its own event class; the table is what ties the two together.
+_HANDLERS: dict[type[ev.Event], Callable[[GameState, Any], None]] = {
     ev.GameStarted: _game_started,
     ev.TurnStarted: _turn_started,
     ev.TargetChosen: _target_chosen,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from services.game.rules.dice.characters import CHARACTERS
 from services.game.rules.dice.errors import InvalidSetup
 from services.game.rules.dice.events import GameStarted, Position, Seat
-from services.game.rules.dice.vocabulary import Face, Role
+from services.game.rules.dice.vocabulary import Face, PlayerId, Role
 
 SHERIFF, DEPUTY, OUTLAW, RENEGADE = Role.SHERIFF, Role.DEPUTY, Role.OUTLAW, Role.RENEGADE
 
@@ -97,7 +97,7 @@ def _check_position(seats: Sequence[Seat], position: Position) -> int:
     return ARROW_TOKENS - held
 
 
-def _check_not_over(seats: Sequence[Seat], dead: set[str]) -> None:
+def _check_not_over(seats: Sequence[Seat], dead: set[PlayerId]) -> None:
     """A position must be a game still in progress: the end is only checked after an
     elimination, so a finished position would otherwise play on."""
     living = [s for s in seats if s.player not in dead]
