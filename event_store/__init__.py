@@ -1,5 +1,5 @@
-"""The event store: append-only streams in PostgreSQL, one trustworthy global order, a hash
-chain per stream, catch-up subscriptions. See docs/event-store.md.
+"""The event store: append-only streams in PostgreSQL (or in memory, for tests), one trustworthy
+global order, a hash chain per stream, catch-up subscriptions. See docs/event-store.md.
 
 The public API is re-exported here; import from `event_store`, not its modules.
 """
@@ -18,6 +18,7 @@ from event_store.errors import (
 )
 from event_store.hashing import GENESIS_HASH, event_hash
 from event_store.interface import EventStore
+from event_store.memory_store import MemoryEventStore
 from event_store.migrator import migrate, migrate_component
 from event_store.postgres_store import PoolTimeouts, PostgresEventStore, TimedPool, create_pool
 from event_store.records import (
@@ -66,6 +67,7 @@ __all__ = [
     "InvalidEvent",
     "InvalidStreamName",
     "Mapper",
+    "MemoryEventStore",
     "MigrationError",
     "NewEvent",
     "PayloadDecodeError",

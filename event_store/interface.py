@@ -14,6 +14,7 @@ from event_store.records import (
     NewEvent,
     RecordedEvent,
 )
+from event_store.verification import VerificationReport
 
 
 class EventStore(Protocol):
@@ -21,6 +22,10 @@ class EventStore(Protocol):
 
     `append` is atomic per batch, optimistic per stream (`expected_version`), and idempotent
     per event id. Reads come back ordered: by version within a stream, by position globally.
+    Each stream carries the SHA-256 chain of event_store.hashing, which `verify_*` walk.
+
+    Implemented by PostgresEventStore and MemoryEventStore; tests/event_store_contract.py
+    holds both to this contract.
     """
 
     async def append(
@@ -61,3 +66,9 @@ class EventStore(Protocol):
     async def stream_version(self, stream: str) -> int: ...
 
     async def head_position(self) -> int: ...
+
+    async def verify_stream(self, stream: str) -> VerificationReport: ...
+
+    async def verify_all(self) -> VerificationReport: ...
+
+    async def close(self) -> None: ...
