@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import itertools
 import json
 import os
@@ -113,6 +114,7 @@ FAULT_CYCLE = (POSTGRES_STOP, REDIS_STOP, CONSUMER_KILL, POSTMASTER_KILL)
 """The postmaster kill comes last in a cycle: a server that does not come back from it would
 otherwise hide how the others went."""
 
+_PR_SET_PDEATHSIG = 1
 _EVENT_STORE_TABLES = frozenset({"events", "streams", "checkpoints", "schema_migrations"})
 _BOOKKEEPING = frozenset({"generation", "created_at", "activated_at", "updated_at"})
 """Columns a rebuild writes anew by design: the ratings' generation number (an identity) and
@@ -267,6 +269,7 @@ class Deployment:
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own group: nothing reaches the caller's terminal
+                preexec_fn=_terminate_with_parent(),
             )
 
     def alive(self) -> bool:
@@ -333,11 +336,21 @@ class Deployment:
             raise RuntimeError("the embedded PostgreSQL has no postmaster.pid")
         return str(info.get_uri())
 
-    def pause(self, pids: list[int]) -> None:
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGSTOP)
-                self.stopped.add(pid)
+    async def pause(self, pids: list[int], seconds: float) -> None:
+        """SIGSTOP `pids`, SIGCONT them `seconds` later. A detached shell does both, so they
+        are resumed even if the soak itself dies meanwhile (a stopped postmaster would
+        otherwise hang serve's stop, and with it the machine's embedded server for good)."""
+        if not pids:
+            return
+        self.stopped.update(pids)
+        pause = await asyncio.create_subprocess_exec(
+            "sh", "-c", f'kill -s STOP "$@"; sleep {seconds}; kill -s CONT "$@"', "pause",
+            *map(str, pids), start_new_session=True, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            await pause.wait()
+        finally:
+            self.resume()
 
     def resume(self) -> None:
         for pid in list(self.stopped):
@@ -383,6 +396,18 @@ class Deployment:
                     os.kill(pid, signal.SIGKILL)
                     killed.append(name)
         return killed
+
+
+def _terminate_with_parent() -> Callable[[], None] | None:
+    """For the child, before it runs serve: be sent SIGTERM when the soak dies, even by
+    SIGKILL (Linux's PR_SET_PDEATHSIG), so that serve stops its children and the embedded
+    servers instead of running on orphaned. libc is loaded here, not in the forked child."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl = libc.prctl
+    except (OSError, AttributeError):
+        return None
+    return lambda: prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _free_port() -> int:
@@ -531,16 +556,12 @@ class Injector:
 
     async def _postgres_stop(self) -> str:
         pids = self.deployment.postgres_processes()
-        self.deployment.pause(pids)
-        await asyncio.sleep(POSTGRES_STOP_SECONDS)
-        self.deployment.resume()
+        await self.deployment.pause(pids, POSTGRES_STOP_SECONDS)
         return f"SIGSTOP to all {len(pids)} PostgreSQL processes for {POSTGRES_STOP_SECONDS:g} s"
 
     async def _redis_stop(self) -> str:
         pid = self.deployment.redis()
-        self.deployment.pause([pid] if pid is not None else [])
-        await asyncio.sleep(REDIS_STOP_SECONDS)
-        self.deployment.resume()
+        await self.deployment.pause([pid] if pid is not None else [], REDIS_STOP_SECONDS)
         return f"SIGSTOP to redis-server {'(not found)' if pid is None else ''}for {REDIS_STOP_SECONDS:g} s"
 
     async def _consumer_kill(self) -> str:
@@ -592,6 +613,12 @@ def run(seconds: float = SECONDS) -> dict[str, Any]:
 
 async def _run(seconds: float) -> dict[str, Any]:
     began = time.perf_counter()
+    task = asyncio.current_task()
+    assert task is not None
+    with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):  # main thread only
+        # SIGTERM (a test runner stopping its workers) cancels the run, so the finally below
+        # still stops serve; the default action would end this process on the spot
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
     workdir = Path(tempfile.mkdtemp(prefix="bang-soak-"))
     deployment = Deployment(workdir / "data", _free_port(), workdir / "serve.log")
     try:
