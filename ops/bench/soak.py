@@ -10,13 +10,14 @@ and runs in three phases:
    decides every SLOTS ÷ rate seconds, random phase, ±20 % jitter, and moves on to a fresh
    game when its game ends). Its accepted commands per second is the anchor.
 2. **Faults**, at the same offered load, one after another with a recovery check between
-   them, in cycles until the load has run `seconds`: every PostgreSQL process SIGSTOPped for
-   POSTGRES_STOP_SECONDS then SIGCONTed; Redis SIGSTOPped for REDIS_STOP_SECONDS; the
-   consumers child SIGKILLed (the supervisor restarts it); the postmaster SIGKILLed (serve
-   must restart it). A fault's recovery time runs from its end (the SIGCONT, or the kill)
-   until a command has been accepted after it and every `/health` (API, consumers, worker)
-   answers 200. A fault not recovered from within RECOVERY_TIMEOUT_SECONDS ends the
-   injecting: what follows would measure the first failure again.
+   them, in this order and again until the load has run `seconds` (each kind at least once):
+   every PostgreSQL process SIGSTOPped for POSTGRES_STOP_SECONDS then SIGCONTed; Redis
+   SIGSTOPped for REDIS_STOP_SECONDS; the consumers child SIGKILLed (the supervisor restarts
+   it); the postmaster SIGKILLed (serve must restart it). A fault's recovery time runs from
+   its end (the SIGCONT, or the kill) until a command has been accepted after it and every
+   `/health` (API, consumers, worker, serve's own) answers 200. A fault not recovered from
+   within RECOVERY_TIMEOUT_SECONDS ends the injecting: what follows would measure the first
+   failure again.
 3. **Checks**, once the bots have stopped and serve has been stopped (SIGTERM): on the data
    dir, held by this process: every answer against the store, `bang-league audit-all`, and
    every registered projection against a rebuild from position 0.
@@ -45,7 +46,8 @@ Definitions of the figures:
 
 Bounded: the load runs `seconds` (SECONDS by default; the set-up and the checks add about a
 minute), every wait has a deadline, and serve's whole process tree plus the embedded servers
-are stopped at the end whatever happened, the temporary data dir removed.
+are stopped at the end whatever happened, the temporary data dir removed. If the soak itself
+is killed, serve is sent SIGTERM by the kernel and a paused server is resumed all the same.
 """
 
 from __future__ import annotations
