@@ -48,7 +48,7 @@ from services.game.tokens import Principal, token_hash
 log = logging.getLogger(__name__)
 
 EXEMPT_PATHS = frozenset({"/health", "/metrics"})
-STORAGE_TIMEOUT_SECONDS = 0.25
+STORAGE_TIMEOUT_SECONDS = 0.5
 RATE_LIMITED, RATE_LIMITED_TITLE = HTTP_TITLES[429]
 _CLIENT = "bang.rate_limit_client"
 """Where the middleware leaves the request's ``Client`` in the ASGI scope (for GraphQL)."""
