@@ -39,7 +39,8 @@ def hold_run_dir(path: Path) -> None:
 def release_run_dir(path: Path) -> bool:
     """Let `path` go; remove it when no live process holds it any more. True if removed."""
     with _locked(path):
-        if not path.exists():
+        if not path.exists():  # removed by another holder while we waited: only our lock file is left
+            path.with_name(f"{path.name}.lock").unlink(missing_ok=True)
             return False
         others = _live(path) - {os.getpid()}
         if others:
