@@ -100,7 +100,10 @@ def sweep_abandoned(path: Path) -> list[Path]:
         if candidate == path or not (candidate / HOLDERS).is_file():
             continue  # not a run dir of this scheme (or ours)
         with _locked(candidate):
-            if not candidate.exists() or _live(candidate):
+            if not candidate.exists():  # swept by another process while we waited
+                candidate.with_name(f"{candidate.name}.lock").unlink(missing_ok=True)
+                continue
+            if _live(candidate):
                 continue
             _stop_servers_in(candidate)
             shutil.rmtree(candidate, ignore_errors=True)
