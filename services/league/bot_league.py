@@ -19,8 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from services.game.bots import HeuristicBot
+from services.game.codec import game_stream
 from services.game.lifecycle import GameContext, GameMode
-from services.game.rules.dice import GameEnded
+from services.game.result_decoder import game_result
+from services.game.results import GameResult
 from services.game.service import Actor, ActorKind, GameService, Member, NewGame
 from services.game.session import GameStatus
 from services.league.commands import ScheduleGame, SeatRound
@@ -38,7 +40,7 @@ MAX_MOVES = 20_000
 class BotRoundReport:
     seated: RoundSeated
     games: tuple[str, ...]
-    results: tuple[GameEnded, ...]
+    results: tuple[GameResult, ...]
     moves: int
     """Bot moves sent now (0 when the round had been played already)."""
 
@@ -98,7 +100,7 @@ async def play_bot_round(
     names = (await league.load_club(state.club_id)).members
     organiser = Actor(kind=ActorKind.ORGANISER, id=f"league:{league_id}")
     game_ids: list[str] = []
-    results: list[GameEnded] = []
+    results: list[GameResult] = []
     moves = 0
     for table in seated.tables:
         game_id = table_game_id(league_id, tournament_id, round_number, table.table)
@@ -142,7 +144,7 @@ async def play_bot_round(
 
 async def play_out(
     games: GameService, game_id: str, care: Mapping[str, float], *, seed: str
-) -> tuple[int, GameEnded]:
+) -> tuple[int, GameResult]:
     """Play ``game_id`` from wherever it stands to its end; (moves sent, the result)."""
     session = await games.load(game_id)
     bots: dict[str, HeuristicBot] = {}
@@ -165,5 +167,7 @@ async def play_out(
         if moves > MAX_MOVES:
             raise RuntimeError(f"bot game {game_id} did not end after {MAX_MOVES} moves")
         session = await games.load(game_id)
-    assert session.game is not None and session.game.result is not None, f"{game_id} is {session.status}"
-    return moves, session.game.result
+    assert session.status is GameStatus.ENDED, f"{game_id} is {session.status}"
+    result = game_result(await games.store.read_stream(game_stream(game_id)))
+    assert result is not None, f"{game_id} has no recorded end"
+    return moves, result

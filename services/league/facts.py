@@ -1,30 +1,29 @@
 """Reading league facts out of recorded events: the one decoder the projection, the from-scratch
-recomputation and the audits share, so they cannot disagree on what a game's result was."""
+recomputation and the audits share, so they cannot disagree on what a game's result was. Game
+events go through the game service's result decoder (services/game/result_decoder.py), which
+ratings read too; the league never sees an engine's events.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from event_store import RecordedEvent
-from services.game.codec import GAME_MAPPER
-from services.game.lifecycle import GameContext, GameCreated, PlayerJoined, SeatsDealt, seat_id
-from services.game.rules.dice import GameEnded
+from services.game.lifecycle import GameContext, GameCreated, PlayerJoined, SeatsDealt
+from services.game.result_decoder import GameFact, decode_game_fact, seat_members
+from services.game.results import GameFinish, GameResult
 from services.league.events import LEAGUE_MAPPER, LeagueEvent, PlayerEnrolled, RoundSeated, SeasonOpened
 from services.league.points import GameOutcome, MemberResult
 from services.league.vocabulary import PointsScheme
-
-GAME_TYPES_READ = frozenset({"GameCreated", "PlayerJoined", "SeatsDealt", "GameEnded"})
-"""The only game events the league needs; everything else in a game stream is skipped unread."""
 
 
 def game_id_of(event: RecordedEvent) -> str:
     return event.stream.split("-", 1)[1]
 
 
-def decode_game_event(event: RecordedEvent) -> GameCreated | PlayerJoined | SeatsDealt | GameEnded | None:
-    if event.type not in GAME_TYPES_READ:
-        return None
-    return GAME_MAPPER.to_domain(event)  # type: ignore[return-value]
+def decode_game_event(event: RecordedEvent) -> GameFact | None:
+    """A game event as the league reads it (the game service's one decoder of results)."""
+    return decode_game_fact(event)
 
 
 def decode_league_event(event: RecordedEvent) -> LeagueEvent:
@@ -33,13 +32,14 @@ def decode_league_event(event: RecordedEvent) -> LeagueEvent:
 
 def seat_map(seats: SeatsDealt) -> dict[str, str]:
     """Seat id (p1…) → member id."""
-    return {seat_id(i): member for i, member in enumerate(seats.members)}
+    return seat_members(seats)
 
 
-def member_results(ended: GameEnded, seats: dict[str, str]) -> tuple[MemberResult, ...]:
+def member_results(result: GameResult) -> tuple[MemberResult, ...]:
+    """Each seat's line for the standings; a special role counts as its base role."""
     return tuple(
-        MemberResult(member_id=seats[r.player], role=r.role, side=r.side.value, won=r.won, alive=r.alive)
-        for r in ended.results
+        MemberResult(member_id=s.member_id, role=s.base_role, side=s.side, won=s.won, alive=s.alive)
+        for s in result.seats
     )
 
 
@@ -80,7 +80,7 @@ class LeagueHistory:
                 self._seats[game_id] = seat_map(fact)
             case PlayerJoined(player=player) if game_id in self._contexts and player is not None:
                 self._seats.setdefault(game_id, {})[player] = fact.member_id
-            case GameEnded() if game_id in self._contexts:
+            case GameFinish() if game_id in self._contexts:
                 context = self._contexts[game_id]
                 assert context.league_id is not None
                 self.outcomes.append(
@@ -91,7 +91,7 @@ class LeagueHistory:
                         tournament_id=context.tournament_id,
                         round=context.round,
                         table=context.table,
-                        results=member_results(fact, self._seats[game_id]),
+                        results=member_results(fact.result(game_id, self._seats[game_id])),
                     )
                 )
 

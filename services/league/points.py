@@ -1,14 +1,15 @@
 """Points for one player's result in one game, under a league's ``PointsScheme``.
 
 A game's result comes from its stream: ``GameCreated.context`` says which league, season,
-tournament, round and table; ``SeatsDealt`` who sat where; ``GameEnded`` how each seat did.
+tournament, round and table; ``SeatsDealt`` who sat where; the engine's end, read as a neutral
+``GameFinish`` (services/game/result_decoder.py), how each seat did.
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from services.game.rules.dice import Role
+from services.game.results import Role
 from services.league.vocabulary import PointsScheme
 
 
@@ -17,6 +18,7 @@ class MemberResult(msgspec.Struct, frozen=True, kw_only=True):
 
     member_id: str
     role: Role
+    """The base role: a special role counts as the role it stands for."""
     side: str
     won: bool
     alive: bool
@@ -44,6 +46,6 @@ def points_for(result: MemberResult, scheme: PointsScheme) -> int:
     points = scheme.win
     if result.alive:
         points += scheme.survivor_bonus
-    if result.role is Role.RENEGADE:
+    if result.role == Role.RENEGADE:
         points += scheme.renegade_bonus
     return points

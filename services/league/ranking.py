@@ -21,7 +21,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from services.game.rules.dice import Role
+from services.game.results import Role
 from services.league.points import GameOutcome, points_for
 from services.league.vocabulary import PointsScheme
 
@@ -75,9 +75,9 @@ def add_result(totals: Totals, role: Role, won: bool, alive: bool, points: int) 
     totals.points += points
     totals.games += 1
     totals.wins += int(won)
-    totals.renegade_wins += int(won and role is Role.RENEGADE)
+    totals.renegade_wins += int(won and role == Role.RENEGADE)
     totals.survivals += int(alive)
-    totals.sheriff_games += int(role is Role.SHERIFF)
+    totals.sheriff_games += int(role == Role.SHERIFF)
 
 
 def rank(totals: Mapping[str, Totals], meetings: Meetings) -> list[Standing]:

@@ -25,7 +25,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from services.game.rules.dice import Role, roles_for
+from services.game.results import has_sheriff as has_sheriff  # league.py and tests read it here
 from services.league.errors import InvalidCommand, PlayerSeatedTwice
 from services.league.vocabulary import SeatingPolicy
 
@@ -47,10 +47,6 @@ score band, and it keeps the search linear in the number of tables."""
 MAX_PASSES = 40
 
 Scorer = Callable[[str], float]
-
-
-def has_sheriff(size: int) -> bool:
-    return Role.SHERIFF in roles_for(size)
 
 
 def pair(a: str, b: str) -> tuple[str, str]:

@@ -6,8 +6,9 @@ Contract (docs/league.md, "Projection"):
   every row it writes goes through the connection of the subscription's transaction, which
   also moves its checkpoint, so each event is applied exactly once even across crashes;
 * a game belongs to a league when its ``GameCreated.context.league_id`` is set; ``SeatsDealt``
-  (or ``PlayerJoined`` with a seat, for table games) maps seats to members; ``GameEnded``
-  scores it with its season's ``PointsScheme``; ``RoundSeated`` books the byes;
+  (or ``PlayerJoined`` with a seat, for table games) maps seats to members; the engine's end,
+  read as a neutral ``GameFinish`` (services/game/result_decoder.py), scores it with its
+  season's ``PointsScheme``; ``RoundSeated`` books the byes;
 * after each committed batch it publishes the new checkpoint on Redis (``standings_channel``)
   so live GraphQL subscriptions wake up; subscribers poll too, so a lost message only delays;
 * disposable: ``read_model.reset`` + a replay from position 0 gives the same tables.
@@ -27,7 +28,7 @@ import redis.asyncio as aioredis
 from event_store import PostgresEventStore, RecordedEvent, Subscription
 from event_store.wakeups import WakeupSource
 from services.game.lifecycle import GameCreated, PlayerJoined, SeatsDealt
-from services.game.rules.dice import GameEnded, Role
+from services.game.results import GameFinish, Role
 from services.league.events import (
     GameScheduled,
     LeagueEvent,
@@ -142,7 +143,7 @@ async def apply_event(event: RecordedEvent, tx: asyncpg.Connection) -> None:
                 player,
                 fact.member_id,
             )
-        case GameEnded():
+        case GameFinish():
             await _score_game(game_id, fact, event.position, tx)
 
 
@@ -232,7 +233,7 @@ async def _scheme(tx: asyncpg.Connection, league_id: str, season_id: str | None)
     return PointsScheme() if raw is None else msgspec.json.decode(raw, type=PointsScheme)
 
 
-async def _score_game(game_id: str, ended: GameEnded, position: int, tx: asyncpg.Connection) -> None:
+async def _score_game(game_id: str, finish: GameFinish, position: int, tx: asyncpg.Connection) -> None:
     game = await tx.fetchrow(
         "SELECT league_id, season_id, tournament_id FROM league_games WHERE game_id = $1", game_id
     )
@@ -245,7 +246,7 @@ async def _score_game(game_id: str, ended: GameEnded, position: int, tx: asyncpg
     league_id, season_id, tournament_id = game["league_id"], game["season_id"], game["tournament_id"]
     season_key = season_id or NO_SEASON
     scheme = await _scheme(tx, league_id, season_id)
-    results = member_results(ended, seats)
+    results = member_results(finish.result(game_id, seats))
     rows = [(r, points_for(r, scheme)) for r in results]
     await tx.executemany(
         "INSERT INTO league_game_results (game_id, member_id, league_id, season_id, tournament_id, role,"
@@ -284,9 +285,9 @@ async def _score_game(game_id: str, ended: GameEnded, position: int, tx: asyncpg
                 r.member_id,
                 p,
                 int(r.won),
-                int(r.won and r.role is Role.RENEGADE),
+                int(r.won and r.role == Role.RENEGADE),
                 int(r.alive),
-                int(r.role is Role.SHERIFF),
+                int(r.role == Role.SHERIFF),
             )
             for r, p in rows
         ],
@@ -308,6 +309,6 @@ async def _score_game(game_id: str, ended: GameEnded, position: int, tx: asyncpg
     await tx.execute(
         "UPDATE league_games SET winning_side = $2, ended_at = $3 WHERE game_id = $1",
         game_id,
-        None if ended.winning_side is None else ended.winning_side.value,
+        finish.winning_side,
         position,
     )

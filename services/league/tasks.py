@@ -110,9 +110,7 @@ def play_bot_round(
         return {
             "round": report.seated.round,
             "games": list(report.games),
-            "winning_sides": [
-                None if e.winning_side is None else e.winning_side.value for e in report.results
-            ],
+            "winning_sides": [r.winning_side for r in report.results],
             "moves": report.moves,
         }
 

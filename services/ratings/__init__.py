@@ -1,8 +1,9 @@
 """Ratings: Elo for BANG! The Dice Game's factions, per role, with fitted side offsets.
 
-Pure functions of game results (no I/O). A consumer converts each finished game with
-``from_game_ended``, feeds it to ``RatingBook.apply`` in the global order of games, and persists
-the book with ``to_json`` / ``RatingBook.from_json``; see docs/ratings.md.
+Pure functions of game results (no I/O). A consumer converts each finished game's neutral
+result (services/game/results.py) with ``from_result`` (or ``from_finish``), feeds it to
+``RatingBook.apply`` in the global order of games, and persists the book with ``to_json`` /
+``RatingBook.from_json``; see docs/ratings.md.
 """
 
 from services.ratings.model import (
@@ -22,7 +23,8 @@ from services.ratings.outcome import (
     SeatResult,
     Table,
     TableSeat,
-    from_game_ended,
+    from_finish,
+    from_result,
 )
 
 __all__ = [
@@ -39,6 +41,7 @@ __all__ = [
     "SeatResult",
     "Table",
     "TableSeat",
-    "from_game_ended",
+    "from_finish",
+    "from_result",
     "rebuild",
 ]

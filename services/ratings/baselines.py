@@ -17,7 +17,7 @@ from typing import Protocol
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from services.game.rules.dice.vocabulary import Side
+from services.game.results import Side
 from services.ratings import logit
 from services.ratings.model import RatingBook, RatingConfig
 from services.ratings.outcome import GameOutcome, LeaguePlayerId, Table

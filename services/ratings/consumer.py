@@ -3,8 +3,9 @@
 ``ratings_subscription(store)`` is a catch-up ``Subscription`` named ``ratings`` on category
 ``game``. Its handler runs in the transaction that also moves the checkpoint, and it keeps all
 of its state in that transaction's tables: ``GameCreated`` records where a game belongs,
-``SeatsDealt`` who sits in which seat, and ``GameEnded`` is converted with
-``from_game_ended``, applied to the book (only the rows of the players at that table and of
+``SeatsDealt`` who sits in which seat, and the game's end (the engine's end event, read as a
+neutral ``GameFinish`` by services/game/result_decoder.py) is converted with ``from_finish``,
+applied to the book (only the rows of the players at that table and of
 that table size are read; see ``store.load_book``) and written back with its history points
 and the refitted offsets. A crash rolls the rows back with the checkpoint, and a restart
 redoes the batch from the same rows: nothing is held in memory between events, so there is
@@ -36,17 +37,18 @@ from event_store import (
 from event_store.wakeups import WakeupSource
 from services.game.codec import GAME_CATEGORY, GAME_MAPPER, game_id_of
 from services.game.lifecycle import GameAbandoned, GameCreated, SeatsDealt, seat_id
-from services.game.rules.dice.events import GameEnded
+from services.game.result_decoder import FINISH_TYPES, decode_game_fact
+from services.game.results import GameFinish
 from services.ratings import store
 from services.ratings.model import RatingConfig
-from services.ratings.outcome import InvalidOutcome, LeaguePlayerId, from_game_ended
+from services.ratings.outcome import InvalidOutcome, LeaguePlayerId, from_finish
 
 log = logging.getLogger(__name__)
 
 SUBSCRIPTION_NAME = "ratings"
 """The live consumer's checkpoint key (and its name in the runtime's projection registry)."""
 
-_HANDLED = frozenset({GameCreated.__name__, SeatsDealt.__name__, GameEnded.__name__, GameAbandoned.__name__})
+_HANDLED = frozenset({GameCreated.__name__, SeatsDealt.__name__, GameAbandoned.__name__}) | FINISH_TYPES
 # 'ratings' in ASCII + 1: rebuilds take turns on this session lock (the migrator's is 'bang' + 1)
 REBUILD_LOCK_KEY = 0x72617469 + 1
 
@@ -91,7 +93,7 @@ class RatingsProjection:
         game_id = game_id_of(event.stream)
         number = target.generation
         games = target.games
-        domain = GAME_MAPPER.to_domain(event)
+        domain = decode_game_fact(event)
         if isinstance(domain, GameCreated):
             await store.remember_game(
                 connection, number, game_id, domain.context.league_id, domain.context.season_id
@@ -100,21 +102,21 @@ class RatingsProjection:
             await store.remember_seats(connection, number, game_id, domain.members)
         elif isinstance(domain, GameAbandoned):
             await store.forget_game(connection, number, game_id)
-        elif isinstance(domain, GameEnded):
+        elif isinstance(domain, GameFinish):
             games = await _rate(connection, target, game_id, domain)
         await store.advance(connection, number, event.position, games)
 
 
 async def _rate(
-    connection: asyncpg.Connection, target: store.Generation, game_id: str, ended: GameEnded
+    connection: asyncpg.Connection, target: store.Generation, game_id: str, finish: GameFinish
 ) -> int:
     """Rate one finished game into ``target``; returns the book's game count afterwards."""
     members = await store.seats_of(connection, target.generation, game_id)
     try:
         if members is None:
             raise InvalidOutcome("no SeatsDealt before GameEnded: nobody to rate")
-        seats = {seat_id(i): LeaguePlayerId(m) for i, m in enumerate(members)}
-        outcome = from_game_ended(ended, seats, game_id)
+        seats: dict[str, LeaguePlayerId] = {seat_id(i): LeaguePlayerId(m) for i, m in enumerate(members)}
+        outcome = from_finish(finish, seats, game_id)
     except InvalidOutcome as error:
         # a poison game must not stop every later game from being rated; it is recorded with
         # its reason, and a rebuild decides the same way, so the ratings stay reproducible

@@ -26,7 +26,7 @@ import msgspec
 from services.ratings import metrics
 from services.ratings.baselines import BaseRate, Elo, OpenSkill, Oracle, Predictor, team_elo
 from services.ratings.model import RatingConfig
-from services.ratings.outcome import GameOutcome, LeaguePlayerId, from_game_ended
+from services.ratings.outcome import GameOutcome, LeaguePlayerId, from_finish
 from services.ratings.synthetic import generate, player_name, spread_strengths
 
 MODELS = ("model", "base_rate", "team_elo", "openskill", "oracle")
@@ -61,6 +61,7 @@ def bot_league(
     """
     # imported here so the synthetic path and the models work without the bot package
     from services.game.bots import HeuristicBot
+    from services.game.result_decoder import dice_finish
     from services.game.simulation import deal, game_seeds, play_game
 
     started = time.perf_counter()
@@ -75,12 +76,12 @@ def bot_league(
         chosen = league_rng.sample(pool, n)
         rng, dice = game_seeds(seed, g)
         seats = deal(n, rng)
-        league_ids = {seat.player: chosen[i] for i, seat in enumerate(seats)}
+        league_ids: dict[str, LeaguePlayerId] = {seat.player: chosen[i] for i, seat in enumerate(seats)}
         bots = {seat.player: HeuristicBot(care=truth[league_ids[seat.player]]) for seat in seats}
         ended = play_game(seats, bots, dice, rng).result
         if ended is None:
             raise RuntimeError(f"bot game {g} did not end")
-        outcomes.append(from_game_ended(ended, league_ids, game_id=f"bots-{seed}-{g}"))
+        outcomes.append(from_finish(dice_finish(ended), league_ids, game_id=f"bots-{seed}-{g}"))
     return League(source="bots", games=tuple(outcomes), truth=truth, seconds=time.perf_counter() - started)
 
 

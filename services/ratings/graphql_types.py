@@ -20,7 +20,7 @@ import strawberry
 from strawberry.types import Info
 
 from services.game.bounds import Identifier, LeaderboardLimit, PageOffset, TablePlayers, bounded
-from services.game.rules.dice.vocabulary import Role
+from services.game.results import Role
 from services.ratings import store
 
 

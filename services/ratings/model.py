@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from services.game.rules.dice.vocabulary import Role, Side
+from services.game.results import Role, Side
 from services.ratings.offsets import OffsetTable
 from services.ratings.outcome import GameOutcome, LeaguePlayerId, Table
 

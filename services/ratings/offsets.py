@@ -30,8 +30,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from services.game.rules.dice.setup import ROLES_BY_PLAYER_COUNT
-from services.game.rules.dice.vocabulary import Side
+from services.game.results import ROLES_BY_PLAYER_COUNT, Side
 from services.ratings.outcome import factions_of
 
 ELO_PER_NAT = 400 / math.log(10)

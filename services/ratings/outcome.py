@@ -3,8 +3,11 @@
 A rated game is a contest between *factions*: the Law (Sheriff and Deputies), the Outlaws, and
 each Renegade on their own (an 8-player table has two Renegade factions). In a 3-player game
 every player is a faction (Deputy, Outlaw, Renegade). A faction wins or loses as a whole:
-eliminated members of the winning faction share the win. The faction's kind is the engine's
-``Side``, so the vocabulary is the rulebook's.
+eliminated members of the winning faction share the win. The faction's kind is a ``Side`` of the
+game service's neutral result (services/game/results.py), so the vocabulary is the rulebook's and
+no engine is imported: a game of any type is rated from its ``GameResult``, a special role as
+the base role it stands for. A side the model does not know (Undead or Alive's zombies) makes
+the game unratable, with that reason, rather than misread.
 
 ``Table`` is what is known before the game (enough to predict it); ``GameOutcome`` adds the
 result. Both check themselves against the role table of the rules, so a model never has to
@@ -19,9 +22,7 @@ from typing import NewType
 
 import msgspec
 
-from services.game.rules.dice.events import GameEnded
-from services.game.rules.dice.setup import ROLES_BY_PLAYER_COUNT
-from services.game.rules.dice.vocabulary import PlayerId, Role, Side
+from services.game.results import ROLES_BY_PLAYER_COUNT, GameFinish, GameResult, MissingMember, Role, Side
 
 LeaguePlayerId = NewType("LeaguePlayerId", str)
 """A player's identity in the league, stable across games (a game's ``PlayerId`` is per seat)."""
@@ -78,7 +79,7 @@ def factions_of(roles: tuple[Role, ...]) -> tuple[Faction, ...]:
     for i, role in enumerate(roles):
         kind = side_of(role, n)
         # every Renegade plays alone, and so does everyone at a 3-player table
-        if kind is Side.RENEGADE or n == 3:
+        if kind == Side.RENEGADE or n == 3:
             singles.append(Faction(kind=kind, seats=(i,)))
         else:
             grouped.setdefault(kind, []).append(i)
@@ -120,7 +121,7 @@ class GameOutcome(msgspec.Struct, frozen=True, kw_only=True):
         n = len(self.seats)
         _check_roles(tuple(s.player for s in self.seats), tuple(s.role for s in self.seats))
         for s in self.seats:
-            if s.side is not side_of(s.role, n):
+            if s.side != side_of(s.role, n):
                 raise InvalidOutcome(f"a {s.role} plays for {side_of(s.role, n)}, not {s.side}")
         winners = 0
         for faction in self.factions():
@@ -152,23 +153,35 @@ class GameOutcome(msgspec.Struct, frozen=True, kw_only=True):
         return None
 
 
-def from_game_ended(
-    ended: GameEnded, players: Mapping[PlayerId, LeaguePlayerId], game_id: str
-) -> GameOutcome:
-    """The rated view of a finished game; ``players`` maps each seat's game id to a league player.
+def from_result(result: GameResult) -> GameOutcome:
+    """The rated view of a finished game; each seat's member id is its league player.
+
+    Raises ``InvalidOutcome`` if a seat plays for a side the ratings do not know, or the result
+    is inconsistent.
+    """
+    seats = []
+    for s in result.seats:
+        try:
+            side = Side(s.side)
+        except ValueError:
+            raise InvalidOutcome(f"seat {s.seat} plays for {s.side!r}, a side not rated") from None
+        player = LeaguePlayerId(s.member_id)
+        seats.append(SeatResult(player=player, role=Role(s.base_role), side=side, won=s.won))
+    outcome = GameOutcome(game_id=result.game_id, seats=tuple(seats))
+    winner = outcome.winner
+    won_side = None if winner is None else outcome.factions()[winner].kind
+    if won_side != result.winning_side:
+        raise InvalidOutcome(f"the result names {result.winning_side} but {won_side} won")
+    return outcome
+
+
+def from_finish(finish: GameFinish, players: Mapping[str, LeaguePlayerId], game_id: str) -> GameOutcome:
+    """The rated view of a game's end; ``players`` maps each seat id to a league player.
 
     Raises ``InvalidOutcome`` if a seat has no league player or the result is inconsistent.
     """
-    seats = []
-    for r in ended.results:
-        try:
-            player = players[r.player]
-        except KeyError:
-            raise InvalidOutcome(f"seat {r.player} has no league player") from None
-        seats.append(SeatResult(player=player, role=r.role, side=r.side, won=r.won))
-    outcome = GameOutcome(game_id=game_id, seats=tuple(seats))
-    winner = outcome.winner
-    won_side = None if winner is None else outcome.factions()[winner].kind
-    if won_side is not ended.winning_side:
-        raise InvalidOutcome(f"the result names {ended.winning_side} but {won_side} won")
-    return outcome
+    try:
+        result = finish.result(game_id, players)
+    except MissingMember as missing:
+        raise InvalidOutcome(f"seat {missing.seat} has no league player") from None
+    return from_result(result)

@@ -20,7 +20,7 @@ import asyncpg
 import msgspec
 
 from event_store import migrate_component
-from services.game.rules.dice.vocabulary import Role, Side
+from services.game.results import Role, Side
 from services.ratings.model import ROLES, PlayerRecord, RatingBook, RatingChange, RatingConfig
 from services.ratings.offsets import OffsetCell, OffsetTable
 from services.ratings.outcome import GameOutcome, LeaguePlayerId

@@ -12,8 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from services.game.rules.dice.setup import ROLES_BY_PLAYER_COUNT
-from services.game.rules.dice.vocabulary import Side
+from services.game.results import ROLES_BY_PLAYER_COUNT, Side
 from services.ratings.model import win_probabilities
 from services.ratings.outcome import GameOutcome, LeaguePlayerId, SeatResult, factions_of, side_of
 

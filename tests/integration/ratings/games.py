@@ -14,11 +14,12 @@ from event_store import PostgresEventStore
 from services.game.bots.heuristic import HeuristicBot
 from services.game.codec import GAME_MAPPER, game_id_of
 from services.game.lifecycle import GameContext, GameMode, SeatsDealt, seat_id
+from services.game.result_decoder import dice_finish
 from services.game.rules.dice import GameCommand, PlayerId
 from services.game.rules.dice.events import GameEnded
 from services.game.service import Actor, ActorKind, GameService, NewGame, TableSeat
 from services.game.simulation import deal, game_seeds, play_game
-from services.ratings import GameOutcome, LeaguePlayerId, from_game_ended
+from services.ratings import GameOutcome, LeaguePlayerId, from_finish
 
 SCOREKEEPER = Actor(kind=ActorKind.ORGANISER, id="scorekeeper")
 MEMBERS = tuple(f"member-{i}" for i in range(1, 9))
@@ -99,5 +100,5 @@ async def recorded_outcomes(store: PostgresEventStore) -> list[GameOutcome]:
             ended = GAME_MAPPER.to_domain(recorded)
             assert isinstance(ended, GameEnded)
             players = {seat_id(i): LeaguePlayerId(m) for i, m in enumerate(seats[recorded.stream])}
-            outcomes.append(from_game_ended(ended, players, game_id_of(recorded.stream)))
+            outcomes.append(from_finish(dice_finish(ended), players, game_id_of(recorded.stream)))
     return outcomes

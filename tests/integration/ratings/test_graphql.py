@@ -8,7 +8,7 @@ import asyncpg
 import strawberry
 
 from event_store import PostgresEventStore
-from services.game.rules.dice.vocabulary import Role
+from services.game.results import Role
 from services.game.service import GameService
 from services.ratings import RatingBook, RatingConfig, rebuild
 from services.ratings.consumer import ratings_subscription

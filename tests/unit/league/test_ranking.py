@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.game.rules.dice import Role
+from services.game.results import Role
 from services.league.errors import InvalidCommand
 from services.league.points import GameOutcome, MemberResult, points_for
 from services.league.ranking import compute_standings

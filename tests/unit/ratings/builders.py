@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from services.game.rules.dice.vocabulary import Role, Side
+from services.game.results import Role, Side
 from services.ratings.outcome import GameOutcome, LeaguePlayerId, SeatResult, side_of
 
 SHERIFF, DEPUTY, OUTLAW, RENEGADE = Role.SHERIFF, Role.DEPUTY, Role.OUTLAW, Role.RENEGADE

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from services.game.rules.dice.vocabulary import Side
+from services.game.results import Side
 from services.ratings.model import RatingBook, RatingConfig, rebuild, win_probabilities
 from services.ratings.outcome import LeaguePlayerId
 from services.ratings.synthetic import generate, spread_strengths

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.game.rules.dice.vocabulary import Side
+from services.game.results import Side
 from services.ratings.model import rebuild
 from services.ratings.offsets import OffsetTable
 from services.ratings.synthetic import TRUE_OFFSETS, generate, spread_strengths

@@ -1,11 +1,17 @@
 from __future__ import annotations
 
+import msgspec
 import pytest
 
-from services.game.rules.dice.characters import CharacterId
-from services.game.rules.dice.events import GameEnded, PlayerResult
-from services.game.rules.dice.vocabulary import PlayerId, Side
-from services.ratings.outcome import GameOutcome, InvalidOutcome, LeaguePlayerId, SeatResult, from_game_ended
+from services.game.results import Elimination, FinishKind, GameFinish, Role, SeatOutcome, Side
+from services.ratings.outcome import (
+    GameOutcome,
+    InvalidOutcome,
+    LeaguePlayerId,
+    SeatResult,
+    from_finish,
+    from_result,
+)
 
 from .builders import DEPUTY, FIVE, OUTLAW, RENEGADE, SHERIFF, game
 
@@ -53,27 +59,33 @@ def test_a_faction_cannot_half_win() -> None:
         GameOutcome(game_id="g", seats=tuple(seats))
 
 
-def _ended() -> GameEnded:
-    def result(p: str, role, side: Side, won: bool, alive: bool) -> PlayerResult:
-        return PlayerResult(player=PlayerId(p), role=role, character=CharacterId.BART_CASSIDY, side=side,
-                            won=won, alive=alive)
+PLAYERS = {f"p{i}": LeaguePlayerId(f"x{i}") for i in range(1, 5)}
 
-    return GameEnded(
-        winning_side=Side.OUTLAWS,
-        winners=(PlayerId("p2"), PlayerId("p3")),
-        results=(
-            result("p1", SHERIFF, Side.LAW, False, False),
-            result("p2", OUTLAW, Side.OUTLAWS, True, False),  # eliminated, still shares the win
-            result("p3", OUTLAW, Side.OUTLAWS, True, True),
-            result("p4", RENEGADE, Side.RENEGADE, False, True),
+
+def _finish(winners: tuple[str, ...] = (Side.OUTLAWS,), side_of_p4: str = Side.RENEGADE) -> GameFinish:
+    def seat(p: str, role: Role, side: str, won: bool, alive: bool) -> SeatOutcome:
+        return SeatOutcome(seat=p, role=role.value, base_role=role, side=side, won=won, alive=alive)
+
+    return GameFinish(
+        finish=FinishKind.WON,
+        winners=winners,
+        seats=(
+            seat("p1", SHERIFF, Side.LAW, False, False),
+            seat("p2", OUTLAW, Side.OUTLAWS, True, False),  # eliminated, still shares the win
+            seat("p3", OUTLAW, Side.OUTLAWS, True, True),
+            seat("p4", RENEGADE, side_of_p4, False, True),
+        ),
+        eliminations=(
+            Elimination(seat="p2", by="p1", cause="shoot1", turn=5),
+            Elimination(seat="p1", by="p3", cause="shoot2", turn=12),
         ),
         turn=12,
     )
 
 
-def test_from_game_ended_maps_seats_to_league_players() -> None:
-    mapping = {PlayerId(f"p{i}"): LeaguePlayerId(f"league-{i}") for i in range(1, 5)}
-    outcome = from_game_ended(_ended(), mapping, game_id="game-7")
+def test_from_finish_maps_seats_to_league_players() -> None:
+    mapping = {f"p{i}": LeaguePlayerId(f"league-{i}") for i in range(1, 5)}
+    outcome = from_finish(_finish(), mapping, game_id="game-7")
     assert outcome.game_id == "game-7"
     assert [(s.player, s.won) for s in outcome.seats] == [
         ("league-1", False), ("league-2", True), ("league-3", True), ("league-4", False),
@@ -81,6 +93,27 @@ def test_from_game_ended_maps_seats_to_league_players() -> None:
     assert outcome.factions()[outcome.winner or 0].kind is Side.OUTLAWS
 
 
-def test_from_game_ended_needs_every_seat_mapped() -> None:
+def test_from_finish_needs_every_seat_mapped() -> None:
     with pytest.raises(InvalidOutcome, match="p4"):
-        from_game_ended(_ended(), {PlayerId(f"p{i}"): LeaguePlayerId(f"x{i}") for i in range(1, 4)}, "g")
+        from_finish(_finish(), {f"p{i}": LeaguePlayerId(f"x{i}") for i in range(1, 4)}, "g")
+
+
+def test_from_result_rates_a_special_role_as_its_base_role() -> None:
+    members = {f"p{i}": f"m{i}" for i in range(1, 5)}
+    result = _finish().result("g", members)
+    result = msgspec.structs.replace(
+        result, seats=(msgspec.structs.replace(result.seats[0], role="l_ours"), *result.seats[1:])
+    )
+    outcome = from_result(result)
+    assert outcome.seats[0].role is SHERIFF
+    assert outcome.seats[0].player == "m1"
+
+
+def test_a_side_the_ratings_do_not_know_is_refused_by_name() -> None:
+    with pytest.raises(InvalidOutcome, match="zombies"):
+        from_finish(_finish(side_of_p4=Side.ZOMBIES), PLAYERS, "g")
+
+
+def test_a_result_naming_another_winner_is_refused() -> None:
+    with pytest.raises(InvalidOutcome, match="names law but outlaws won"):
+        from_finish(_finish(winners=(Side.LAW,)), PLAYERS, "g")
