@@ -49,6 +49,7 @@ from services.game.codec import GAME_MAPPER, game_stream, is_valid_game_id
 from services.game.errors import GameNotFound
 from services.game.lifecycle import GameAbandoned
 from services.game.rules.dice import GameEnded
+from services.game.rules.ruleset import BASE_DICE
 
 __all__ = [
     "CHAIN",
@@ -145,6 +146,7 @@ def audit_events(game_id: str, events: Sequence[StoredEvent], chain: Verificatio
     ]
     problems = [c.detail for c in checks if not c.passed]
     first = problems[0] if problems else None
+    fairness = None if stream.created is None else stream.created.derivations
     return AuditReport(
         game_id=game_id,
         clean=first is None,
@@ -153,6 +155,8 @@ def audit_events(game_id: str, events: Sequence[StoredEvent], chain: Verificatio
         checks=checks,
         events_checked=len(events),
         rolls_checked=seed.rolls_checked,
+        ruleset=BASE_DICE.text if stream.created is None else stream.created.ruleset.text,
+        derivations=None if fairness is None else fairness.text,
     )
 
 

@@ -47,6 +47,11 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
     """Events read from the game's stream (every one is covered by the chain check)."""
     rolls_checked: int
     """Rolls whose faces were re-derived from the revealed seed."""
+    ruleset: str = "dice"
+    """The rules the game was played and replayed with (``Ruleset.text``: ``dice``, ``dice OS1``)."""
+    derivations: str | None = None
+    """An online game's seed derivations, re-derived with (``deal-1 dice-1``); None for a table
+    game or a stream that does not create a game."""
 
     def to_json(self) -> bytes:
         return msgspec.json.encode(self)

@@ -1,9 +1,11 @@
 """What the revealed seed of an online game proves: the commitment, the deal and every roll.
 
 An online game publishes ``sha256(seed)`` in ``GameCreated`` and reveals the seed in
-``SeedRevealed`` when it ends. With the seed anyone re-derives the deal (``dealing.deal``:
-seat order, roles, characters) and the face stream (``dice_source.SeededDice``): the faces of
-the game's ``DiceRolled`` events, in stream order, must be exactly a prefix of that stream.
+``SeedRevealed`` when it ends. With the seed anyone re-derives the deal (seat order, roles,
+characters) and the face stream, by the derivation versions the game recorded in
+``GameCreated.fairness`` (``deal-1`` and ``dice-1`` when it recorded none; see
+``services/game/fairness``): the faces of the game's ``DiceRolled`` events, in stream order,
+must be exactly a prefix of that stream.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from dataclasses import dataclass
 from services.game.audit_report import COMMITMENT, DEAL, NOT_CHECKED, ROLLS, AuditCheck, failed, passed
 from services.game.audit_stream import GameStream, StoredEvent
 from services.game.audit_words import character_name, faces, role_words
-from services.game.dealing import deal
-from services.game.dice_source import SeededDice, commitment
+from services.game.fairness.dice import commitment
+from services.game.fairness.registry import UnknownDerivation, deal_derivation, dice_derivation
+from services.game.fairness.versions import FAIRNESS_V1
 from services.game.lifecycle import SeatsDealt, SeedRevealed
 from services.game.rules.dice import GameStarted, Seat
 from services.game.rules.dice.events import DiceRolled
@@ -34,7 +37,9 @@ def check_seed(stream: GameStream) -> SeedChecks:
     found, seed = _check_commitment(stream)
     if seed is None:
         return SeedChecks(found, _without_seed(stream, found, DEAL), _without_seed(stream, found, ROLLS), 0)
-    rolls, count = check_rolls(stream.engine, seed)
+    fairness = stream.created.derivations if stream.created is not None else None
+    dice_version = (fairness or FAIRNESS_V1).dice
+    rolls, count = check_rolls(stream.engine, seed, dice_version)
     return SeedChecks(found, check_deal(stream, seed), rolls, count)
 
 
@@ -94,13 +99,21 @@ def check_deal(stream: GameStream, seed: bytes) -> AuditCheck:
     members = [j.member_id for j in stream.joined]  # the deal shuffles them in join order
     if stream.dealt is None or stream.started is None:
         return failed(DEAL, "the store has no deal (SeatsDealt and GameStarted) to check")
-    seated, seats = deal(seed, members, stream.created.sheriff_member)
+    version = (stream.created.derivations or FAIRNESS_V1).deal
+    try:
+        derivation = deal_derivation(version)
+    except UnknownDerivation as error:
+        return failed(DEAL, f"event 1: {error}")
+    try:
+        seated, seats = derivation.deal(seed, members, stream.created.sheriff_member)
+    except ValueError as error:
+        return failed(DEAL, f"{version} cannot deal this game: {error}")
     problem = _seat_order_problem(stream.dealt, seated) or _seats_problem(stream.started, seats)
     if problem is not None:
         return failed(DEAL, problem)
     detail = (
         f"the seat order of event {stream.dealt.number} and the roles and characters of event "
-        f"{stream.started.number} are the ones the seed deals"
+        f"{stream.started.number} are the ones the seed deals ({version})"
     )
     return passed(DEAL, detail)
 
@@ -143,9 +156,15 @@ def _seats_problem(started: StoredEvent, dealt: list[Seat]) -> str | None:
 # --- the rolls -----------------------------------------------------------------------------------
 
 
-def check_rolls(engine: list[StoredEvent], seed: bytes) -> tuple[AuditCheck, int]:
-    """Every roll's faces against the seed's face stream, in the order of the DiceRolled events."""
-    dice = SeededDice(seed)
+def check_rolls(
+    engine: list[StoredEvent], seed: bytes, version: str = FAIRNESS_V1.dice
+) -> tuple[AuditCheck, int]:
+    """Every roll's faces against the seed's face stream (derivation ``version``), in the order
+    of the DiceRolled events."""
+    try:
+        dice = dice_derivation(version).dice(seed)
+    except UnknownDerivation as error:
+        return failed(ROLLS, f"event 1: {error}"), 0
     count = 0
     for stored in engine:
         if not isinstance(stored.event, DiceRolled):
@@ -159,5 +178,6 @@ def check_rolls(engine: list[StoredEvent], seed: bytes) -> tuple[AuditCheck, int
             )
             return failed(ROLLS, detail), count
         count += 1
-    detail = f"{count} rolls ({dice.faces_dealt} faces) re-derived from the seed: every face matches"
+    faces_dealt = dice.faces_dealt
+    detail = f"{count} rolls ({faces_dealt} faces) re-derived from the seed ({version}): every face matches"
     return passed(ROLLS, detail), count

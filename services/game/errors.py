@@ -17,6 +17,15 @@ class InvalidGameSpec(GameServiceError, ValueError):
     """A game cannot be created or joined like this."""
 
 
+class InvalidRuleset(InvalidGameSpec):
+    """A module set the rules refuse (``"module UA1 needs UA2"``) or this server cannot run yet
+    (``"module OS1 is not implemented by this server yet"``): ``reason`` says which."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"this ruleset cannot be played: {reason}")
+
+
 class NotAllowed(GameServiceError, PermissionError):
     """The caller may not do this (not their seat, not their game, not an organiser)."""
 

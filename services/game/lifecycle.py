@@ -19,8 +19,10 @@ from typing import ClassVar
 
 import msgspec
 
+from services.game.fairness.versions import FAIRNESS_V1, Fairness
 from services.game.rules.dice import PlayerId, Role
 from services.game.rules.dice.characters import CharacterId
+from services.game.rules.ruleset import BASE_DICE, GameType, Ruleset
 
 
 class GameMode(StrEnum):
@@ -60,6 +62,22 @@ class GameCreated(LifecycleEvent, frozen=True, kw_only=True):
     sheriff_member: str | None = None
     """A league's Sheriff rotation may fix who is Sheriff; the other roles are dealt at random."""
     created_by: str | None = None
+    ruleset: Ruleset = BASE_DICE
+    """The game type, modules and data versions the game is played with. Absent from games
+    created before rulesets were recorded: those are the base dice game."""
+    fairness: Fairness | None = FAIRNESS_V1
+    """Online games: the versions of the derivations from the seed (deal, dice). None for a
+    table game. Absent from games created before versions were recorded: ``deal-1``/``dice-1``."""
+
+    @property
+    def game_type(self) -> GameType:
+        return self.ruleset.game_type
+
+    @property
+    def derivations(self) -> Fairness | None:
+        """The derivations an audit re-derives with: an online game's, None for a table game
+        (whose old events decode with the default but have no seed)."""
+        return self.fairness if self.mode is GameMode.ONLINE else None
 
 
 class PlayerJoined(LifecycleEvent, frozen=True, kw_only=True):

@@ -34,8 +34,6 @@ import msgspec
 
 from event_store import ConcurrencyError, DuplicateEventConflict, EventMetadata, PostgresEventStore
 from services.game.codec import GAME_MAPPER, game_stream, is_valid_game_id
-from services.game.dealing import deal
-from services.game.dice_source import SeededDice, commitment, new_seed
 from services.game.errors import (
     AlreadyJoined,
     CommandIdReused,
@@ -45,10 +43,14 @@ from services.game.errors import (
     GameNotStarted,
     GameServiceError,
     InvalidGameSpec,
+    InvalidRuleset,
     NotAllowed,
     ReservedCommandId,
     StaleVersion,
 )
+from services.game.fairness.dice import DiceSource, commitment, new_seed
+from services.game.fairness.registry import CURRENT, deal_derivation, dice_derivation
+from services.game.fairness.versions import Fairness
 from services.game.lifecycle import (
     DecisionTimedOut,
     GameAbandoned,
@@ -76,6 +78,14 @@ from services.game.rules.dice.characters import CharacterId
 from services.game.rules.dice.events import DiceRolled
 from services.game.rules.dice.state import GameState
 from services.game.rules.dice.vocabulary import Role
+from services.game.rules.ruleset import (
+    BASE_DICE,
+    ModuleId,
+    Ruleset,
+    RulesetError,
+    check_ruleset,
+    unimplemented,
+)
 from services.game.seeds import SeedVault
 from services.game.session import CommandTrace, GameSession, GameStatus
 from services.game.timeouts import default_command
@@ -133,6 +143,8 @@ class NewGame(msgspec.Struct, frozen=True, kw_only=True):
     options: GameOptions = GameOptions()
     game_id: str | None = None
     """Chosen by the caller, or derived from the command id so that a retry finds its game."""
+    ruleset: Ruleset = BASE_DICE
+    """The game type and modules; refused (``InvalidRuleset``) unless valid and implemented."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +278,8 @@ class GameService:
             context=spec.context,
             sheriff_member=spec.sheriff_member,
             created_by=actor.id,
+            ruleset=spec.ruleset,
+            fairness=CURRENT if spec.mode is GameMode.ONLINE else None,
         )
         events: list[msgspec.Struct] = [created]
         if spec.mode is GameMode.TABLE:
@@ -284,8 +298,9 @@ class GameService:
             joined = [PlayerJoined(member_id=m.member_id, name=m.name) for m in spec.members]
             events += joined
             if len(joined) == spec.player_count:
-                assert seed is not None
-                events += _deal_and_start(seed, [m.member_id for m in spec.members], spec.sheriff_member)
+                assert seed is not None and created.fairness is not None
+                members = [m.member_id for m in spec.members]
+                events += _deal_and_start(seed, members, spec.sheriff_member, created.fairness)
         return GameSession(game_id, created), events
 
     async def join(self, game_id: str, member: Member, *, command_id: str) -> GameSession:
@@ -317,7 +332,9 @@ class GameService:
             members = [j.member_id for j in session.joined] + [member.member_id]
             if len(members) == session.created.player_count:
                 seed = await self.seeds.seed_of(game_id)
-                events += _deal_and_start(seed, members, session.created.sheriff_member)
+                fairness = session.created.derivations
+                assert fairness is not None
+                events += _deal_and_start(seed, members, session.created.sheriff_member, fairness)
             try:
                 await self._append(
                     session,
@@ -494,7 +511,9 @@ class GameService:
         if session.mode is not GameMode.ONLINE:
             return []
         seed = await self.seeds.seed_of(session.game_id)
-        added = _roll_online(working, seed, session.faces_rolled + _faces_in(events))
+        assert session.created.derivations is not None
+        dice = session.created.derivations.dice
+        added = _roll_online(working, seed, session.faces_rolled + _faces_in(events), dice)
         if working.is_over:
             added.append(SeedRevealed(seed=seed.hex()))
         return added
@@ -612,6 +631,8 @@ def _public_spec(spec: NewGame) -> dict[str, object]:
     are per game)."""
     public: dict[str, object] = msgspec.to_builtins(spec)
     public.pop("game_id", None)
+    if spec.ruleset == BASE_DICE:
+        public.pop("ruleset", None)  # as creates were fingerprinted before rulesets existed
     if spec.seats is not None:
         public["seats"] = [
             {"member_id": s.member_id, "name": s.name, "character": s.character.value} for s in spec.seats
@@ -654,6 +675,22 @@ def _check_spec(spec: NewGame) -> None:
             raise InvalidGameSpec(f"the Sheriff {spec.sheriff_member} is not one of the players")
     if spec.options.decision_timeout_seconds is not None and spec.options.decision_timeout_seconds < 1:
         raise InvalidGameSpec("a decision time limit is at least 1 second")
+    _check_ruleset(spec.ruleset, spec.player_count)
+
+
+IMPLEMENTED_MODULES: frozenset[ModuleId] = frozenset()
+"""The expansion modules this server's engines play (none yet: the base game only)."""
+
+
+def _check_ruleset(ruleset: Ruleset, players: int) -> None:
+    """A combination the rules refuse, then one this server cannot run, each saying why."""
+    try:
+        check_ruleset(ruleset, players)
+    except RulesetError as error:
+        raise InvalidRuleset(str(error)) from None
+    reason = unimplemented(ruleset, IMPLEMENTED_MODULES)
+    if reason is not None:
+        raise InvalidRuleset(reason)
 
 
 def _start(seats: list[Seat], position: Position | None) -> Game:
@@ -664,23 +701,28 @@ def _start(seats: list[Seat], position: Position | None) -> Game:
         raise InvalidGameSpec(str(error)) from error
 
 
-def _deal_and_start(seed: bytes, members: list[str], sheriff_member: str | None) -> list[msgspec.Struct]:
-    """An online game whose last seat is taken: the deal, the start and the opening roll."""
-    seated, seats = deal(seed, members, sheriff_member)
+def _deal_and_start(
+    seed: bytes, members: list[str], sheriff_member: str | None, fairness: Fairness
+) -> list[msgspec.Struct]:
+    """An online game whose last seat is taken: the deal, the start and the opening roll, by
+    the derivations the game recorded."""
+    seated, seats = deal_derivation(fairness.deal).deal(seed, members, sheriff_member)
     game = _start(seats, None)
-    return [SeatsDealt(members=tuple(seated)), *game.events, *_roll_online(game.state, seed, 0)]
+    opening = _roll_online(game.state, seed, 0, fairness.dice)
+    return [SeatsDealt(members=tuple(seated)), *game.events, *opening]
 
 
-def _roll_online(state: GameState, seed: bytes, faces_rolled: int) -> list[msgspec.Struct]:
-    """Roll from the game's face stream for as long as the engine awaits dice."""
+def _roll_online(state: GameState, seed: bytes, faces_rolled: int, version: str) -> list[msgspec.Struct]:
+    """Roll from the game's face stream (derivation ``version``) for as long as the engine
+    awaits dice."""
     produced: list[msgspec.Struct] = []
-    dice: SeededDice | None = None
+    dice: DiceSource | None = None
     while True:
         question = awaiting(state)
         if question is None or question.decision is not Decision.ROLL:
             return produced
         if dice is None:
-            dice = SeededDice(seed)
+            dice = dice_derivation(version).dice(seed)
             if faces_rolled:
                 dice.roll(faces_rolled)  # the faces already dealt in earlier appends
         produced += execute(state, RollDice(player=question.player, faces=dice.roll(len(question.dice))))

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from services.game.bots.base import Bot
-from services.game.dice_source import DiceSource, SeededDice
+from services.game.fairness.dice import DiceSource, SeededDice
 from services.game.rules.dice import (
     CharacterId,
     Decision,

@@ -25,7 +25,7 @@ class DiceSource(StrEnum):
     """Where the recorded faces came from. Either way the faces are data, never re-rolled."""
 
     TABLE = "table"  # a club's physical dice, entered by hand
-    SEEDED = "seeded"  # the server's seeded generator (services/game/dice_source.py)
+    SEEDED = "seeded"  # the server's seeded generator (services/game/fairness/dice.py)
 
 
 class RecordOptions(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

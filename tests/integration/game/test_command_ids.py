@@ -155,5 +155,6 @@ def _public(spec: NewGame) -> dict[str, object]:
     """The spec as anybody sees it once the game has started: no roles."""
     public: dict[str, object] = msgspec.to_builtins(spec)
     public.pop("game_id")
+    public.pop("ruleset")  # the base game's, left out as before rulesets were recorded
     public["seats"] = [{k: v for k, v in seat.items() if k != "role"} for seat in public["seats"]]  # type: ignore[attr-defined]
     return public

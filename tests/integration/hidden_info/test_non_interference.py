@@ -14,7 +14,7 @@ Online games: a seed fixes the deal and every die, so no two seeds give the same
 roles swapped (that would be a collision of HMAC-SHA256). Both twins therefore keep the same
 seed (stored before the game is created, as ``SeedVault.keep`` keeps the first seed of a game
 id): the same commitment, the same faces in the same order. Twin B's deal is the real deal of
-that seed with two roles swapped (``services.game.service.deal`` wrapped for its create only).
+that seed with two roles swapped (the service's ``deal-1`` wrapped for its create only).
 That is the game a seed dealing that way would give: nothing before the seed is revealed can
 check the deal against the seed (the audit says "not yet" until the end), and the commitment
 needs no normalising because it is the same. Player tokens differ between the twins (random);
@@ -24,6 +24,7 @@ they travel only in request headers and in the organiser's create answer, which 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Awaitable, Callable
@@ -38,8 +39,9 @@ from infra.postgres import ResolvedPostgres
 from services.api import ApiSettings
 from services.game import service as game_service
 from services.game import visibility
-from services.game.dealing import deal
-from services.game.dice_source import SeededDice
+from services.game.fairness.deal import deal
+from services.game.fairness.dice import SeededDice
+from services.game.fairness.registry import deal_derivation
 from services.game.rules.dice import CharacterId, GameCommand, PlayerId, Role, Seat
 from services.game.session import GameSession
 from services.league.service import LeagueService
@@ -275,7 +277,8 @@ def _online_game(
         }
         with monkeypatch.context() as patch:
             if twin.label == "B":
-                patch.setattr(game_service, "deal", swapped_deal)
+                swapped = dataclasses.replace(deal_derivation("deal-1"), deal=swapped_deal)
+                patch.setattr(game_service, "deal_derivation", lambda version: swapped)
             response = await twin.client.post("/games", json=body, headers=bearer(organiser))
         assert response.status_code == 201, response.text
         created = response.json()

@@ -44,7 +44,7 @@ from services.api import ApiSettings, create_app
 from services.api.app import Resources
 from services.api.client import PROTOCOL, operation
 from services.game.bots import HeuristicBot
-from services.game.dice_source import SeededDice
+from services.game.fairness.dice import SeededDice
 from services.game.rules.dice import Decision, Game, GameCommand, Role, RollDice, Seat
 from services.game.rules.dice.events import Event, GameEnded, PlayerEliminated
 from services.runtime.logging import configure_logging

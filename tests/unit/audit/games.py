@@ -9,8 +9,8 @@ import msgspec
 
 from event_store import VerificationReport
 from services.game.audit_stream import StoredEvent
-from services.game.dealing import deal
-from services.game.dice_source import SeededDice, commitment
+from services.game.fairness.deal import deal
+from services.game.fairness.dice import SeededDice, commitment
 from services.game.lifecycle import GameCreated, GameMode, PlayerJoined, SeatsDealt, SeedRevealed, seat_id
 from services.game.rules.dice import (
     CharacterId,

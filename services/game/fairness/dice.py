@@ -1,35 +1,44 @@
 """Where dice faces come from: the engine never rolls, a ``DiceSource`` does.
 
 ``SeededDice`` is provably fair: the server publishes ``commitment(seed)`` before the game,
-reveals the seed after it, and anyone can re-derive every face. The algorithm, exactly:
+reveals the seed after it, and anyone can re-derive every face. ``dice-1``, exactly:
 
-1. ``FACES`` is the tuple of ``Face`` members in declaration order:
-   ``(arrow, dynamite, shoot1, shoot2, beer, gatling)`` — index 0..5.
+1. ``DICE_1_FACES`` is the face table, written out in this version:
+   ``("arrow", "dynamite", "shoot1", "shoot2", "beer", "gatling")`` — index 0..5 (the base die).
 2. Blocks: for counter = 0, 1, 2, … the block is
-   ``HMAC-SHA256(key=seed, msg=counter.to_bytes(8, "big"))`` (32 bytes).
+   ``HMAC-SHA256(key=seed, msg=counter.to_bytes(8, "big"))`` (32 bytes; ``streams.block`` with
+   the empty label).
 3. The byte stream is block 0's bytes in order, then block 1's, and so on.
 4. Each byte ``b`` of the stream is either used or rejected, in order: if ``b < 252`` the next
-   face is ``FACES[b % 6]``; otherwise (252..255) the byte is rejected. 252 = 6 × 42, so every
-   face has probability exactly 1/6 (rejection sampling, no modulo bias).
+   face is ``DICE_1_FACES[b % 6]``; otherwise (252..255) the byte is rejected. 252 = 6 × 42, so
+   every face has probability exactly 1/6 (rejection sampling, no modulo bias).
 5. ``roll(count)`` takes the next ``count`` faces of that one face stream; nothing is
    discarded between calls, so the faces of a game are a prefix of the stream.
 
 ``rolls_made`` counts ``roll`` calls and ``faces_dealt`` counts faces handed out, so an auditor
 who holds the seed and the game's record can check that the recorded faces are exactly the
 first ``faces_dealt`` faces of the stream. ``commitment(seed)`` is ``sha256(seed).hexdigest()``.
+
+A later ``dice-2`` (die kinds: base, loudmouth, coward, duel, each with its own face table)
+is a new algorithm beside this one, registered in ``fairness.registry``; ``dice-1`` stays as
+it is for every game that recorded it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 from typing import Protocol
 
+from services.game.fairness.streams import DICE_LABEL, block
+from services.game.fairness.versions import DICE_1
 from services.game.rules.dice import Face
 
-FACES: tuple[Face, ...] = tuple(Face)
-"""Face by index 0..5, in ``Face`` declaration order (part of the published algorithm)."""
+DICE_1_FACES: tuple[str, ...] = ("arrow", "dynamite", "shoot1", "shoot2", "beer", "gatling")
+"""``dice-1``'s face table, index 0..5. Part of the published algorithm: never reorder it."""
+
+FACES: tuple[Face, ...] = tuple(Face(name) for name in DICE_1_FACES)
+"""``DICE_1_FACES`` as the engine's faces (mapped by name, never by enum order)."""
 
 _ACCEPT_BELOW = 252  # largest multiple of 6 that fits a byte: bytes from here on are rejected
 SEED_BYTES = 32
@@ -51,15 +60,12 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-def block(seed: bytes, counter: int) -> bytes:
-    """Block ``counter`` of the byte stream: HMAC-SHA256(seed, counter as 8 bytes big-endian)."""
-    return hmac.new(seed, counter.to_bytes(8, "big"), hashlib.sha256).digest()
-
-
 class SeededDice:
-    """The face stream of one seed (see the module docstring for the exact algorithm)."""
+    """The ``dice-1`` face stream of one seed (see the module docstring for the algorithm)."""
 
     __slots__ = ("_buffer", "_counter", "faces_dealt", "rolls_made", "seed")
+
+    version = DICE_1
 
     def __init__(self, seed: bytes) -> None:
         if not seed:
@@ -93,7 +99,7 @@ class SeededDice:
         return faces
 
     def _refill(self) -> None:
-        data = block(self.seed, self._counter)
+        data = block(self.seed, self._counter, DICE_LABEL)
         self._counter += 1
         self._buffer.extend(FACES[b % 6] for b in data if b < _ACCEPT_BELOW)
 
@@ -102,5 +108,5 @@ class SeededDice:
 
 
 def faces_of(seed: bytes, count: int) -> tuple[Face, ...]:
-    """The first ``count`` faces of ``seed``'s stream (what an auditor recomputes)."""
+    """The first ``count`` faces of ``seed``'s ``dice-1`` stream (what an auditor recomputes)."""
     return SeededDice(seed).roll(count)
