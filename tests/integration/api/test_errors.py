@@ -307,8 +307,7 @@ async def test_joining_a_lobby_hands_out_a_player_token(
     retried = await client.post(joins, json={"command_id": "j3", "member_id": "m3", "name": "C"})
     problem(retried, 409, "already-joined")
     # another member under that id: refused as any join of a started game is
-    problem(
-        await client.post(joins, json={"command_id": "j3", "member_id": "m5", "name": "E"}), 422, "invalid-game"
-    )
+    other = await client.post(joins, json={"command_id": "j3", "member_id": "m5", "name": "E"})
+    problem(other, 422, "invalid-game")
     mine = (await client.get(f"/games/{game_id}", headers=bearer(third.json()["token"]))).json()
     assert [p["role"] is not None for p in mine["players"] if p["member_id"] == "m3"] == [True]
