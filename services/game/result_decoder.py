@@ -95,9 +95,9 @@ def decode_game_fact(event: RecordedEvent) -> GameFact | None:
 
 
 def identity_of(created: GameCreated) -> tuple[str, str]:
-    """(game type, ruleset) a game was created with. Games before rulesets were recorded are
-    the base dice game."""
-    return GameType.DICE, BASE_RULESET
+    """(game type, ruleset text) a game was created with; games created before rulesets were
+    recorded decode as the base dice game."""
+    return created.ruleset.game_type.value, created.ruleset.text
 
 
 def seat_members(seats: SeatsDealt) -> dict[str, str]:

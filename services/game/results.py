@@ -29,8 +29,9 @@ class GameType(StrEnum):
     """The original BANG! card game (its engine is still to come)."""
 
 
-BASE_RULESET = "base"
-"""The ruleset of a game whose creation names none: the dice game without modules."""
+BASE_RULESET = "dice"
+"""The base dice game's ruleset in its compact text form (``Ruleset.text``: the game type, then
+the modules, e.g. ``dice OS1 OS4``): every game created before rulesets were recorded."""
 
 
 class Role(StrEnum):
@@ -190,7 +191,7 @@ class GameResult(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
     game_type: str = GameType.DICE
     ruleset: str = BASE_RULESET
-    """Which rules the game was played under (text until rulesets are recorded as a type)."""
+    """The rules the game was played with, in ``Ruleset.text`` form (``dice``, ``dice OS1 OS2``)."""
     finish: FinishKind
     winners: tuple[str, ...]
     seats: tuple[SeatResult, ...]

@@ -37,7 +37,7 @@ from event_store import (
 from event_store.wakeups import WakeupSource
 from services.game.codec import GAME_CATEGORY, GAME_MAPPER, game_id_of
 from services.game.lifecycle import GameAbandoned, GameCreated, SeatsDealt, seat_id
-from services.game.result_decoder import FINISH_TYPES, decode_game_fact
+from services.game.result_decoder import FINISH_TYPES, decode_game_fact, identity_of
 from services.game.results import GameFinish
 from services.ratings import store
 from services.ratings.model import RatingConfig
@@ -95,8 +95,15 @@ class RatingsProjection:
         games = target.games
         domain = decode_game_fact(event)
         if isinstance(domain, GameCreated):
+            game_type, ruleset = identity_of(domain)
             await store.remember_game(
-                connection, number, game_id, domain.context.league_id, domain.context.season_id
+                connection,
+                number,
+                game_id,
+                domain.context.league_id,
+                domain.context.season_id,
+                game_type=game_type,
+                ruleset=ruleset,
             )
         elif isinstance(domain, SeatsDealt):
             await store.remember_seats(connection, number, game_id, domain.members)
@@ -116,7 +123,8 @@ async def _rate(
         if members is None:
             raise InvalidOutcome("no SeatsDealt before GameEnded: nobody to rate")
         seats: dict[str, LeaguePlayerId] = {seat_id(i): LeaguePlayerId(m) for i, m in enumerate(members)}
-        outcome = from_finish(finish, seats, game_id)
+        game_type, ruleset = await store.rules_of(connection, target.generation, game_id)
+        outcome = from_finish(finish, seats, game_id, game_type=game_type, ruleset=ruleset)
     except InvalidOutcome as error:
         # a poison game must not stop every later game from being rated; it is recorded with
         # its reason, and a rebuild decides the same way, so the ratings stay reproducible

@@ -22,7 +22,16 @@ from typing import NewType
 
 import msgspec
 
-from services.game.results import ROLES_BY_PLAYER_COUNT, GameFinish, GameResult, MissingMember, Role, Side
+from services.game.results import (
+    BASE_RULESET,
+    ROLES_BY_PLAYER_COUNT,
+    GameFinish,
+    GameResult,
+    GameType,
+    MissingMember,
+    Role,
+    Side,
+)
 
 LeaguePlayerId = NewType("LeaguePlayerId", str)
 """A player's identity in the league, stable across games (a game's ``PlayerId`` is per seat)."""
@@ -175,13 +184,20 @@ def from_result(result: GameResult) -> GameOutcome:
     return outcome
 
 
-def from_finish(finish: GameFinish, players: Mapping[str, LeaguePlayerId], game_id: str) -> GameOutcome:
+def from_finish(
+    finish: GameFinish,
+    players: Mapping[str, LeaguePlayerId],
+    game_id: str,
+    *,
+    game_type: str = GameType.DICE,
+    ruleset: str = BASE_RULESET,
+) -> GameOutcome:
     """The rated view of a game's end; ``players`` maps each seat id to a league player.
 
     Raises ``InvalidOutcome`` if a seat has no league player or the result is inconsistent.
     """
     try:
-        result = finish.result(game_id, players)
+        result = finish.result(game_id, players, game_type=game_type, ruleset=ruleset)
     except MissingMember as missing:
         raise InvalidOutcome(f"seat {missing.seat} has no league player") from None
     return from_result(result)

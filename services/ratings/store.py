@@ -20,7 +20,7 @@ import asyncpg
 import msgspec
 
 from event_store import migrate_component
-from services.game.results import Role, Side
+from services.game.results import BASE_RULESET, GameType, Role, Side
 from services.ratings.model import ROLES, PlayerRecord, RatingBook, RatingChange, RatingConfig
 from services.ratings.offsets import OffsetCell, OffsetTable
 from services.ratings.outcome import GameOutcome, LeaguePlayerId
@@ -157,16 +157,26 @@ async def drop_rows(connection: asyncpg.Connection, numbers: Sequence[int]) -> N
 
 
 async def remember_game(
-    connection: asyncpg.Connection, number: int, game_id: str, league_id: str | None, season_id: str | None
+    connection: asyncpg.Connection,
+    number: int,
+    game_id: str,
+    league_id: str | None,
+    season_id: str | None,
+    *,
+    game_type: str = GameType.DICE,
+    ruleset: str = BASE_RULESET,
 ) -> None:
     await connection.execute(
-        "INSERT INTO ratings_games (generation, game_id, league_id, season_id) VALUES ($1, $2, $3, $4) "
+        "INSERT INTO ratings_games (generation, game_id, league_id, season_id, game_type, ruleset)"
+        " VALUES ($1, $2, $3, $4, $5, $6) "
         "ON CONFLICT (generation, game_id) DO UPDATE SET league_id = EXCLUDED.league_id, "
-        "season_id = EXCLUDED.season_id",
+        "season_id = EXCLUDED.season_id, game_type = EXCLUDED.game_type, ruleset = EXCLUDED.ruleset",
         number,
         game_id,
         league_id,
         season_id,
+        game_type,
+        ruleset,
     )
 
 
@@ -193,6 +203,17 @@ async def seats_of(connection: asyncpg.Connection, number: int, game_id: str) ->
         "SELECT members FROM ratings_games WHERE generation = $1 AND game_id = $2", number, game_id
     )
     return None if members is None else list(members)
+
+
+async def rules_of(connection: asyncpg.Connection, number: int, game_id: str) -> tuple[str, str]:
+    """(game type, ruleset text) the game was created with; the base dice game for a game
+    remembered before rulesets were stored, or whose creation was not seen."""
+    row = await connection.fetchrow(
+        "SELECT game_type, ruleset FROM ratings_games WHERE generation = $1 AND game_id = $2", number, game_id
+    )
+    if row is None or row["game_type"] is None:
+        return GameType.DICE, BASE_RULESET
+    return row["game_type"], row["ruleset"]
 
 
 async def mark_unrated(connection: asyncpg.Connection, number: int, game_id: str, reason: str) -> None:

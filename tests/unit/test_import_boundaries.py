@@ -130,3 +130,13 @@ def test_the_neutral_role_table_matches_the_dice_engine() -> None:
     }
     assert [r.value for r in Role] == [r.value for r in EngineRole]
     assert {s.value for s in EngineSide} <= {s.value for s in Side}
+
+
+def test_the_neutral_rules_words_match_the_recorded_ruleset() -> None:
+    # a result names its rules in ``Ruleset.text`` form; the base game's must be the default
+    from services.game.results import BASE_RULESET, GameType
+    from services.game.rules.ruleset import BASE_DICE
+    from services.game.rules.ruleset import GameType as RulesetGameType
+
+    assert BASE_DICE.text == BASE_RULESET
+    assert {t.value for t in RulesetGameType} <= {t.value for t in GameType}

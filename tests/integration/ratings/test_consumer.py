@@ -80,6 +80,9 @@ async def test_the_consumer_rates_each_finished_game_as_a_book_from_scratch_does
     known = {r["game_id"] for r in await pg_pool.fetch("SELECT game_id FROM ratings_games")}
     assert planned_games[10].game_id not in known  # abandoned: forgotten, never rated
     assert planned_games[11].game_id in known  # still running: its seats are remembered
+    # each game's rules as GameCreated recorded them (only the base game can be created so far)
+    rules = await pg_pool.fetch("SELECT DISTINCT game_type, ruleset FROM ratings_games")
+    assert [tuple(r) for r in rules] == [("dice", "dice")]
 
 
 async def test_crashes_mid_stream_then_a_restart_change_nothing(

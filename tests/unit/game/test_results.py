@@ -10,7 +10,7 @@ import pytest
 
 from event_store import MemoryEventStore, RecordedEvent
 from services.game.codec import GAME_MAPPER, game_stream
-from services.game.lifecycle import GameMode
+from services.game.lifecycle import GameCreated, GameMode, SeatsDealt
 from services.game.memory_seeds import MemorySeedVault
 from services.game.result_decoder import FACT_TYPES, GameResults, decode_game_fact, dice_finish, game_result
 from services.game.results import (
@@ -29,6 +29,7 @@ from services.game.results import (
 from services.game.rules.dice import Cause, CharacterId, GameEnded, PlayerId, PlayerResult
 from services.game.rules.dice import Role as DiceRole
 from services.game.rules.dice import Side as DiceSide
+from services.game.rules.ruleset import ruleset_of
 from services.game.service import Actor, ActorKind, GameService, Member, NewGame
 from services.game.session import GameStatus
 
@@ -193,3 +194,28 @@ async def test_the_fold_follows_interleaved_games_and_skips_abandoned_ones() -> 
     ended = [r for e in interleaved if (r := fold.add(e)) is not None]
     assert {r.game_id: r for r in ended} == {first: game_result(streams[0]), second: game_result(streams[1])}
     assert len(ended) == 2  # the abandoned game never ends
+
+
+async def test_a_result_names_the_rules_its_game_was_created_with() -> None:
+    # written straight to a store: the service refuses modules it does not implement yet, but a
+    # stream that records them must come out under its own rules, not the base game's
+    store = MemoryEventStore(mapper=GAME_MAPPER)
+    ended = GameEnded(
+        winning_side=DiceSide.LAW,
+        winners=(PlayerId("p1"),),
+        results=(
+            _line("p1", DiceRole.SHERIFF, DiceSide.LAW, True, True),
+            _line("p2", DiceRole.RENEGADE, DiceSide.RENEGADE, False, False),
+            _line("p3", DiceRole.OUTLAW, DiceSide.OUTLAWS, False, False),
+            _line("p4", DiceRole.OUTLAW, DiceSide.OUTLAWS, False, False),
+        ),
+        turn=7,
+    )
+    rules = ruleset_of(["OS2", "OS1"])
+    created = GameCreated(game_id="os", mode=GameMode.TABLE, player_count=4, ruleset=rules)
+    seats = SeatsDealt(members=("ann", "bob", "cat", "dan"))
+    await store.append(game_stream("os"), [created, seats, ended], expected_version=0)
+    result = game_result(await store.read_stream(game_stream("os")))
+    assert result is not None
+    assert (result.game_type, result.ruleset) == ("dice", "dice OS1 OS2")
+    assert [s.member_id for s in result.seats] == ["ann", "bob", "cat", "dan"]
