@@ -37,7 +37,7 @@ from services.game.records import (
 )
 from services.game.records.writer import record_from_events
 from services.game.rules.dice import Decision, GameCommand, RuleError
-from services.game.service import Actor, GameService, Member, NewGame, TableSeat
+from services.game.service import Actor, GameService, Member, NewGame, TableSeat, check_new_ruleset
 from services.game.session import GameSession, GameStatus
 from services.game.tokens import Principal, TokenKind, TokenVault, viewer_for
 from services.game.visibility import Viewer, redact_event, redact_state
@@ -255,6 +255,7 @@ class GameGateway:
                 )
         if members is not None and len(members) != len(record.seats):
             raise MalformedRecord(f"{len(members)} members given for {len(record.seats)} seats")
+        check_new_ruleset(record.ruleset, len(record.seats))  # before a replay by another game's rules
         replay_record(record)  # raises IllegalInput naming the first input the rules refuse
         people = members or [Member(member_id=s.player, name=s.player) for s in record.seats]
         spec = NewGame(
@@ -266,6 +267,7 @@ class GameGateway:
             ),
             position=record.position,
             game_id=game_id or record.meta.game_id,
+            ruleset=record.ruleset,
         )
         session = await self.service.create_game(
             spec, command_id=command_id, actor=actor, inputs=tuple(record.inputs)
@@ -344,8 +346,10 @@ class GameGateway:
                 dice=DiceSource.SEEDED if online else DiceSource.TABLE,
                 seed_commitment=visible["seed_commitment"],
                 seed=visible["seed"],
+                fairness=session.created.derivations,
             ),
             meta=RecordMeta(game_id=game_id),
+            ruleset=session.created.ruleset,
         )
         return record_to_object(record)
 

@@ -51,10 +51,22 @@ class GameAwaiting:
     rolls_left: int
 
 
+@strawberry.type(description="The rules a game is played with: its expansion modules and data versions.")
+class GameRuleset:
+    modules: list[str] = strawberry.field(description="Expansion module ids, sorted (OS1-OS5, UA1-UA5).")
+    text: str = strawberry.field(description="The compact form: game type, then modules (`dice OS1`).")
+    data: JSON = strawberry.field(description="Data table -> version, e.g. {characters: dice-base-1}.")
+
+
 @strawberry.type(description="A game's state, redacted for the caller.")
 class Game:
     id: strawberry.ID
     mode: str
+    game_type: str = strawberry.field(description="`dice` (BANG! The Dice Game).")
+    ruleset: GameRuleset
+    fairness: str | None = strawberry.field(
+        description="Online games: the versions of the derivations from the seed (`deal-1 dice-1`)."
+    )
     status: str
     version: int
     player_count: int
@@ -79,6 +91,9 @@ class Game:
         return cls(
             id=strawberry.ID(state["game_id"]),
             mode=state["mode"],
+            game_type=state["game_type"],
+            ruleset=GameRuleset(**state["ruleset"]),
+            fairness=state["fairness"],
             status=state["status"],
             version=state["version"],
             player_count=state["player_count"],
@@ -141,6 +156,10 @@ class GameAudit:
     checks: list[GameAuditCheck]
     events_checked: int
     rolls_checked: int
+    ruleset: str = strawberry.field(description="The ruleset replayed with (`dice`, `dice OS1`).")
+    derivations: str | None = strawberry.field(
+        description="Online games: the seed derivations re-derived with (`deal-1 dice-1`)."
+    )
 
     @classmethod
     def from_report(cls, report: AuditReport) -> GameAudit:
@@ -152,6 +171,8 @@ class GameAudit:
             checks=[GameAuditCheck(name=c.name, passed=c.passed, detail=c.detail) for c in report.checks],
             events_checked=report.events_checked,
             rolls_checked=report.rolls_checked,
+            ruleset=report.ruleset,
+            derivations=report.derivations,
         )
 
 

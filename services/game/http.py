@@ -32,6 +32,7 @@ from services.game.bounds import (
     Version,
     command_text,
 )
+from services.game.errors import InvalidRuleset
 from services.game.gateway import EVENTS_PAGE_LIMIT, Created, GameGateway, Imported, Joined, Played
 from services.game.lifecycle import GameContext, GameMode, GameOptions
 from services.game.records import GameRecord, read_record
@@ -39,6 +40,7 @@ from services.game.rules.dice import GameCommand, MalformedCommand, parse_comman
 from services.game.rules.dice import commands as cmd
 from services.game.rules.dice.characters import CharacterId
 from services.game.rules.dice.vocabulary import Role
+from services.game.rules.ruleset import BASE_DICE, Ruleset, RulesetError, ruleset_of
 from services.game.service import Member, NewGame, TableSeat
 from services.game.tokens import Principal
 
@@ -87,6 +89,24 @@ class OptionsIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
         return GameOptions(**msgspec.structs.asdict(self))
 
 
+ModuleWord = Annotated[str, msgspec.Meta(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class RulesetIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A game's ruleset as it may come in: its expansion modules by id (``["OS1", "OS2"]``), any
+    order. Whether the rules allow the set at this table size, and whether this server plays
+    it yet, is the service's 422 (``invalid-ruleset``, naming why)."""
+
+    game_type: ModuleWord = "dice"
+    modules: Annotated[list[ModuleWord], msgspec.Meta(max_length=16)] = []
+
+    def to_ruleset(self) -> Ruleset:
+        try:
+            return ruleset_of(self.modules, self.game_type)
+        except RulesetError as error:
+            raise InvalidRuleset(str(error)) from None
+
+
 class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """An online game (``members`` known now, the rest join the lobby) or a table game (``seats``
     clockwise with the roles and characters dealt at the table)."""
@@ -101,6 +121,8 @@ class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
     game_id: GameId | None = None
     context: ContextIn = ContextIn()
     options: OptionsIn = OptionsIn()
+    ruleset: RulesetIn | None = None
+    """None: the base game."""
 
     def to_new_game(self) -> NewGame:
         return NewGame(
@@ -117,6 +139,7 @@ class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
             context=self.context.to_context(),
             options=self.options.to_options(),
             game_id=self.game_id,
+            ruleset=BASE_DICE if self.ruleset is None else self.ruleset.to_ruleset(),
         )
 
 

@@ -675,15 +675,16 @@ def _check_spec(spec: NewGame) -> None:
             raise InvalidGameSpec(f"the Sheriff {spec.sheriff_member} is not one of the players")
     if spec.options.decision_timeout_seconds is not None and spec.options.decision_timeout_seconds < 1:
         raise InvalidGameSpec("a decision time limit is at least 1 second")
-    _check_ruleset(spec.ruleset, spec.player_count)
+    check_new_ruleset(spec.ruleset, spec.player_count)
 
 
 IMPLEMENTED_MODULES: frozenset[ModuleId] = frozenset()
 """The expansion modules this server's engines play (none yet: the base game only)."""
 
 
-def _check_ruleset(ruleset: Ruleset, players: int) -> None:
-    """A combination the rules refuse, then one this server cannot run, each saying why."""
+def check_new_ruleset(ruleset: Ruleset, players: int) -> None:
+    """Raise ``InvalidRuleset`` for a combination the rules refuse, then for one this server
+    cannot run yet, each saying why."""
     try:
         check_ruleset(ruleset, players)
     except RulesetError as error:

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from services.game.lifecycle import GameMode
+from services.game.lifecycle import GameCreated, GameMode
 from services.game.records.summary import awaiting_to_object
 from services.game.rules.dice import GameStarted, PlayerId, Role
 from services.game.session import GameSession, GameStatus
@@ -56,6 +56,12 @@ def redact_event(session: GameSession, viewer: Viewer, event: msgspec.Struct) ->
     return data
 
 
+def _ruleset_view(created: GameCreated) -> dict[str, Any]:
+    """A game's ruleset: public from its creation (every player knows the rules at the table)."""
+    ruleset = created.ruleset
+    return {"modules": list(ruleset.modules), "data": dict(ruleset.data), "text": ruleset.text}
+
+
 def redact_state(session: GameSession, viewer: Viewer) -> dict[str, Any]:
     """The game's current state as ``viewer`` may see it."""
     game = session.game
@@ -67,6 +73,9 @@ def redact_state(session: GameSession, viewer: Viewer) -> dict[str, Any]:
         "player_count": session.created.player_count,
         "seed_commitment": session.created.seed_commitment,
         "seed": session.seed_revealed,
+        "game_type": session.created.game_type.value,
+        "ruleset": _ruleset_view(session.created),
+        "fairness": None if session.created.derivations is None else session.created.derivations.text,
         "context": msgspec.to_builtins(session.created.context),
         "joined": [{"member_id": j.member_id, "name": j.name} for j in session.joined],
     }

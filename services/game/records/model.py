@@ -12,13 +12,18 @@ from enum import StrEnum
 
 import msgspec
 
+from services.game.fairness.versions import Fairness
 from services.game.rules.dice import GameCommand, Position, Seat
+from services.game.rules.ruleset import BASE_DICE, Ruleset
 
 FORMAT = "bang-dice-record"
 """The value of a record's ``format`` field: tells a record apart from any other JSON."""
 
-VERSION = 1
-"""The record format version this package reads and writes."""
+VERSION = 2
+"""The record format version this package writes. Version 2 adds ``game_type`` and ``ruleset``
+(and ``options.fairness`` for seeded games)."""
+READ_VERSIONS = (1, 2)
+"""The versions this package reads: a version-1 record is a base dice game (``dice``)."""
 
 
 class DiceSource(StrEnum):
@@ -34,6 +39,8 @@ class RecordOptions(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=Tru
     """SHA-256 of the seed in hex, published before a seeded game."""
     seed: str | None = None
     """The seed in hex, revealed when a seeded game ends, so anyone can re-derive every face."""
+    fairness: Fairness | None = None
+    """A seeded game's derivation versions (``deal-1``, ``dice-1``, …): how to re-derive it."""
 
 
 class RecordMeta(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -55,3 +62,5 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
     """A mid-game starting point; None for a game from its first turn."""
     options: RecordOptions = RecordOptions()
     meta: RecordMeta = RecordMeta()
+    ruleset: Ruleset = BASE_DICE
+    """The game type, modules and data versions; a version-1 record is the base dice game."""

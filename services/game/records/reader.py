@@ -32,8 +32,17 @@ from services.game.bounds import (
     command_text,
     explain,
 )
+from services.game.fairness.registry import UnknownDerivation, check_fairness
+from services.game.fairness.versions import Fairness
 from services.game.records.errors import MalformedRecord
-from services.game.records.model import FORMAT, VERSION, DiceSource, GameRecord, RecordMeta, RecordOptions
+from services.game.records.model import (
+    FORMAT,
+    READ_VERSIONS,
+    DiceSource,
+    GameRecord,
+    RecordMeta,
+    RecordOptions,
+)
 from services.game.rules.dice import (
     EVENT_TYPES,
     CharacterId,
@@ -50,6 +59,7 @@ from services.game.rules.dice import (
     parse_command,
 )
 from services.game.rules.dice import commands as cmd
+from services.game.rules.ruleset import BASE_DICE, Ruleset, RulesetError, check_ruleset, ruleset_of
 
 # --- the wire shape: strict mirrors of the schema (unknown fields are an error), every field
 # bounded (services/game/bounds.py): an imported game is stored for good ---------------------
@@ -78,10 +88,27 @@ class _Position(msgspec.Struct, forbid_unknown_fields=True):
     rolls_used: Count = 1
 
 
+Word = Annotated[str, msgspec.Meta(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")]
+"""A module id, data table name or version: checked against the catalogue after reading."""
+
+
+class _Fairness(msgspec.Struct, forbid_unknown_fields=True):
+    deal: Word
+    dice: Word
+
+
 class _Options(msgspec.Struct, forbid_unknown_fields=True):
     dice: DiceSource = DiceSource.TABLE
     seed_commitment: Hex | None = None
     seed: Hex | None = None
+    fairness: _Fairness | None = None
+    """Version 2 only."""
+
+
+class _Ruleset(msgspec.Struct, forbid_unknown_fields=True):
+    modules: Annotated[list[Word], msgspec.Meta(max_length=16)] = []
+    data: Annotated[dict[Word, Word], msgspec.Meta(max_length=32)] | None = None
+    """Table → version; None: the current versions of the ruleset's tables."""
 
 
 class _Meta(msgspec.Struct, forbid_unknown_fields=True):
@@ -100,6 +127,10 @@ class _Record(msgspec.Struct, forbid_unknown_fields=True):
     position: _Position | None = None
     options: _Options | None = None
     meta: _Meta | None = None
+    game_type: Word | None = None
+    """Version 2: required (``dice``)."""
+    ruleset: _Ruleset | None = None
+    """Version 2: required (``{"modules": []}`` for the base game)."""
 
 
 _COMMAND_TYPES: dict[str, type[cmd.Command]] = {
@@ -141,9 +172,10 @@ def _from_object(obj: Mapping[str, Any]) -> GameRecord:
     if fmt != FORMAT:
         raise MalformedRecord(f"record: `$.format` must be {FORMAT!r}, got {fmt!r}")
     version = obj.get("version")
-    if version != VERSION:
+    if isinstance(version, bool) or version not in READ_VERSIONS:
+        readable = " and ".join(str(v) for v in READ_VERSIONS)
         raise MalformedRecord(
-            f"record: format version {version!r} is not supported (this reader reads {VERSION})"
+            f"record: format version {version!r} is not supported (this reader reads {readable})"
         )
     try:
         wire = msgspec.convert(obj, _Record, strict=True)
@@ -165,13 +197,64 @@ def _from_object(obj: Mapping[str, Any]) -> GameRecord:
     options = wire.options or _Options()
     meta = wire.meta or _Meta()
     _check_options_and_meta(options, meta)
+    ruleset = _ruleset(wire, len(seats))
+    fairness = _fairness(options)
     return GameRecord(
         seats=seats,
         inputs=inputs,
         position=position,
-        options=RecordOptions(dice=options.dice, seed_commitment=options.seed_commitment, seed=options.seed),
+        options=RecordOptions(
+            dice=options.dice, seed_commitment=options.seed_commitment, seed=options.seed, fairness=fairness
+        ),
         meta=RecordMeta(game_id=meta.game_id, played_at=meta.played_at, club=meta.club, notes=meta.notes),
+        ruleset=ruleset,
     )
+
+
+def _fairness(options: _Options) -> Fairness | None:
+    given = options.fairness
+    if given is None:
+        return None
+    if options.dice is not DiceSource.SEEDED:
+        raise MalformedRecord("record: `$.options.fairness` names seed derivations: only for seeded dice")
+    fairness = Fairness(deal=given.deal, dice=given.dice)
+    try:
+        check_fairness(fairness)
+    except UnknownDerivation as e:
+        raise MalformedRecord(f"record: `$.options.fairness`: {e}") from None
+    return fairness
+
+
+def _ruleset(wire: _Record, players: int) -> Ruleset:
+    """Version 1: the base dice game, and none of version 2's fields. Version 2: ``game_type``
+    and ``ruleset`` as given, refused naming why when the rules do not allow them."""
+    if wire.version == 1:
+        v2_only = [
+            path
+            for path, value in (
+                ("$.game_type", wire.game_type),
+                ("$.ruleset", wire.ruleset),
+                ("$.options.fairness", wire.options and wire.options.fairness),
+            )
+            if value is not None
+        ]
+        if v2_only:
+            raise MalformedRecord(
+                f"record: `{v2_only[0]}` is a format version 2 field; this record says version 1"
+            )
+        return BASE_DICE
+    if wire.game_type is None:
+        raise MalformedRecord("record: `$.game_type` is required in format version 2 (e.g. 'dice')")
+    if wire.ruleset is None:
+        raise MalformedRecord('record: `$.ruleset` is required in format version 2 (e.g. {"modules": []})')
+    try:
+        ruleset = ruleset_of(wire.ruleset.modules, wire.game_type)
+        if wire.ruleset.data is not None:
+            ruleset = msgspec.structs.replace(ruleset, data=dict(wire.ruleset.data))
+        check_ruleset(ruleset, players)
+    except RulesetError as e:
+        raise MalformedRecord(f"record: `$.ruleset`: {e}") from None
+    return ruleset
 
 
 HEX = re.compile(r"[0-9a-f]+")

@@ -31,6 +31,7 @@ from services.game.rules.dice import (
 )
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.vocabulary import ArrowReason, RollingEnd
+from services.game.rules.ruleset import BASE_DICE, Ruleset
 
 
 def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
@@ -65,7 +66,11 @@ def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
 
 
 def record_from_events(
-    events: Sequence[Event], *, options: RecordOptions | None = None, meta: RecordMeta | None = None
+    events: Sequence[Event],
+    *,
+    options: RecordOptions | None = None,
+    meta: RecordMeta | None = None,
+    ruleset: Ruleset = BASE_DICE,
 ) -> GameRecord:
     if not events or not isinstance(events[0], GameStarted):
         raise ValueError("a game's events start with GameStarted")
@@ -76,6 +81,7 @@ def record_from_events(
         position=started.position,
         options=options or RecordOptions(),
         meta=meta or RecordMeta(),
+        ruleset=ruleset,
     )
 
 
@@ -105,7 +111,8 @@ def write_record(
 
 def record_to_object(record: GameRecord, *, structured: bool = False) -> dict[str, Any]:
     """The record as plain JSON data (what ``read_record`` accepts back)."""
-    obj: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    obj: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game_type": record.ruleset.game_type.value}
+    obj["ruleset"] = {"modules": list(record.ruleset.modules), "data": dict(record.ruleset.data)}
     meta = msgspec.to_builtins(record.meta)
     if meta:
         obj["meta"] = meta
