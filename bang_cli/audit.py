@@ -73,8 +73,10 @@ def render(report: AuditReport) -> Group:
     for check in report.checks:
         mark = Text("ok", style="green") if check.passed else Text("FAIL", style="bold red")
         table.add_row(check.name, mark, check.detail)
+    derived = "" if report.derivations is None else f" ({report.derivations})"
     table.caption = (
-        f"{report.events_checked} events checked, {report.rolls_checked} rolls re-derived from the seed"
+        f"ruleset {report.ruleset}; {report.events_checked} events checked, "
+        f"{report.rolls_checked} rolls re-derived from the seed{derived}"
     )
     verdict = Text(report.verdict, style="bold green" if report.clean else "bold red")
     return Group(table, verdict)

@@ -31,6 +31,8 @@ async def test_replay_steps_event_by_event_and_shows_a_clean_audit(page: Page, s
     await page.goto(f"/#/game/{game_id}/replay")
 
     await expect(page.get_by_test_id("audit-verdict")).to_have_text(re.compile("clean", re.IGNORECASE))
+    rules = page.get_by_test_id("replay-table").get_by_test_id("ruleset")
+    await expect(rules).to_have_text("dice (base game) · seed: deal-1 dice-1")
     slider = page.get_by_test_id("replay-slider")
     last = int(await slider.get_attribute("max") or 0)
     assert last > 20, "a bot game has many events"

@@ -94,6 +94,13 @@ function resultLine(result) {
   );
 }
 
+// "dice (base game)", "dice OS1 OS2"; an online game adds the seed derivations an audit re-derives with.
+function rulesLine(state) {
+  const ruleset = state.ruleset;
+  const rules = ruleset && ruleset.modules.length ? ruleset.text : `${state.gameType ?? "dice"} (base game)`;
+  return state.fairness ? `${rules} · seed: ${state.fairness}` : rules;
+}
+
 export function board(state) {
   const active = state.players.find((p) => p.id === state.activePlayer);
   return h(
@@ -112,6 +119,7 @@ export function board(state) {
       ),
       h("div", null, h("dt", null, "Arrow pile"), h("dd", { "data-testid": "arrow-pile" }, state.arrowPile ?? "—")),
       h("div", null, h("dt", null, "Event"), h("dd", { "data-testid": "version" }, String(state.version))),
+      h("div", null, h("dt", null, "Rules"), h("dd", { "data-testid": "ruleset" }, rulesLine(state))),
     ),
     h(
       "div",
