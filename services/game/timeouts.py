@@ -18,40 +18,11 @@ scorekeeper.
 
 from __future__ import annotations
 
-from services.game.rules.dice import (
-    Awaiting,
-    ChooseTarget,
-    Decision,
-    Decline,
-    GameCommand,
-    GameState,
-    StopRolling,
-    legal_commands,
-)
+from services.game.rules.dice import Awaiting, GameCommand, GameState
+from services.game.rules.dice.decisions import timeout_command
 
 
 def default_command(state: GameState, question: Awaiting) -> GameCommand | None:
-    """The command played for ``question``'s player when their time is up (None: no default)."""
-    player = question.player
-    match question.decision:
-        case Decision.REROLL_OR_STOP:
-            return StopRolling(player=player)
-        case Decision.TURN_START_HEAL:
-            return ChooseTarget(player=player, target=player)
-        case Decision.BEER_TARGET:
-            return ChooseTarget(player=player, die=min(question.dice), target=player)
-        case Decision.SHOT_TARGET:
-            die = min(question.dice)
-            shooter = state.by_id[player]
-            n = len(state.players)
-            clockwise = [state.players[(shooter.seat + k) % n].id for k in range(1, n)]
-            legal = legal_commands(state)
-            for target in clockwise:
-                command = ChooseTarget(player=player, die=die, target=target)
-                if command in legal:
-                    return command
-            return None
-        case Decision.ROLL:
-            return None
-        case _:
-            return Decline(player=player)
+    """The command played for ``question``'s player when their time is up (None: no default).
+    Each decision declares its own (``DecisionSpec.timeout``)."""
+    return timeout_command(state, question)

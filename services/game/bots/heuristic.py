@@ -38,6 +38,7 @@ from services.game.rules.dice import (
     TakeArrowsInstead,
     roles_for,
 )
+from services.game.rules.dice.decisions import DECISIONS, BotHint, first_legal
 from services.game.rules.dice.events import Event
 from services.game.rules.dice.outcome import THREE_PLAYER_PREY
 from services.game.rules.dice.vocabulary import BEER, GATLING, SHOOT1, SHOOT2
@@ -68,7 +69,10 @@ class HeuristicBot:
         if self.care < 1.0 and rng.random() >= self.care:
             return random_command(state, question, rng)
         view = PlayerView(state, question.player, self._knowledge_of(events))
-        return _ANSWER[question.decision](view, question, rng)
+        answer = _ANSWER.get(question.decision)
+        if answer is None:  # a decision with no rule of its own here: its spec's hint
+            return _answer_by_hint(view, question, rng)
+        return answer(view, question, rng)
 
     def _knowledge_of(self, events: list[Event] | None) -> Knowledge:
         # one bot object may sit in several seats, or move on to another game: the public
@@ -315,6 +319,26 @@ def _answer_remove(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCom
 
 def _answer_roll(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
     raise ValueError("bots do not roll: dice come from a DiceSource")
+
+
+def _answer_by_hint(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
+    """Any declared decision (``DecisionSpec.bot_hint``): aim at the player most wanted hurt or
+    at the one to heal; otherwise the decision's safe default."""
+    hint = DECISIONS[q.decision].bot_hint
+    if hint is BotHint.HURT or hint is BotHint.HELP:
+        want = wants(view)
+        helped = _heal_target(view).id if hint is BotHint.HELP else None
+        best: tuple[float, GameCommand] | None = None
+        for command in DECISIONS[q.decision].generate(view.state, q):
+            target = getattr(command, "target", None)
+            if target is None:
+                continue
+            score = (1.0 if target == helped else 0.0) if helped is not None else want.get(target, 0.0)
+            if best is None or score > best[0]:
+                best = (score, command)
+        if best is not None:
+            return best[1]
+    return first_legal(view.state, q)
 
 
 _ANSWER = {

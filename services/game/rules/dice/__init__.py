@@ -20,6 +20,7 @@ from services.game.rules.dice.commands import (
     parse_command,
 )
 from services.game.rules.dice.decide import awaiting, check, decide, execute
+from services.game.rules.dice.decisions import DECISIONS, BotHint, DecisionSpec, Who, timeout_command
 from services.game.rules.dice.errors import (
     GameOver,
     IllegalCommand,
@@ -41,23 +42,30 @@ from services.game.rules.dice.events import (
 )
 from services.game.rules.dice.evolve import evolve, fold, initial_state
 from services.game.rules.dice.game import Game
+from services.game.rules.dice.kinds import BASE, DieKind, Symbol
 from services.game.rules.dice.legal import LegalCommands, legal_commands
+from services.game.rules.dice.points import TurnPoint
 from services.game.rules.dice.setup import ROLES_BY_PLAYER_COUNT, new_game, roles_for
 from services.game.rules.dice.state import GameState, PlayerState
 from services.game.rules.dice.vocabulary import Cause, Face, PlayerId, Role, Side
 
 __all__ = [
+    "BASE",
     "CHARACTERS",
+    "DECISIONS",
     "EVENT_TYPES",
     "ROLES_BY_PLAYER_COUNT",
     "Awaiting",
+    "BotHint",
     "Cause",
     "Character",
     "CharacterId",
     "ChooseTarget",
     "Command",
     "Decision",
+    "DecisionSpec",
     "Decline",
+    "DieKind",
     "DiscardArrows",
     "DoubleShot",
     "Event",
@@ -87,7 +95,10 @@ __all__ = [
     "Seat",
     "Side",
     "StopRolling",
+    "Symbol",
     "TakeArrowsInstead",
+    "TurnPoint",
+    "Who",
     "awaiting",
     "check",
     "decide",
@@ -99,4 +110,5 @@ __all__ = [
     "new_game",
     "parse_command",
     "roles_for",
+    "timeout_command",
 ]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Protocol
 
 import msgspec
 
@@ -10,6 +12,8 @@ from services.game.rules.dice.vocabulary import DieIndex, PlayerId
 
 
 class Decision(StrEnum):
+    """The base game's decisions; each is declared once, by its ``decisions.DecisionSpec``."""
+
     TURN_START_HEAL = "turn_start_heal"  # Sid Ketchum: who gains 1 life
     ROLL = "roll"  # the dice: faces for the dice listed
     REROLL_OR_STOP = "reroll_or_stop"
@@ -21,21 +25,21 @@ class Decision(StrEnum):
     REMOVE_ARROWS = "remove_arrows"  # Kit Carlson, optional
 
 
-OPTIONAL_DECISIONS = frozenset(
-    {Decision.DOUBLE_SHOT, Decision.ARROWS_INSTEAD, Decision.DISCARD_ARROWS, Decision.REMOVE_ARROWS}
-)
+class _Declared(Protocol):
+    @property
+    def what(self) -> str: ...
 
-_WHAT = {
-    Decision.TURN_START_HEAL: "choose who gains 1 life at the start of the turn",
-    Decision.ROLL: "roll",
-    Decision.REROLL_OR_STOP: "reroll or stop",
-    Decision.DOUBLE_SHOT: "decide whether to spend a beer to double a shot",
-    Decision.SHOT_TARGET: "choose a target for a shoot die",
-    Decision.ARROWS_INSTEAD: "decide whether to take arrows instead of losing life",
-    Decision.DISCARD_ARROWS: "decide whether to discard arrows for the life just lost",
-    Decision.BEER_TARGET: "choose who drinks a beer",
-    Decision.REMOVE_ARROWS: "decide whose arrows the gatling faces remove",
-}
+    @property
+    def optional(self) -> bool: ...
+
+
+_DECLARED: dict[str, _Declared] = {}
+"""Decision → its spec (``decisions.DECISIONS``), for the two readings an ``Awaiting`` gives of
+itself; filled by ``describe_with`` when the specs are declared."""
+
+
+def describe_with(specs: Mapping[str, _Declared]) -> None:
+    _DECLARED.update(specs)
 
 
 class Awaiting(msgspec.Struct, frozen=True, kw_only=True):
@@ -49,8 +53,8 @@ class Awaiting(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def optional(self) -> bool:
-        return self.decision in OPTIONAL_DECISIONS
+        return _DECLARED[self.decision].optional
 
     def describe(self) -> str:
         dice = f" (dice {', '.join(map(str, self.dice))})" if self.dice else ""
-        return f"{self.player} to {_WHAT[self.decision]}{dice}"
+        return f"{self.player} to {_DECLARED[self.decision].what}{dice}"

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from services.game.rules.dice.awaiting import Awaiting
 from services.game.rules.dice.characters import Character
 from services.game.rules.dice.events import GameEnded
+from services.game.rules.dice.kinds import BASE_HAND, DieKind, count_symbols
 from services.game.rules.dice.vocabulary import (
     BEER,
     DYNAMITE,
@@ -93,7 +94,16 @@ class FinalDice:
     gatling: int
 
     @classmethod
-    def of(cls, dice: list[Face | None]) -> FinalDice:
+    def of(cls, dice: list[Face | None], kinds: tuple[DieKind, ...] = BASE_HAND) -> FinalDice:
+        if kinds is not BASE_HAND and not all(k.single_symbol for k in kinds):
+            # a double face counts twice; aiming each half on its own comes with the module
+            # that brings double faces (targets are per die today)
+            return cls(
+                shoot=tuple([i for i, f in enumerate(dice) if f in SHOOT_FACES]),
+                beer=tuple([i for i, f in enumerate(dice) if f is BEER]),
+                dynamite=count_symbols(kinds, dice, DYNAMITE),
+                gatling=count_symbols(kinds, dice, GATLING),
+            )
         return cls(
             shoot=tuple([i for i, f in enumerate(dice) if f in SHOOT_FACES]),
             beer=tuple([i for i, f in enumerate(dice) if f is BEER]),
@@ -125,6 +135,9 @@ class TurnState:
     gatling_done: bool = False
     final: FinalDice | None = field(default=None, repr=False, compare=False)
     """``final_dice()`` once asked: derived from ``dice``, not a fact of its own."""
+    kinds: tuple[DieKind, ...] = BASE_HAND
+    """The kind of each die (``dice[i]`` shows a face of ``kinds[i]``): five base dice unless a
+    module's start-of-turn hook gives another hand (the Saloon die, the Duel dice)."""
 
     def clone(self) -> TurnState:
         return TurnState(
@@ -145,6 +158,7 @@ class TurnState:
             self.beers_done,
             self.gatling_done,
             self.final,  # immutable: shared
+            self.kinds,
         )
 
     def faces(self) -> list[Face]:
@@ -164,7 +178,7 @@ class TurnState:
         final = self.final
         if final is None:
             assert self.phase is Phase.RESOLVING, "the dice are not final yet"
-            final = self.final = FinalDice.of(self.dice)
+            final = self.final = FinalDice.of(self.dice, self.kinds)
         return final
 
     def beer_dice(self) -> tuple[DieIndex, ...]:
