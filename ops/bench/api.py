@@ -81,6 +81,7 @@ OFFERED_COMMANDS_PER_SECOND = 500
 """The open-loop phase's load, all games together."""
 OPEN_LOOP_SECONDS = 7.0
 OPEN_LOOP_GAMES_PER_SLOT = 3
+_SHED_RETRY_SECONDS = 0.05
 """Games created for each open-loop slot (a slot moves on to the next when one ends)."""
 OPEN_LOOP_JITTER = 0.2
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -100,6 +101,8 @@ class GameRun:
     received: dict[int, float] = field(default_factory=dict)
     """version → when the subscriber got it."""
     reads: int = 0
+    shed: int = 0
+    """503 answers (the server shed load) that the bench retried under the same command id."""
     finished: bool = False
 
 
@@ -286,6 +289,7 @@ async def _play(
         "games_finished": sum(r.finished for r in runs),
         "commands": commands,
         "state_reads": sum(r.reads for r in runs),
+        "shed_503": sum(r.shed for r in runs) + sum(r.shed for r in spares),
         "seconds": round(elapsed, 2),
         "commands_per_second": round(commands / elapsed, 1),
         "requests_per_second": round((commands + sum(r.reads for r in runs)) / elapsed, 1),
@@ -372,12 +376,21 @@ async def send_command(
     rng: random.Random,
     *,
     latency_from: float | None,
+    retry_unavailable: bool = False,
 ) -> dict[str, Any]:
     """Play a random legal command; its latency counts from ``latency_from`` (the open loop's
-    scheduled time) or from the moment it is sent. Returns the state it answered with."""
+    scheduled time) or from the moment it is first sent. Returns the state it answered with.
+
+    With ``retry_unavailable`` a 503 (a saturated server sheds load rather than queue past its
+    database timeouts) is counted and the same body resent under the same command id, as a
+    client would after ``Retry-After`` (sooner here: the bench measures the server, not the wait)."""
     body = {"command": rng.choice(state["legal_commands"]), "command_id": command_id}
     sent = time.perf_counter()
     status, played = await http.request("POST", f"{url}/commands", body, token)
+    while retry_unavailable and status == 503:
+        run.shed += 1
+        await asyncio.sleep(_SHED_RETRY_SECONDS)
+        status, played = await http.request("POST", f"{url}/commands", body, token)
     run.command_ms.append((time.perf_counter() - (sent if latency_from is None else latency_from)) * 1000)
     if status != 200:
         raise CommandRefused(f"command refused: {status} {played}")
@@ -396,7 +409,9 @@ async def _drive(http: LoopbackHTTP, run: GameRun, rng: random.Random, deadline:
         if time.monotonic() > deadline:
             return
         token, state = await ready_awaited(http, run, url, state, member_of)
-        state = await send_command(http, run, url, state, token, f"c{n}", rng, latency_from=None)
+        state = await send_command(
+            http, run, url, state, token, f"c{n}", rng, latency_from=None, retry_unavailable=True
+        )
 
 
 async def _drive_open(
@@ -418,7 +433,9 @@ async def _drive_open(
                 return
             if (wait := scheduled - time.perf_counter()) > 0:
                 await asyncio.sleep(wait)
-            state = await send_command(http, run, url, state, token, f"c{n}", rng, latency_from=scheduled)
+            state = await send_command(
+                http, run, url, state, token, f"c{n}", rng, latency_from=scheduled, retry_unavailable=True
+            )
             scheduled += period * rng.uniform(1 - OPEN_LOOP_JITTER, 1 + OPEN_LOOP_JITTER)
 
 
