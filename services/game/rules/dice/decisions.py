@@ -277,7 +277,7 @@ def _check_shot_target(state: GameState, q: Awaiting, c: cmd.Command) -> None:
     face = t.dice[die]
     assert face is not None
     if c.as_face is not None and c.as_face is not face:
-        if not shooter.character.swaps_shoot_faces or c.as_face not in SHOOT_FACES:
+        if c.as_face not in shooter.character.ability.shot_used_as.get(face, ()):
             raise IllegalCommand(f"die {die} is a {face}; only Calamity Janet may use it as another")
         face = c.as_face
     _living_target(state, c.target)
@@ -301,9 +301,7 @@ def _generate_shot_target(s: GameState, q: Awaiting) -> Iterator[cmd.GameCommand
     for die in q.dice:
         face = t.dice[die]
         assert face is not None
-        faces = [face]
-        if shooter.character.swaps_shoot_faces:
-            faces.append(Face.SHOOT2 if face is Face.SHOOT1 else Face.SHOOT1)
+        faces = [face, *shooter.character.ability.shot_used_as.get(face, ())]
         seen: set[str] = set()
         for used in faces:
             allowed = reach(s, shooter, used)

@@ -12,10 +12,10 @@ from typing import ClassVar, get_args
 
 import msgspec
 
-from services.game.rules.dice.characters import CharacterId
 from services.game.rules.dice.vocabulary import (
     ArrowReason,
     Cause,
+    CharacterId,
     DieIndex,
     Face,
     GainCause,

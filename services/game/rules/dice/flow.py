@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from services.game.rules.dice import events as ev
+from services.game.rules.dice.abilities import base_rerollable
 from services.game.rules.dice.awaiting import Awaiting, Decision
 from services.game.rules.dice.outcome import check_end
 from services.game.rules.dice.state import BatchKind, DamageBatch, GameState, PlayerState, TurnState
@@ -72,8 +73,12 @@ def next_move(s: GameState) -> Move:
 
 def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
     ch = active.character
-    if ch.heals_at_turn_start and t.rolls_used == 0 and "turn_start_heal" not in t.decided:
-        return Awaiting(player=active.id, decision=Decision.TURN_START_HEAL)
+    ability = ch.ability
+    start = ability.start_of_turn
+    if start is not None:
+        question = start(s, t, active)
+        if question is not None:
+            return question
     if t.pending_roll is not None:
         return Awaiting(player=active.id, decision=Decision.ROLL, dice=t.pending_roll)
     if t.roll_arrows_left > 0:
@@ -86,15 +91,13 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
     return Awaiting(
         player=active.id,
         decision=Decision.REROLL_OR_STOP,
-        dice=rerollable_dice(t, active),
+        dice=(ability.on_keep or base_rerollable)(t),
         rolls_left=max_rolls - t.rolls_used,
     )
 
 
 def rerollable_dice(t: TurnState, active: PlayerState) -> tuple[DieIndex, ...]:
-    if active.character.rerolls_dynamite:
-        return tuple(range(len(t.dice)))
-    return tuple([i for i, f in enumerate(t.dice) if f is not DYNAMITE])
+    return (active.character.ability.on_keep or base_rerollable)(t)
 
 
 def _take_roll_arrow(s: GameState, emit: Emit) -> None:
@@ -125,8 +128,11 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
     # once fired, every shoot die had its target (and Slab had answered): nothing left to ask
     shoot = final.shoot
     if shoot and not t.shots_done:
-        if ch.doubles_shot_with_beer and "double_shot" not in t.decided and final.beer:
-            return Awaiting(player=active.id, decision=Decision.DOUBLE_SHOT, dice=shoot + final.beer)
+        before_shots = ch.ability.before_shots
+        if before_shots is not None:
+            question = before_shots(s, t, active, final)
+            if question is not None:
+                return question
         untargeted = tuple([i for i in shoot if i not in t.targets])
         if untargeted:
             return Awaiting(player=active.id, decision=Decision.SHOT_TARGET, dice=untargeted)
@@ -143,13 +149,11 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
     if gatlings >= ch.gatling_threshold and not t.gatling_done:
         planned = {p.id: 1 for p in gatling_victims(s, active)}
         return _arrows_instead_question(s, BatchKind.GATLING, planned) or _fire_gatling
-    if (
-        gatlings
-        and ch.removes_arrow_per_gatling_face
-        and "remove_arrows" not in t.decided
-        and any(p.arrows for p in s.players if p.alive)
-    ):
-        return Awaiting(player=active.id, decision=Decision.REMOVE_ARROWS, max_count=gatlings)
+    after_gatling = ch.ability.after_gatling
+    if gatlings and after_gatling is not None:
+        question = after_gatling(s, t, active, gatlings)
+        if question is not None:
+            return question
     return _end_of_turn
 
 
@@ -178,54 +182,46 @@ def clockwise_from(s: GameState, first: PlayerState) -> list[PlayerState]:
 
 
 def _arrows_instead_question(s: GameState, kind: str, planned: dict[PlayerId, int]) -> Awaiting | None:
-    """Bart Cassidy: before losses from a player apply, may take arrows instead (never the last)."""
+    """``TurnPoint.ON_DAMAGE``: before losses from a player apply, each player about to lose
+    life whose ability answers them (Bart Cassidy), clockwise from the active player."""
     t = s.turn
     assert t is not None
-    if s.arrow_pile <= 1:
-        return None
     by_id = s.by_id
-    if not any(by_id[pid].character.arrow_instead_of_life for pid in planned):
+    if not any(by_id[pid].character.ability.on_damage for pid in planned):
         return None  # the usual case, answered without walking the table
     for p in clockwise_from(s, s.by_id[t.player]):
         damage = planned.get(p.id, 0)
-        undecided = f"{kind}:{p.id}" not in t.arrows_instead
-        if damage and p.alive and p.character.arrow_instead_of_life and undecided:
-            return Awaiting(
-                player=p.id,
-                decision=Decision.ARROWS_INSTEAD,
-                max_count=min(damage, s.arrow_pile - 1),
-            )
+        on_damage = p.character.ability.on_damage
+        if damage and p.alive and on_damage is not None:
+            question = on_damage(s, kind, p, damage)
+            if question is not None:
+                return question
     return None
 
 
 def _batch_reaction(s: GameState, batch: DamageBatch, active: PlayerState) -> Move:
-    """After losses apply: Pedro Ramirez's discards, then El Gringo's arrow for the shooter."""
-    # both reactions answer a loss. A batch stays open until the next one or the turn's end and
-    # this runs after every step: mostly nobody who lost life reacts, found without the table
+    """``TurnPoint.AFTER_DAMAGE``: the survivors' questions (Pedro Ramirez's discards), then
+    the arrows the step's source takes for whom it hit (El Gringo)."""
+    # A batch stays open until the next one or the turn's end and this runs after every step:
+    # mostly nobody who lost life reacts, found without the table
     by_id = s.by_id
-    if not any(by_id[pid].character.reacts_to_loss for pid in batch.lost):
+    if not any(by_id[pid].character.ability.reacts_to_loss for pid in batch.lost):
         return None
     order = clockwise_from(s, active)
     for p in order:
         lost = batch.lost.get(p.id, 0)
-        if (
-            lost
-            and p.alive
-            and p.arrows
-            and p.character.discards_arrow_on_loss
-            and p.id not in batch.discard_decided
-        ):
-            return Awaiting(player=p.id, decision=Decision.DISCARD_ARROWS, max_count=min(lost, p.arrows))
+        after_damage = p.character.ability.after_damage
+        if lost and p.alive and after_damage is not None:
+            question = after_damage(s, batch, p, lost)
+            if question is not None:
+                return question
     if batch.source is not None:
-        hitting_back = [
-            p
-            for p in order
-            if p.id != batch.source
-            and p.alive
-            and p.character.hit_back_with_arrow
-            and batch.lost.get(p.id, 0)
-        ]
-        if batch.hit_backs_given < len(hitting_back):
+        owed = 0
+        for p in order:
+            hit_back = p.character.ability.hit_back
+            if hit_back is not None and p.alive:
+                owed += hit_back(batch, p)
+        if batch.hit_backs_given < owed:
             shooter = batch.source
             return lambda s, emit: take_arrow(s, shooter, ArrowReason.HIT_BACK, emit)
     return None
@@ -266,9 +262,9 @@ def _pour_beers(s: GameState, emit: Emit) -> None:
     t = s.turn
     assert t is not None
     active = s.by_id[t.player]
-    bonus = active.character.low_life_self_beer
-    # Jesse Jones: his life when the beers start to resolve decides, for every beer of the turn
-    self_heal = bonus[1] if bonus is not None and active.life <= bonus[0] else 1
+    own_beer = active.character.ability.own_beer
+    # judged now, when the beers start to resolve, for every beer of the turn (Jesse Jones)
+    self_heal = 1 if own_beer is None else own_beer(active)
     for die in t.beer_dice():
         target = s.by_id[t.targets[die][0]]
         heal = self_heal if target is active else 1
@@ -301,11 +297,9 @@ def _end_of_turn(s: GameState, emit: Emit) -> None:
     t = s.turn
     assert t is not None
     active = s.by_id[t.player]
-    heal = active.character.end_of_turn_heal_without_shots
-    if heal and not t.final_dice().shoot:
-        gained = min(heal, active.max_life - active.life)
-        if gained:
-            emit(ev.LifeGained(player=active.id, amount=gained, cause=GainCause.END_OF_TURN_HEAL))
+    end_of_turn = active.character.ability.end_of_turn
+    if end_of_turn is not None:
+        end_of_turn(s, t, active, emit)
     emit(ev.TurnEnded(player=active.id))
 
 
@@ -360,13 +354,10 @@ def apply_losses(s: GameState, hits: list[Hit], source: PlayerId | None, emit: E
     turn = s.turn.number if s.turn is not None else s.last_turn_number
     for p in eliminated:
         emit(ev.PlayerEliminated(player=p.id, role=p.role, source=source, cause=fatal[p.id], turn=turn))
-    for vulture in s.players:
-        reward = vulture.character.life_per_other_elimination
-        if vulture.alive and reward:
-            for _ in eliminated:
-                gained = min(reward, vulture.max_life - vulture.life)
-                if gained:
-                    emit(ev.LifeGained(player=vulture.id, amount=gained, cause=GainCause.ELIMINATION_REWARD))
+    for p in s.players:
+        on_elimination = p.character.ability.on_elimination
+        if on_elimination is not None and p.alive:
+            on_elimination(s, p, eliminated, emit)
     ended = check_end(s, eliminated, source, alive_before)
     if ended is not None:
         emit(ended)

@@ -39,6 +39,27 @@ as much as reading a module constant."""
 SHOOT_FACES: frozenset[Face] = frozenset({SHOOT1, SHOOT2})
 
 
+class CharacterId(StrEnum):
+    """The characters of the base game (their rules: ``characters.CHARACTERS``)."""
+
+    BART_CASSIDY = "bart_cassidy"
+    BLACK_JACK = "black_jack"
+    CALAMITY_JANET = "calamity_janet"
+    EL_GRINGO = "el_gringo"
+    JESSE_JONES = "jesse_jones"
+    JOURDONNAIS = "jourdonnais"
+    KIT_CARLSON = "kit_carlson"
+    LUCKY_DUKE = "lucky_duke"
+    PAUL_REGRET = "paul_regret"
+    PEDRO_RAMIREZ = "pedro_ramirez"
+    ROSE_DOOLAN = "rose_doolan"
+    SID_KETCHUM = "sid_ketchum"
+    SLAB_THE_KILLER = "slab_the_killer"
+    SUZY_LAFAYETTE = "suzy_lafayette"
+    VULTURE_SAM = "vulture_sam"
+    WILLY_THE_KID = "willy_the_kid"
+
+
 class Role(StrEnum):
     SHERIFF = "sheriff"
     DEPUTY = "deputy"
