@@ -27,18 +27,29 @@ log = logging.getLogger(__name__)
 _RECONNECT_DELAY_SECONDS = 1.0
 
 
+_MAX_CONNECTIONS = 200
+"""One API process's Redis connections (rate limits, fan-out announcements, token revocations)."""
+
+
 def redis_client(url: str, *, timeout: float | None) -> aioredis.Redis:
     """The API's Redis client: each connect, read and write gives up after ``timeout`` seconds,
     and only a dropped connection is retried (once, at once). redis-py's defaults (5 s, retried
     three times with back-off) would hold a caller for half a minute once Redis stops answering.
     The fan-out's listener still waits on its quiet channel for as long as it likes: redis-py
-    never applies the read timeout to a subscription's blocking read."""
-    return aioredis.from_url(
+    never applies the read timeout to a subscription's blocking read.
+
+    The pool blocks (up to ``timeout``) for a free connection instead of failing at once:
+    redis-py's plain pool raises ``MaxConnectionsError`` at its 100th concurrent caller, which
+    under a burst made the rate limiter fail open and the fan-out drop announcements."""
+    pool = aioredis.BlockingConnectionPool.from_url(
         url,
+        max_connections=_MAX_CONNECTIONS,
+        timeout=timeout,
         socket_timeout=timeout,
         socket_connect_timeout=timeout,
         retry=Retry(NoBackoff(), retries=1, supported_errors=(aioredis.ConnectionError,)),
     )
+    return aioredis.Redis(connection_pool=pool)
 
 
 def fanout_channel(namespace: str) -> str:
