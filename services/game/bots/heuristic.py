@@ -38,7 +38,7 @@ from services.game.rules.dice import (
     TakeArrowsInstead,
     roles_for,
 )
-from services.game.rules.dice.decisions import DECISIONS, BotHint, first_legal
+from services.game.rules.dice.decisions import BotHint, first_legal
 from services.game.rules.dice.events import Event
 from services.game.rules.dice.outcome import THREE_PLAYER_PREY
 from services.game.rules.dice.vocabulary import BEER, GATLING, SHOOT1, SHOOT2
@@ -324,12 +324,13 @@ def _answer_roll(view: PlayerView, q: Awaiting, rng: random.Random) -> GameComma
 def _answer_by_hint(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
     """Any declared decision (``DecisionSpec.bot_hint``): aim at the player most wanted hurt or
     at the one to heal; otherwise the decision's safe default."""
-    hint = DECISIONS[q.decision].bot_hint
+    spec = view.state.rules.decisions[q.decision]
+    hint = spec.bot_hint
     if hint is BotHint.HURT or hint is BotHint.HELP:
         want = wants(view)
         helped = _heal_target(view).id if hint is BotHint.HELP else None
         best: tuple[float, GameCommand] | None = None
-        for command in DECISIONS[q.decision].generate(view.state, q):
+        for command in spec.generate(view.state, q):
             target = getattr(command, "target", None)
             if target is None:
                 continue

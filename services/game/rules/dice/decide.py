@@ -10,7 +10,6 @@ from __future__ import annotations
 from services.game.rules.dice import commands as cmd
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.awaiting import Awaiting
-from services.game.rules.dice.decisions import DECISIONS
 from services.game.rules.dice.errors import GameOver, NotAwaited
 from services.game.rules.dice.evolve import evolve
 from services.game.rules.dice.flow import advance, next_move
@@ -43,7 +42,7 @@ def execute(state: GameState, command: cmd.GameCommand) -> list[ev.Event]:
         evolve(state, event)
         produced.append(event)
 
-    DECISIONS[question.decision].respond(state, question, command, emit)
+    state.rules.decisions[question.decision].respond(state, question, command, emit)
     advance(state, emit)
     return produced
 
@@ -56,7 +55,7 @@ def check(state: GameState, command: cmd.GameCommand) -> Awaiting:
     assert question is not None
     if command.player != question.player:
         raise NotAwaited(f"{command.player} cannot act now: the game awaits {question.describe()}")
-    spec = DECISIONS[question.decision]
+    spec = state.rules.decisions[question.decision]
     if not isinstance(command, spec.accepts):
         raise NotAwaited(f"'{command}' does not answer the open question: {question.describe()}")
     spec.check(state, question, command)

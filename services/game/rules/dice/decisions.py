@@ -553,11 +553,11 @@ def spec_of(decision: str) -> DecisionSpec:
 
 def timeout_command(state: GameState, question: Awaiting) -> cmd.GameCommand | None:
     """The answer played for ``question``'s player when their time is up (None: no default)."""
-    return DECISIONS[question.decision].timeout(state, question)
+    return state.rules.decisions[question.decision].timeout(state, question)
 
 
 def first_legal(state: GameState, question: Awaiting) -> cmd.GameCommand:
     """The timeout answer, else the first legal one: what a bot with no rule of its own for a
     decision plays when the ``bot_hint`` names no target to aim for."""
-    spec = DECISIONS[question.decision]
+    spec = state.rules.decisions[question.decision]
     return spec.timeout(state, question) or next(spec.generate(state, question))

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from services.game.rules.dice import events as ev
-from services.game.rules.dice.characters import character
 from services.game.rules.dice.errors import InvalidSetup
+from services.game.rules.dice.modules import BASE_GAME_RULES, Rules
 from services.game.rules.dice.state import (
     BatchKind,
     DamageBatch,
@@ -29,14 +29,16 @@ from services.game.rules.dice.vocabulary import (
 )
 
 
-def initial_state(started: ev.GameStarted) -> GameState:
+def initial_state(started: ev.GameStarted, rules: Rules = BASE_GAME_RULES) -> GameState:
+    """The state ``started`` sets up, played with ``rules`` (the base game unless a module is on)."""
     three = len(started.seats) == 3
+    characters = rules.characters
     players = []
     for seat, s in enumerate(started.seats):
-        ch = character(s.character)
+        ch = characters[s.character]
         life = ch.life + (2 if s.role is Role.SHERIFF and not three else 0)
         players.append(PlayerState(s.player, seat, s.role, ch, life, life))
-    state = GameState(players, started.arrow_pile, 9, three)
+    state = GameState(players, started.arrow_pile, 9, three, rules)
     pos = started.position
     if pos is not None:
         for pp in pos.players:
@@ -70,16 +72,19 @@ def initial_state(started: ev.GameStarted) -> GameState:
 
 
 def evolve(state: GameState, event: ev.Event) -> None:
-    _HANDLERS[type(event)](state, event)
+    handler = _HANDLERS.get(type(event))
+    if handler is None:  # an event a module of this game declares
+        handler = state.rules.handlers[type(event)]
+    handler(state, event)
     state.version += 1
 
 
-def fold(events: Iterable[ev.Event]) -> GameState:
+def fold(events: Iterable[ev.Event], rules: Rules = BASE_GAME_RULES) -> GameState:
     it = iter(events)
     first = next(it)
     if not isinstance(first, ev.GameStarted):
         raise InvalidSetup(f"a game's first event must be GameStarted, not {type(first).__name__}")
-    state = initial_state(first)
+    state = initial_state(first, rules)
     for e in it:
         evolve(state, e)
     return state
@@ -95,7 +100,11 @@ def _game_started(s: GameState, e: ev.GameStarted) -> None:
 
 
 def _turn_started(s: GameState, e: ev.TurnStarted) -> None:
-    s.turn = TurnState(e.player, e.turn)
+    s.turn = t = TurnState(e.player, e.turn)
+    if s.rules.hand is not None:  # a module's hand of dice (the base game: five base dice)
+        t.kinds = s.rules.dice_for(s, s.by_id[e.player])
+        t.dice = [None] * len(t.kinds)
+        t.pending_roll = tuple(range(len(t.kinds)))
     s.last_active_seat = s.by_id[e.player].seat
     s.last_turn_number = e.turn
 

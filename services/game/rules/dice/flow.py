@@ -74,6 +74,11 @@ def next_move(s: GameState) -> Move:
 def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
     ch = active.character
     ability = ch.ability
+    for rule in s.rules.hooks:  # the modules' own start of turn (none in the base game)
+        if rule.start_of_turn is not None:
+            question = rule.start_of_turn(s, t, active)
+            if question is not None:
+                return question
     start = ability.start_of_turn
     if start is not None:
         question = start(s, t, active)
@@ -300,6 +305,9 @@ def _end_of_turn(s: GameState, emit: Emit) -> None:
     end_of_turn = active.character.ability.end_of_turn
     if end_of_turn is not None:
         end_of_turn(s, t, active, emit)
+    for rule in s.rules.hooks:
+        if rule.end_of_turn is not None:
+            rule.end_of_turn(s, t, active, emit)
     emit(ev.TurnEnded(player=active.id))
 
 

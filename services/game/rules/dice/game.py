@@ -16,6 +16,7 @@ from services.game.rules.dice.decide import awaiting, execute
 from services.game.rules.dice.evolve import evolve, fold, initial_state
 from services.game.rules.dice.flow import advance
 from services.game.rules.dice.legal import LegalCommands
+from services.game.rules.dice.modules import BASE_GAME_RULES, Rules
 from services.game.rules.dice.setup import new_game
 from services.game.rules.dice.state import GameState
 
@@ -28,9 +29,12 @@ class Game:
         self.events = events
 
     @classmethod
-    def start(cls, seats: Sequence[ev.Seat], position: ev.Position | None = None) -> Game:
-        started = new_game(seats, position)
-        state = initial_state(started)
+    def start(
+        cls, seats: Sequence[ev.Seat], position: ev.Position | None = None, rules: Rules = BASE_GAME_RULES
+    ) -> Game:
+        """A new game; ``rules`` (``modules.rules_for``) says which modules it plays."""
+        started = new_game(seats, position, rules)
+        state = initial_state(started, rules)
         events: list[ev.Event] = [started]
 
         def emit(event: ev.Event) -> None:
@@ -41,9 +45,9 @@ class Game:
         return cls(state, events)
 
     @classmethod
-    def replay(cls, events: Iterable[ev.Event]) -> Game:
+    def replay(cls, events: Iterable[ev.Event], rules: Rules = BASE_GAME_RULES) -> Game:
         events = list(events)
-        return cls(fold(events), events)
+        return cls(fold(events, rules), events)
 
     def play(self, command: cmd.GameCommand) -> list[ev.Event]:
         """Apply one command; raises a RuleError (and changes nothing) if it is not legal."""

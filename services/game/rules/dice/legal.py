@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from services.game.rules.dice import commands as cmd
 from services.game.rules.dice.awaiting import Awaiting
 from services.game.rules.dice.decide import awaiting, check
-from services.game.rules.dice.decisions import DECISIONS
 from services.game.rules.dice.errors import RuleError
 from services.game.rules.dice.state import GameState
 
@@ -33,7 +32,7 @@ class LegalCommands:
     def __iter__(self) -> Iterator[cmd.GameCommand]:
         if self.question is None:
             return iter(())
-        return DECISIONS[self.question.decision].generate(self._state, self.question)
+        return self._state.rules.decisions[self.question.decision].generate(self._state, self.question)
 
     def __bool__(self) -> bool:
         return self.question is not None

@@ -7,12 +7,13 @@ with its seeded generator, a club at its table) and hands over the seats.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from services.game.rules.dice.characters import CHARACTERS
+from services.game.rules.dice.characters import Character
 from services.game.rules.dice.errors import InvalidSetup
 from services.game.rules.dice.events import GameStarted, Position, Seat
-from services.game.rules.dice.vocabulary import Face, PlayerId, Role
+from services.game.rules.dice.modules import BASE_GAME_RULES, Rules
+from services.game.rules.dice.vocabulary import CharacterId, Face, PlayerId, Role
 
 SHERIFF, DEPUTY, OUTLAW, RENEGADE = Role.SHERIFF, Role.DEPUTY, Role.OUTLAW, Role.RENEGADE
 
@@ -35,8 +36,11 @@ def roles_for(player_count: int) -> tuple[Role, ...]:
         raise InvalidSetup(f"BANG! The Dice Game is for 3 to 8 players, not {player_count}") from None
 
 
-def new_game(seats: Sequence[Seat], position: Position | None = None) -> GameStarted:
+def new_game(
+    seats: Sequence[Seat], position: Position | None = None, rules: Rules = BASE_GAME_RULES
+) -> GameStarted:
     """The first event of a game with these seats (clockwise), checked against the rules."""
+    characters = rules.characters
     n = len(seats)
     expected = Counter(roles_for(n))
     if Counter(s.role for s in seats) != expected:
@@ -48,15 +52,17 @@ def new_game(seats: Sequence[Seat], position: Position | None = None) -> GameSta
     if len({s.character for s in seats}) != n:
         raise InvalidSetup("every player needs a different character")
     for s in seats:
-        if s.character not in CHARACTERS:
+        if s.character not in characters:
             raise InvalidSetup(f"{s.character!r} is not a character of the base game")
     pile = ARROW_TOKENS
     if position is not None:
-        pile = _check_position(seats, position)
+        pile = _check_position(seats, position, characters)
     return GameStarted(seats=tuple(seats), arrow_pile=pile, position=position)
 
 
-def _check_position(seats: Sequence[Seat], position: Position) -> int:
+def _check_position(
+    seats: Sequence[Seat], position: Position, characters: Mapping[CharacterId, Character]
+) -> int:
     by_id = {s.player: s for s in seats}
     held = 0
     listed: set[str] = set()
@@ -68,7 +74,7 @@ def _check_position(seats: Sequence[Seat], position: Position) -> int:
             raise InvalidSetup(f"the position lists {pp.player} twice")
         listed.add(pp.player)
         bonus = 2 if seat.role is Role.SHERIFF and len(seats) > 3 else 0
-        max_life = CHARACTERS[seat.character].life + bonus
+        max_life = characters[seat.character].life + bonus
         if not 0 <= pp.life <= max_life:
             raise InvalidSetup(f"{pp.player} cannot have {pp.life} life (0 to {max_life})")
         if pp.arrows < 0 or (pp.life == 0 and pp.arrows):
@@ -89,7 +95,7 @@ def _check_position(seats: Sequence[Seat], position: Position) -> int:
         if len(position.dice) != 5 or not all(isinstance(f, Face) for f in position.dice):
             raise InvalidSetup("a position's dice are exactly five faces")
         active = by_id[position.active_player]
-        max_rolls = 1 + CHARACTERS[active.character].rerolls
+        max_rolls = 1 + characters[active.character].rerolls
         if not 1 <= position.rolls_used <= max_rolls:
             raise InvalidSetup(f"{active.player}'s rolls_used is 1 to {max_rolls}")
     if position.turn < 1:

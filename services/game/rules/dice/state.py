@@ -7,6 +7,7 @@ State objects are plain mutable dataclasses for speed: ``evolve`` updates them i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from services.game.rules.dice.awaiting import Awaiting
 from services.game.rules.dice.characters import Character
@@ -24,6 +25,9 @@ from services.game.rules.dice.vocabulary import (
     PlayerId,
     Role,
 )
+
+if TYPE_CHECKING:
+    from services.game.rules.dice.modules import Rules
 
 DICE_COUNT = 5
 
@@ -196,6 +200,9 @@ class GameState:
     arrow_pile: int
     arrow_total: int
     three_player: bool
+    rules: Rules = field(repr=False, compare=False)
+    """The game's rules table (``modules.rules_for``): the base game and its modules. Shared by
+    every state of the game, never changed."""
     turn: TurnState | None = None
     last_active_seat: int = -1
     last_turn_number: int = 0
@@ -217,6 +224,7 @@ class GameState:
             self.arrow_pile,
             self.arrow_total,
             self.three_player,
+            self.rules,
             None if self.turn is None else self.turn.clone(),
             self.last_active_seat,
             self.last_turn_number,

@@ -1,0 +1,154 @@
+"""The module seam: what the dice engine plays, assembled from the modules a game enables.
+
+A ``RulesModule`` is what one expansion module brings to the engine: characters, die kinds,
+decisions (``DecisionSpec``), hooks at the points of the turn (an ``Ability`` whose owner is the
+active player, e.g. the Saloon die choice at ``start_of_turn``), the hand of dice a turn rolls,
+and the handlers of its own events. ``rules_for(modules)`` assembles the base game and the
+enabled modules into one ``Rules`` table, once per module set (cached), and every game state
+carries it (``GameState.rules``): ``decide``, ``legal``, ``flow``, ``evolve``, the timeouts and
+the bots read the game's table, never a module's globals.
+
+The base game is the empty module set. No expansion is implemented yet: ``ENGINE_MODULES`` is
+empty and ``rules_for`` refuses any module it does not hold, by name.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from services.game.rules.dice import events as ev
+from services.game.rules.dice.abilities import Ability
+from services.game.rules.dice.characters import CHARACTERS, Character
+from services.game.rules.dice.decisions import BASE_DECISIONS, DecisionSpec
+from services.game.rules.dice.errors import InvalidSetup
+from services.game.rules.dice.kinds import BASE, BASE_HAND, DieKind
+from services.game.rules.dice.vocabulary import CharacterId
+from services.game.rules.ruleset import MODULES, GameType, ModuleId, Ruleset
+
+if TYPE_CHECKING:
+    from services.game.rules.dice.state import GameState, PlayerState
+
+Hand = Callable[["GameState", "PlayerState"], tuple[DieKind, ...]]
+"""The kinds of the dice a player rolls this turn (base: five base dice)."""
+Handler = Callable[["GameState", Any], None]
+"""Folds one event class into the state (``evolve``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RulesModule:
+    """What one module adds to the base game. Everything is optional: a module brings only
+    what its rules need."""
+
+    id: ModuleId
+    characters: tuple[Character, ...] = ()
+    die_kinds: tuple[DieKind, ...] = ()
+    decisions: tuple[DecisionSpec, ...] = ()
+    hooks: Ability = field(default_factory=Ability)
+    """Rule hooks at the points of the turn, for the active player (not a character's)."""
+    hand: Hand | None = None
+    """Set when the module changes the dice a turn rolls (OS1's Saloon die, UA1's Duel dice)."""
+    events: Mapping[type[ev.Event], Handler] = field(default_factory=lambda: MappingProxyType({}))
+
+
+ENGINE_MODULES: Mapping[ModuleId, RulesModule] = MappingProxyType({})
+"""The modules this engine plays. Empty: the base game only, for now."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Rules:
+    """One game's rules table: the base game plus its modules, assembled once per module set."""
+
+    modules: tuple[ModuleId, ...]
+    characters: Mapping[CharacterId, Character]
+    die_kinds: Mapping[str, DieKind]
+    decisions: Mapping[str, DecisionSpec]
+    hooks: tuple[Ability, ...]
+    """The modules' rule hooks, in module order; empty for the base game (nothing to call)."""
+    hand: Hand | None
+    handlers: Mapping[type[ev.Event], Handler]
+    """Extra event handlers of the modules (the base game's are ``evolve``'s own)."""
+
+    def __repr__(self) -> str:
+        return f"<Rules {' '.join(['dice', *self.modules])}>"
+
+    @property
+    def is_base(self) -> bool:
+        return not self.modules
+
+    def dice_for(self, state: GameState, player: PlayerState) -> tuple[DieKind, ...]:
+        return BASE_HAND if self.hand is None else self.hand(state, player)
+
+
+def rules_for(modules: Iterable[ModuleId] = ()) -> Rules:
+    """The rules table of the base game plus ``modules`` (sorted, as ``Ruleset.modules``).
+    Cached: every game of one module set shares one table. Raises ``InvalidSetup`` for a module
+    this engine does not play, naming it."""
+    return _rules_for(tuple(modules))
+
+
+@functools.cache
+def _rules_for(modules: tuple[ModuleId, ...]) -> Rules:
+    enabled: list[RulesModule] = []
+    for module_id in modules:
+        module = ENGINE_MODULES.get(module_id)
+        if module is None:
+            name = MODULES[module_id].name
+            raise InvalidSetup(f"module {module_id} ({name}) is not played by this engine yet")
+        enabled.append(module)
+    return assemble(enabled)
+
+
+def assemble(modules: Iterable[RulesModule]) -> Rules:
+    """The base game plus ``modules``, in the order given (``rules_for`` caches it per module
+    set). Raises ``InvalidSetup`` when two modules declare the same thing."""
+    enabled = list(modules)
+    characters: dict[CharacterId, Character] = dict(CHARACTERS)
+    kinds: dict[str, DieKind] = {BASE.name: BASE}
+    decisions: dict[str, DecisionSpec] = {spec.decision: spec for spec in BASE_DECISIONS}
+    hooks: list[Ability] = []
+    hands: list[Hand] = []
+    handlers: dict[type[ev.Event], Handler] = {}
+    for module in enabled:
+        module_id = module.id
+        _add(characters, ((c.id, c) for c in module.characters), "character", module_id)
+        _add(kinds, ((k.name, k) for k in module.die_kinds), "die kind", module_id)
+        _add(decisions, ((d.decision, d) for d in module.decisions), "decision", module_id)
+        _add(handlers, module.events.items(), "event", module_id)
+        if module.hooks != Ability():
+            hooks.append(module.hooks)
+        if module.hand is not None:
+            hands.append(module.hand)
+    if len(hands) > 1:
+        ids = ", ".join(m.id for m in enabled if m.hand is not None)
+        raise InvalidSetup(f"modules {ids} each set the dice a turn rolls")
+    return Rules(
+        modules=tuple(m.id for m in enabled),
+        characters=MappingProxyType(characters),
+        die_kinds=MappingProxyType(kinds),
+        decisions=MappingProxyType(decisions),
+        hooks=tuple(hooks),
+        hand=hands[0] if hands else None,
+        handlers=MappingProxyType(handlers),
+    )
+
+
+def _add(table: dict[Any, Any], items: Iterable[tuple[Any, Any]], what: str, module: ModuleId) -> None:
+    for key, value in items:
+        if key in table:
+            raise InvalidSetup(f"module {module} declares the {what} {key} a second time")
+        table[key] = value
+
+
+BASE_GAME_RULES = rules_for()
+"""The base game: the empty module set."""
+
+
+def rules_of(ruleset: Ruleset) -> Rules:
+    """The dice engine's rules table for a recorded ruleset."""
+    if ruleset.game_type is not GameType.DICE:
+        raise InvalidSetup(f"the dice engine does not play {ruleset.game_type} games")
+    return rules_for(ruleset.modules)
