@@ -82,11 +82,12 @@ class Ability:
     hit_back: HitBack | None = None
     on_elimination: OnElimination | None = None
     end_of_turn: EndOfTurn | None = None
+    reacts_to_loss: bool = field(init=False, default=False)
+    """Answers a loss of life once it applies (``TurnPoint.AFTER_DAMAGE``): asked after every
+    step, so worked out once."""
 
-    @property
-    def reacts_to_loss(self) -> bool:
-        """Answers a loss of life once it applies (``TurnPoint.AFTER_DAMAGE``)."""
-        return self.after_damage is not None or self.hit_back is not None
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reacts_to_loss", self.after_damage is not None or self.hit_back is not None)
 
 
 BASE_RULES = Ability()

@@ -34,24 +34,19 @@ class Character:
     max_loss_per_indian_attack: int | None = None
     reach: Mapping[Face, frozenset[int]] = field(default_factory=lambda: STANDARD_REACH)
     ability: Ability = ab.BASE_RULES
+    # What the card says, as readers outside the turn (bots) ask it at almost every decision:
+    # derived from the hooks once. The turn code calls the hooks instead.
+    rerolls_dynamite: bool = field(init=False, default=False)
+    swaps_shoot_faces: bool = field(init=False, default=False)
+    doubles_shot_with_beer: bool = field(init=False, default=False)
+    removes_arrow_per_gatling_face: bool = field(init=False, default=False)
 
-    # What the card says, as readers outside the turn (bots) ask it: derived from the hooks.
-
-    @property
-    def rerolls_dynamite(self) -> bool:
-        return self.ability.on_keep is not None
-
-    @property
-    def swaps_shoot_faces(self) -> bool:
-        return bool(self.ability.shot_used_as)
-
-    @property
-    def doubles_shot_with_beer(self) -> bool:
-        return self.ability.before_shots is not None
-
-    @property
-    def removes_arrow_per_gatling_face(self) -> bool:
-        return self.ability.after_gatling is not None
+    def __post_init__(self) -> None:
+        a = self.ability
+        object.__setattr__(self, "rerolls_dynamite", a.on_keep is not None)
+        object.__setattr__(self, "swaps_shoot_faces", bool(a.shot_used_as))
+        object.__setattr__(self, "doubles_shot_with_beer", a.before_shots is not None)
+        object.__setattr__(self, "removes_arrow_per_gatling_face", a.after_gatling is not None)
 
 
 def _character(id: CharacterId, life: int, **traits: object) -> Character:

@@ -22,6 +22,7 @@ from services.game.rules.dice import events as ev
 from services.game.rules.dice.awaiting import Awaiting, Decision, describe_with
 from services.game.rules.dice.errors import IllegalCommand, MalformedCommand, RuleError
 from services.game.rules.dice.flow import take_arrow
+from services.game.rules.dice.kinds import BASE_HAND
 from services.game.rules.dice.points import TurnPoint
 from services.game.rules.dice.state import GameState, TurnState
 from services.game.rules.dice.table import distance, reach
@@ -169,13 +170,15 @@ def _check_roll(state: GameState, q: Awaiting, c: cmd.Command) -> None:
     if len(c.faces) != len(q.dice):
         dice = ", ".join(map(str, q.dice))
         raise MalformedCommand(f"{q.player} must roll {len(q.dice)} dice ({dice}); got {len(c.faces)} faces")
-    kinds = _turn(state).kinds
-    for die, f in zip(q.dice, c.faces, strict=True):
+    for f in c.faces:
         if not isinstance(f, Face):
             raise MalformedCommand(f"{f!r} is not a die face")
-        kind = kinds[die]
-        if f not in kind.faces:
-            raise IllegalCommand(f"die {die} is a {kind.name} die and has no {f} face")
+    kinds = _turn(state).kinds
+    if kinds is not BASE_HAND:  # a base die has every base face
+        for die, f in zip(q.dice, c.faces, strict=True):
+            kind = kinds[die]
+            if f not in kind.faces:
+                raise IllegalCommand(f"die {die} is a {kind.name} die and has no {f} face")
 
 
 def _respond_roll(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:

@@ -72,8 +72,9 @@ def initial_state(started: ev.GameStarted, rules: Rules = BASE_GAME_RULES) -> Ga
 
 
 def evolve(state: GameState, event: ev.Event) -> None:
-    handler = _HANDLERS.get(type(event))
-    if handler is None:  # an event a module of this game declares
+    try:
+        handler = _HANDLERS[type(event)]
+    except KeyError:  # an event a module of this game declares
         handler = state.rules.handlers[type(event)]
     handler(state, event)
     state.version += 1

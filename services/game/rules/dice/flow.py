@@ -74,11 +74,12 @@ def next_move(s: GameState) -> Move:
 def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
     ch = active.character
     ability = ch.ability
-    for rule in s.rules.hooks:  # the modules' own start of turn (none in the base game)
-        if rule.start_of_turn is not None:
-            question = rule.start_of_turn(s, t, active)
-            if question is not None:
-                return question
+    if t.rolls_used == 0:
+        for rule in s.rules.hooks:  # the modules' own start of turn (none in the base game)
+            if rule.start_of_turn is not None:
+                question = rule.start_of_turn(s, t, active)
+                if question is not None:
+                    return question
     start = ability.start_of_turn
     if start is not None:
         question = start(s, t, active)
@@ -99,10 +100,6 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
         dice=(ability.on_keep or base_rerollable)(t),
         rolls_left=max_rolls - t.rolls_used,
     )
-
-
-def rerollable_dice(t: TurnState, active: PlayerState) -> tuple[DieIndex, ...]:
-    return (active.character.ability.on_keep or base_rerollable)(t)
 
 
 def _take_roll_arrow(s: GameState, emit: Emit) -> None:
