@@ -25,8 +25,8 @@ import uvicorn
 from event_store import create_pool
 from infra.postgres import database_name, resolve_postgres
 from services.api.settings import ApiSettings
+from services.game.edge.tokens import TokenVault, revocation_channel
 from services.game.schema import prepare_database
-from services.game.tokens import TokenVault, revocation_channel
 
 tokens_app = typer.Typer(no_args_is_help=True, help="Access tokens for the API.")
 

@@ -20,9 +20,9 @@ from rich.text import Text
 from event_store import EventStoreError, PostgresEventStore
 from infra.postgres import resolve_postgres
 from infra.settings import load_settings
+from services.game.application.codec import GAME_MAPPER
+from services.game.application.errors import GameNotFound
 from services.game.audit import AuditReport, audit_game
-from services.game.codec import GAME_MAPPER
-from services.game.errors import GameNotFound
 
 NOT_CLEAN_EXIT = 1
 ERROR_EXIT = 2

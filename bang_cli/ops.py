@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from services.game.application.codec import GAME_MAPPER
 from services.runtime.context import RuntimeContext, open_context
 from services.runtime.infra import Endpoints, hold_infra
 
@@ -46,7 +47,7 @@ def _progress() -> Progress:
 def _run(work: Callable[[RuntimeContext, Endpoints], Awaitable[T]], *, prepare: bool = True) -> T:
     async def main(endpoints: Endpoints) -> T:
         async with open_context(
-            endpoints.dsn, endpoints.redis_url, max_connections=4, listen=False
+            endpoints.dsn, endpoints.redis_url, mapper=GAME_MAPPER, max_connections=4, listen=False
         ) as context:
             if prepare:
                 from services.runtime.database import prepare_all
@@ -74,8 +75,8 @@ def seed_demo(
     if_empty: bool = typer.Option(False, "--if-empty", help="Do nothing when the demo league exists."),
 ) -> None:
     """A demo league whose season is played by bots (idempotent: re-running finishes it)."""
-    from services.runtime.demo import DEMO_LEAGUE, demo_exists
-    from services.runtime.demo import seed_demo as seed
+    from services.league.demo import DEMO_LEAGUE, demo_exists
+    from services.league.demo import seed_demo as seed
 
     async def work(context: RuntimeContext, _: Endpoints) -> None:
         if if_empty and await demo_exists(context):
@@ -106,11 +107,11 @@ def _gateway(context: RuntimeContext) -> Any:
     import redis.asyncio as aioredis
 
     from infra.postgres import database_name
-    from services.game.fanout import GameFanout, fanout_channel
-    from services.game.gateway import GameGateway
-    from services.game.seeds import SeedVault
-    from services.game.service import GameService
-    from services.game.tokens import TokenVault
+    from services.game.application.service import GameService
+    from services.game.edge.fanout import GameFanout, fanout_channel
+    from services.game.edge.gateway import GameGateway
+    from services.game.edge.tokens import TokenVault
+    from services.game.fairness.vault import SeedVault
 
     fanout = GameFanout(aioredis.from_url(context.redis_url), fanout_channel(database_name(context.dsn)))
     service = GameService(context.store, SeedVault(context.pool))
@@ -118,7 +119,7 @@ def _gateway(context: RuntimeContext) -> Any:
 
 
 def _operator() -> Any:
-    from services.game.tokens import Principal, TokenKind
+    from services.game.edge.tokens import Principal, TokenKind
 
     return Principal(kind=TokenKind.ORGANISER, subject=OPERATOR)
 
@@ -155,7 +156,7 @@ def export_record(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of stdout.")] = None,
 ) -> None:
     """Export a game's record. Refused while any role is still hidden (an online game in play)."""
-    from services.game.errors import GameServiceError
+    from services.game.application.errors import GameServiceError
     from services.game.records import read_record, write_record
 
     async def work(context: RuntimeContext, _: Endpoints) -> dict[str, Any]:
@@ -188,7 +189,7 @@ def export_league(
 ) -> None:
     """A league's events (league, club, every game) as JSON lines, as anonymous viewers may see
     them: a game with a role still hidden is left out and named on a `withheld` line."""
-    from services.runtime.transfer import export_league as export
+    from services.league.transfer import export_league as export
 
     async def work(context: RuntimeContext, _: Endpoints) -> Any:
         with _progress() as progress:
@@ -216,8 +217,8 @@ def import_league(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A file from export-league.")],
 ) -> None:
     """Re-append an exported league's events by event id: importing twice changes nothing."""
-    from services.runtime.transfer import import_league as load
-    from services.runtime.transfer import read_lines
+    from services.league.transfer import import_league as load
+    from services.league.transfer import read_lines
 
     lines = list(read_lines(file))
 
@@ -241,8 +242,8 @@ def import_league(
 @app.command("audit-all")
 def audit_all(as_json: bool = typer.Option(False, "--json", help="One JSON line per game.")) -> None:
     """Audit every game (see `bang-league audit GAME`); exit 1 if any is not clean."""
+    from services.game.application.codec import game_id_of
     from services.game.audit import audit_game
-    from services.game.codec import game_id_of
 
     async def work(context: RuntimeContext, _: Endpoints) -> list[Any]:
         names = [

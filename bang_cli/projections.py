@@ -23,6 +23,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from services.game.application.codec import GAME_MAPPER
 from services.runtime.context import open_context
 from services.runtime.infra import hold_infra
 
@@ -42,7 +43,9 @@ def _run(work: Callable[[asyncpg.Pool], Awaitable[T]]) -> T:
     async def main(dsn: str, redis_url: str) -> T:
         from event_store import migrate
 
-        async with open_context(dsn, redis_url, max_connections=2, listen=False) as context:
+        async with open_context(
+            dsn, redis_url, mapper=GAME_MAPPER, max_connections=2, listen=False
+        ) as context:
             async with context.pool.acquire() as connection:
                 await migrate(connection)  # the hold table, even before any consumer ran
             return await work(context.pool)

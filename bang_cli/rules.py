@@ -18,10 +18,10 @@ from rich.table import Table
 
 from services.game.records import (
     RecordError,
-    describe_event,
     read_record,
     replay_record,
     summarize,
+    trace_line,
 )
 from services.game.rules.dice import Event
 
@@ -55,7 +55,7 @@ def run(
     """Replay a game record and print the resulting state."""
 
     def show(n: int, event: Event) -> None:
-        typer.echo(f"[{n}] {describe_event(event)}", err=as_json)
+        typer.echo(f"[{n}] {trace_line(event)}", err=as_json)
 
     try:
         record = read_record(file)

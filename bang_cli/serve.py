@@ -109,7 +109,7 @@ def worker(
     health_port: int = typer.Option(None, help="Serve /health and /metrics here (env BANG_HEALTH_PORT)."),
 ) -> None:
     """A Celery worker on the shared app (rebuilds, bot leagues, bulk audits)."""
-    from services.runtime.worker import run_worker
+    from services.worker.process import run_worker
 
     runtime = _runtime()
     configure_logging("worker", level=runtime.log_level)
@@ -177,6 +177,7 @@ def consume(
 
 
 async def _consume(specs: list[ProjectionSpec], port: int) -> None:
+    from services.game.application.codec import GAME_MAPPER
     from services.runtime.consumers import ConsumerHealth, run_consumers
     from services.runtime.context import open_context
     from services.runtime.database import prepare_all
@@ -190,7 +191,7 @@ async def _consume(specs: list[ProjectionSpec], port: int) -> None:
     server = HealthServer(port, health.check).start() if port else None
     try:
         with hold_infra() as endpoints:
-            async with open_context(endpoints.dsn, endpoints.redis_url) as context:
+            async with open_context(endpoints.dsn, endpoints.redis_url, mapper=GAME_MAPPER) as context:
                 await prepare_all(context.pool, specs)
                 log.info("consuming", projections=[s.name for s in specs])
                 await run_consumers(context, specs, stop, health)
@@ -205,12 +206,15 @@ async def _consume(specs: list[ProjectionSpec], port: int) -> None:
 @app.command("migrate")
 def migrate() -> None:
     """Bring the database schema up to date (every service, every projection) and exit."""
+    from services.game.application.codec import GAME_MAPPER
     from services.runtime.context import open_context
     from services.runtime.database import prepare_all
     from services.runtime.projections import registered
 
     async def run(endpoints: Endpoints) -> None:
-        async with open_context(endpoints.dsn, endpoints.redis_url, max_connections=2, listen=False) as ctx:
+        async with open_context(
+            endpoints.dsn, endpoints.redis_url, mapper=GAME_MAPPER, max_connections=2, listen=False
+        ) as ctx:
             await prepare_all(ctx.pool, registered().values())
 
     configure_logging("migrate", level=_runtime().log_level)
@@ -222,13 +226,16 @@ def migrate() -> None:
 @app.command("status")
 def status(as_json: bool = typer.Option(False, "--json", help="One JSON object instead of tables.")) -> None:
     """Projection lag (checkpoint, head, lag), held projections and Celery queue depths."""
+    from services.game.application.codec import GAME_MAPPER
     from services.runtime.context import open_context
     from services.runtime.projections import registered
     from services.runtime.status import ProjectionStatus, Status, projection_status, queue_depths
-    from services.runtime.worker import DEFAULT_QUEUE, celery_app, queue_names
+    from services.worker.process import DEFAULT_QUEUE, celery_app, queue_names
 
     async def gather(endpoints: Endpoints) -> tuple[int, list[ProjectionStatus]]:
-        async with open_context(endpoints.dsn, endpoints.redis_url, max_connections=2, listen=False) as ctx:
+        async with open_context(
+            endpoints.dsn, endpoints.redis_url, mapper=GAME_MAPPER, max_connections=2, listen=False
+        ) as ctx:
             return await projection_status(ctx.pool, list(registered()))
 
     with hold_infra() as endpoints:

@@ -64,7 +64,7 @@ from infra.postgres import create_database, drop_database, resolve_postgres
 from infra.redis import resolve_redis
 from services.api.client import GraphQLSubscription, operation
 from services.api.settings import ApiSettings, DatabaseSettings
-from services.game.codec import GAME_MAPPER, game_stream
+from services.game.application.codec import GAME_MAPPER, game_stream
 from services.game.records import inputs_from_events
 from services.game.rules.dice import Event, Game, GameStarted, RollDice
 

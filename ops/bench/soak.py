@@ -762,13 +762,16 @@ async def _caught_up(deployment: Deployment, timeout: float) -> None:
 async def _check(data_dir: Path, ledger: Ledger, games: list[str]) -> dict[str, Any]:
     """On the stopped deployment's data, held by this process: the answers against the store,
     `audit-all`, and every projection against a rebuild from position 0."""
+    from services.game.application.codec import GAME_MAPPER
     from services.runtime.context import open_context
     from services.runtime.infra import hold_infra
 
     # the embedded servers on that data dir, whatever URLs this process's environment names
     settings = InfraSettings(PostgresSettings(), RedisSettings(), DockerSettings(enabled=False), data_dir)
     with hold_infra(settings) as endpoints:
-        async with open_context(endpoints.dsn, endpoints.redis_url, listen=False) as context:
+        async with open_context(
+            endpoints.dsn, endpoints.redis_url, mapper=GAME_MAPPER, listen=False
+        ) as context:
             result = await check_answers(context.pool, ledger, games)
             result["audit"] = await asyncio.to_thread(_audit_all, data_dir)
             result |= await _projections_against_rebuild(context)
@@ -776,7 +779,7 @@ async def _check(data_dir: Path, ledger: Ledger, games: list[str]) -> dict[str, 
 
 
 async def check_answers(pool: asyncpg.Pool, ledger: Ledger, games: list[str]) -> dict[str, Any]:
-    from services.game.codec import game_id_of, game_stream
+    from services.game.application.codec import game_id_of, game_stream
 
     rows = await pool.fetch(
         "SELECT stream_name, version, metadata->>'command_id' AS command_id FROM events "

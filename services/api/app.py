@@ -36,14 +36,14 @@ from services.api.health import OK, DatabaseProbe, check_dependencies
 from services.api.rate_limit import RateLimitedGraphQL, RateLimitMiddleware, rate_limit_lifespan
 from services.api.schema import build_schema
 from services.api.settings import ApiSettings
-from services.game.codec import GAME_MAPPER
-from services.game.fanout import GameFanout, fanout_channel, redis_client
-from services.game.gateway import GameGateway
-from services.game.http import GameController, RecordController
-from services.game.http_tokens import TokenController
-from services.game.seeds import SeedVault
-from services.game.service import GameService
-from services.game.tokens import Principal, TokenVault, revocation_channel
+from services.game.application.codec import GAME_MAPPER
+from services.game.application.service import GameService
+from services.game.edge.fanout import GameFanout, fanout_channel, redis_client
+from services.game.edge.gateway import GameGateway
+from services.game.edge.http import GameController, RecordController
+from services.game.edge.http_tokens import TokenController
+from services.game.edge.tokens import Principal, TokenVault, revocation_channel
+from services.game.fairness.vault import SeedVault
 from services.runtime.database import prepare_all
 from services.runtime.metrics import MeteredEventStore, metrics_handler
 from services.runtime.projections import registered

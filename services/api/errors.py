@@ -1,6 +1,6 @@
 """One error tree, one mapping: every refusal becomes an RFC 9457 problem-details response.
 
-The services raise their own errors (``services.game.errors``, the engine's ``RuleError``,
+The services raise their own errors (``services.game.application.errors``, the engine's ``RuleError``,
 ``services.game.records.RecordError``, the edge's ``AccessDenied``); litestar raises its own for
 malformed requests. ``PROBLEMS`` says, per class (the most specific class in an exception's MRO
 wins), which status and problem type it is; ``problem_response`` renders it.
@@ -24,8 +24,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from event_store import ConcurrencyError, DuplicateEventConflict, StoreUnavailable
-from services.game.bounds import InvalidArgument, explain
-from services.game.errors import (
+from services.game.application.errors import (
     AlreadyJoined,
     CommandIdReused,
     GameFinished,
@@ -39,7 +38,8 @@ from services.game.errors import (
     ReservedCommandId,
     StaleVersion,
 )
-from services.game.gateway import AuthenticationRequired, ExportRefused, Forbidden, VersionOutOfRange
+from services.game.edge.bounds import InvalidArgument, explain
+from services.game.edge.gateway import AuthenticationRequired, ExportRefused, Forbidden, VersionOutOfRange
 from services.game.records import IllegalInput, MalformedRecord, RecordError
 from services.game.rules.dice import (
     GameOver,
@@ -205,7 +205,7 @@ def _validation_problem(error: ValidationException, instance: str) -> dict[str, 
         fields = [e for e in error.extra if isinstance(e, dict)]
     elif isinstance(error.extra, dict):
         fields = [error.extra]
-    # a bound's pattern said in words (services/game/bounds.py), not as a regular expression
+    # a bound's pattern said in words (services/game/edge/bounds.py), not as a regular expression
     fields = [{**f, "message": explain(str(f["message"]))} if f.get("message") else f for f in fields]
     detail = "; ".join(_field_message(f) for f in fields if f.get("message")) or str(error.detail)
     first_key = next((f.get("key") for f in fields if f.get("key")), None)

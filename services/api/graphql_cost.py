@@ -68,7 +68,7 @@ from graphql import (
 )
 from services.api import rate_limit
 from services.api.settings import LimitSettings
-from services.game.gateway import EVENTS_PAGE_LIMIT
+from services.game.edge.gateway import EVENTS_PAGE_LIMIT
 
 DEFAULT_FIELD_COST = 1
 """Any field not in ``FIELD_COSTS``: resolving and encoding one value."""

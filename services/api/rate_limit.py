@@ -43,7 +43,7 @@ from infra.postgres import database_name
 from services.api.errors import _HTTP_TITLES as HTTP_TITLES
 from services.api.errors import PROBLEM_JSON, problem_body
 from services.api.settings import LimitSettings
-from services.game.tokens import Principal, token_hash
+from services.game.edge.tokens import Principal, token_hash
 
 log = logging.getLogger(__name__)
 

@@ -23,8 +23,8 @@ from services.api.errors import problem_for
 from services.api.graphql_cost import limit_extensions
 from services.api.graphql_problems import ProblemDetails
 from services.api.settings import LimitSettings
-from services.game.bounds import InvalidArgument
-from services.game.errors import GameServiceError
+from services.game.application.errors import GameServiceError
+from services.game.edge.bounds import InvalidArgument
 from services.game.records import RecordError
 from services.game.rules.dice import RuleError
 from services.league.errors import LeagueError
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 # (module, its Query type, its Subscription type or None)
 PARTS: tuple[tuple[str, str, str | None], ...] = (
-    ("services.game.graphql_types", "GameQuery", "GameSubscription"),
+    ("services.game.edge.graphql_types", "GameQuery", "GameSubscription"),
     ("services.league.graphql_types", "LeagueQuery", "LeagueSubscription"),
     ("services.ratings.graphql_types", "RatingsQuery", None),
 )

@@ -2,7 +2,7 @@
 
 ``game-deadlines`` is a projection with a companion: the subscription keeps ``game_deadlines``
 up to date, and in the same process a sweeper plays the default of every overdue decision
-(``services/game/deadlines.py``). The sweeper runs wherever the projection runs - one process
+(``services/game/application/deadlines.py``). The sweeper runs wherever the projection runs - one process
 per compose consumer, or ``consume --all`` under ``serve`` - and however many copies run, each
 default is stored once (see the module docstring there for why).
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import asyncio
 
-from services.game import deadlines
-from services.game.seeds import SeedVault
-from services.game.service import GameService
+from services.game.application import deadlines
+from services.game.application.service import GameService
+from services.game.fairness.vault import SeedVault
 from services.runtime.context import RuntimeContext
 from services.runtime.projections import Built, ProjectionSpec
 

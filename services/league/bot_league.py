@@ -18,13 +18,13 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from services.game.application.codec import game_stream
+from services.game.application.lifecycle import GameContext, GameMode
+from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame
+from services.game.application.session import GameStatus
 from services.game.bots import HeuristicBot
-from services.game.codec import game_stream
-from services.game.lifecycle import GameContext, GameMode
-from services.game.result_decoder import game_result
 from services.game.results import GameResult
-from services.game.service import Actor, ActorKind, GameService, Member, NewGame
-from services.game.session import GameStatus
+from services.game.results.decoder import game_result
 from services.league.commands import ScheduleGame, SeatRound
 from services.league.events import RoundSeated
 from services.league.read_model import season_scores

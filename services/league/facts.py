@@ -1,6 +1,6 @@
 """Reading league facts out of recorded events: the one decoder the projection, the from-scratch
 recomputation and the audits share, so they cannot disagree on what a game's result was. Game
-events go through the game service's result decoder (services/game/result_decoder.py), which
+events go through the game service's result decoder (services/game/results/decoder.py), which
 ratings read too; the league never sees an engine's events.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from event_store import RecordedEvent
-from services.game.lifecycle import GameContext, GameCreated, PlayerJoined, SeatsDealt
-from services.game.result_decoder import GameFact, decode_game_fact, seat_members
+from services.game.application.lifecycle import GameContext, GameCreated, PlayerJoined, SeatsDealt
 from services.game.results import GameFinish, GameResult
+from services.game.results.decoder import GameFact, decode_game_fact, seat_members
 from services.league.events import LEAGUE_MAPPER, LeagueEvent, PlayerEnrolled, RoundSeated, SeasonOpened
 from services.league.points import GameOutcome, MemberResult
 from services.league.vocabulary import PointsScheme

@@ -25,7 +25,7 @@ from redis import asyncio as aioredis
 from strawberry.types import Info
 
 from event_store import checkpoint_of
-from services.game.bounds import Identifier, bounded
+from services.game.edge.bounds import Identifier, bounded
 from services.league import read_model
 from services.league.ranking import Standing
 from services.league.standings import PROJECTION_NAME, standings_channel

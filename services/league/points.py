@@ -2,7 +2,7 @@
 
 A game's result comes from its stream: ``GameCreated.context`` says which league, season,
 tournament, round and table; ``SeatsDealt`` who sat where; the engine's end, read as a neutral
-``GameFinish`` (services/game/result_decoder.py), how each seat did.
+``GameFinish`` (services/game/results/decoder.py), how each seat did.
 """
 
 from __future__ import annotations

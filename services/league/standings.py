@@ -7,7 +7,7 @@ Contract (docs/league.md, "Projection"):
   also moves its checkpoint, so each event is applied exactly once even across crashes;
 * a game belongs to a league when its ``GameCreated.context.league_id`` is set; ``SeatsDealt``
   (or ``PlayerJoined`` with a seat, for table games) maps seats to members; the engine's end,
-  read as a neutral ``GameFinish`` (services/game/result_decoder.py), scores it with its
+  read as a neutral ``GameFinish`` (services/game/results/decoder.py), scores it with its
   season's ``PointsScheme``; ``RoundSeated`` books the byes;
 * after each committed batch it publishes the new checkpoint on Redis (``standings_channel``)
   so live GraphQL subscriptions wake up; subscribers poll too, so a lost message only delays;
@@ -27,7 +27,7 @@ import redis.asyncio as aioredis
 
 from event_store import PostgresEventStore, RecordedEvent, Subscription
 from event_store.wakeups import WakeupSource
-from services.game.lifecycle import GameCreated, PlayerJoined, SeatsDealt
+from services.game.application.lifecycle import GameCreated, PlayerJoined, SeatsDealt
 from services.game.results import GameFinish, Role
 from services.league.events import (
     GameScheduled,

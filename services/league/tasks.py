@@ -20,8 +20,8 @@ import asyncpg
 from celery import shared_task
 
 from event_store import PostgresEventStore, create_pool
-from services.game.seeds import SeedVault
-from services.game.service import GameService
+from services.game.application.service import GameService
+from services.game.fairness.vault import SeedVault
 from services.league import read_model
 from services.league.bot_league import play_bot_round as play_round
 from services.league.bot_league import seat_next_round

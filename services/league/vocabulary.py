@@ -24,7 +24,7 @@ _ID = re.compile(r"^[A-Za-z0-9_.:]{1,80}$")
 # game id built from league ids (``<tournament>.r1.t2``) must stay readable.
 
 MIN_TABLE, MAX_TABLE = 3, 8
-"""A BANG! table seats 3 to 8 players (``ROLES_BY_PLAYER_COUNT`` in services/game/results.py)."""
+"""A BANG! table seats 3 to 8 players (``ROLES_BY_PLAYER_COUNT`` in services/game/results/__init__.py)."""
 
 
 def check_id(kind: str, value: str) -> str:

@@ -1,7 +1,7 @@
 """Ratings: Elo for BANG! The Dice Game's factions, per role, with fitted side offsets.
 
 Pure functions of game results (no I/O). A consumer converts each finished game's neutral
-result (services/game/results.py) with ``from_result`` (or ``from_finish``), feeds it to
+result (services/game/results/__init__.py) with ``from_result`` (or ``from_finish``), feeds it to
 ``RatingBook.apply`` in the global order of games, and persists the book with ``to_json`` /
 ``RatingBook.from_json``; see docs/ratings.md.
 """

@@ -4,7 +4,7 @@
 ``game``. Its handler runs in the transaction that also moves the checkpoint, and it keeps all
 of its state in that transaction's tables: ``GameCreated`` records where a game belongs,
 ``SeatsDealt`` who sits in which seat, and the game's end (the engine's end event, read as a
-neutral ``GameFinish`` by services/game/result_decoder.py) is converted with ``from_finish``,
+neutral ``GameFinish`` by services/game/results/decoder.py) is converted with ``from_finish``,
 applied to the book (only the rows of the players at that table and of
 that table size are read; see ``store.load_book``) and written back with its history points
 and the refitted offsets. A crash rolls the rows back with the checkpoint, and a restart
@@ -35,10 +35,10 @@ from event_store import (
     move_checkpoint,
 )
 from event_store.wakeups import WakeupSource
-from services.game.codec import GAME_CATEGORY, GAME_MAPPER, game_id_of
-from services.game.lifecycle import GameAbandoned, GameCreated, SeatsDealt, seat_id
-from services.game.result_decoder import FINISH_TYPES, decode_game_fact, identity_of
+from services.game.application.codec import GAME_CATEGORY, GAME_MAPPER, game_id_of
+from services.game.application.lifecycle import GameAbandoned, GameCreated, SeatsDealt, seat_id
 from services.game.results import GameFinish
+from services.game.results.decoder import FINISH_TYPES, decode_game_fact, identity_of
 from services.ratings import store
 from services.ratings.model import RatingConfig
 from services.ratings.outcome import InvalidOutcome, LeaguePlayerId, from_finish

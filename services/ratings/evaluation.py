@@ -61,7 +61,7 @@ def bot_league(
     """
     # imported here so the synthetic path and the models work without the bot package
     from services.game.bots import HeuristicBot
-    from services.game.result_decoder import dice_finish
+    from services.game.results.decoder import dice_finish
     from services.game.simulation import deal, game_seeds, play_game
 
     started = time.perf_counter()

@@ -19,7 +19,7 @@ import asyncpg
 import strawberry
 from strawberry.types import Info
 
-from services.game.bounds import Identifier, LeaderboardLimit, PageOffset, TablePlayers, bounded
+from services.game.edge.bounds import Identifier, LeaderboardLimit, PageOffset, TablePlayers, bounded
 from services.game.results import Role
 from services.ratings import store
 

@@ -4,7 +4,7 @@ A rated game is a contest between *factions*: the Law (Sheriff and Deputies), th
 each Renegade on their own (an 8-player table has two Renegade factions). In a 3-player game
 every player is a faction (Deputy, Outlaw, Renegade). A faction wins or loses as a whole:
 eliminated members of the winning faction share the win. The faction's kind is a ``Side`` of the
-game service's neutral result (services/game/results.py), so the vocabulary is the rulebook's and
+game service's neutral result (services/game/results/__init__.py), so the vocabulary is the rulebook's and
 no engine is imported: a game of any type is rated from its ``GameResult``, a special role as
 the base role it stands for. A side the model does not know (Undead or Alive's zombies) makes
 the game unratable, with that reason, rather than misread.

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import asyncpg
 
 from event_store import (
+    Mapper,
     PollingOnly,
     PoolTimeouts,
     PostgresEventStore,
@@ -17,7 +18,6 @@ from event_store import (
 )
 from event_store.wakeups import WakeupSource
 from infra.settings import load_settings
-from services.game.codec import GAME_MAPPER
 from services.runtime.metrics import MeteredEventStore
 
 
@@ -36,13 +36,16 @@ async def open_context(
     dsn: str,
     redis_url: str,
     *,
+    mapper: Mapper,
     max_connections: int = 10,
     listen: bool = True,
     timeouts: PoolTimeouts | None = None,
 ) -> AsyncIterator[RuntimeContext]:
     """A pool on `dsn`, a metered store on it and (with `listen`) one LISTEN connection for
-    wake-ups; all closed on exit. The store decodes game events (`GAME_MAPPER`); projections
-    read `RecordedEvent`s and decode their own.
+    wake-ups; all closed on exit. The store encodes and decodes with `mapper`, which the caller
+    passes (the game's `GAME_MAPPER` where game commands are played): the runtime sits below
+    the services and imports none of them. Projections read `RecordedEvent`s and decode their
+    own.
 
     By default the pool limits only how long a connection may take to open: these processes
     (consumers, workers, migrations, rebuilds, backups, imports) serve no waiting caller and
@@ -59,4 +62,4 @@ async def open_context(
             await notifications.start()
             stack.push_async_callback(notifications.close)
             wakeups = notifications
-        yield RuntimeContext(dsn, redis_url, pool, MeteredEventStore(pool, mapper=GAME_MAPPER), wakeups)
+        yield RuntimeContext(dsn, redis_url, pool, MeteredEventStore(pool, mapper=mapper), wakeups)

@@ -30,6 +30,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from event_store import Mapper
 from services.runtime.context import open_context
 from services.runtime.database import prepare_all
 from services.runtime.health import HealthCheck, HealthServer, probe
@@ -112,7 +113,9 @@ def _probe_host(host: str) -> str:
 
 
 async def _prepare(endpoints: Endpoints) -> None:
-    async with open_context(endpoints.dsn, endpoints.redis_url, max_connections=2, listen=False) as context:
+    async with open_context(
+        endpoints.dsn, endpoints.redis_url, mapper=Mapper(), max_connections=2, listen=False
+    ) as context:
         await prepare_all(context.pool, registered().values())
 
 

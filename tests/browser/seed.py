@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import asyncpg
 
 from event_store import PostgresEventStore
+from services.game.application.service import GameService
+from services.game.fairness.vault import SeedVault
 from services.game.schema import prepare_database as prepare_game_tables
-from services.game.seeds import SeedVault
-from services.game.service import GameService
 from services.league.bot_league import play_bot_round
 from services.league.commands import (
     EnrollPlayer,

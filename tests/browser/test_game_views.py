@@ -10,7 +10,7 @@ import asyncpg
 import httpx
 from playwright.async_api import Page, expect
 
-from services.game.tokens import TokenVault
+from services.game.edge.tokens import TokenVault
 from tests.browser.conftest import screenshot
 from tests.browser.seed import Season
 

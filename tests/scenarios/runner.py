@@ -7,7 +7,7 @@
 - ``players``: ``{id: {life, arrows, alive, max_life, won, eliminated_by, ...}}``, only the
   fields given are compared.
 - ``awaiting``: null, or the fields given of ``{player, decision, dice, max_count, rolls_left}``.
-- ``events``: trace lines (``describe_event``) that must appear in this order (other lines may
+- ``events``: trace lines (``trace_line``) that must appear in this order (other lines may
   come between them); ``no_events``: trace lines that must not appear at all; ``counts``:
   ``{trace line: how many times it appears}``.
 - ``error``: the record must be refused, with this fragment in the message. For an illegal
@@ -25,10 +25,10 @@ import yaml
 from services.game.records import (
     IllegalInput,
     RecordError,
-    describe_event,
     read_record,
     replay_record,
     summarize,
+    trace_line,
     write_record,
 )
 from services.game.rules.dice import Game
@@ -111,7 +111,7 @@ def _check_state(game: Game, expect: dict[str, Any]) -> None:
         else:
             got = {k: actual[k] for k in wanted}
             assert got == wanted, f"awaiting: expected {wanted}, got {got}"
-    lines = [describe_event(e) for e in game.events]
+    lines = [trace_line(e) for e in game.events]
     _check_subsequence(lines, expect.get("events") or [])
     for line, count in (expect.get("counts") or {}).items():
         assert lines.count(line) == count, f"{line!r}: expected {count} time(s), got {lines.count(line)}"

@@ -1,4 +1,4 @@
-"""services/game/bounds.py: the rules of the edge, one value at a time."""
+"""services/game/edge/bounds.py: the rules of the edge, one value at a time."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import msgspec
 import msgspec.inspect as mi
 import pytest
 
-from services.game import bounds
-from services.game.bounds import GameId, Identifier, InvalidArgument, Name, Notes, bounded
-from services.game.http import CommandRequest, CreateGameRequest, ImportRequest, JoinRequest
+from services.game.edge import bounds
+from services.game.edge.bounds import GameId, Identifier, InvalidArgument, Name, Notes, bounded
+from services.game.edge.http import CommandRequest, CreateGameRequest, ImportRequest, JoinRequest
 from services.game.records import reader
 
 CONTROLS = ["\x00", "\x1b", "\x07", "\x7f", "\x85", "\x9b"]
@@ -104,7 +104,7 @@ def test_the_edge_types_survive_the_collector() -> None:
     script = textwrap.dedent(
         """
         import gc, msgspec
-        from services.game.http import CommandRequest, CreateGameRequest
+        from services.game.edge.http import CommandRequest, CreateGameRequest
         from services.game.records import read_record
         bodies = [
             (b'{"command": "p1 stop", "command_id": "a"}', CommandRequest),

@@ -19,8 +19,8 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.game.bounds import InvalidArgument
-from services.game.http import CommandRequest
+from services.game.edge.bounds import InvalidArgument
+from services.game.edge.http import CommandRequest
 from services.game.records import (
     GameRecord,
     RecordError,

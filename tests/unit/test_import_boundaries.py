@@ -1,11 +1,19 @@
-"""Layers that import one way: league and ratings read games through the game service's neutral
-result (services/game/results.py, result_decoder.py) and never import an engine, so a new game
-type or expansion plugs in without touching them. Like eventsourcing's layering, the rule is
-checked on the source: every import statement, lazy ones inside functions included."""
+"""Layers that import one way. The packages stand in layers (docs/engine.md, "Layers"):
+event_store and infra at the bottom, then services/runtime (logs, metrics, the process context,
+the projection registry: it finds the services' pieces by path and imports none of them), the
+Celery app (services/worker), the game service, league and ratings, the API; bang_cli and ops
+compose them all and nothing imports them. A package imports only from layers below its own,
+so there is no cycle between them.
+
+League and ratings also read games through the game service's neutral result
+(services/game/results/) and never import an engine, so a new game type or expansion plugs in
+without touching them. Like eventsourcing's layering, the rules are checked on the source: every
+import statement, lazy ones inside functions included."""
 
 from __future__ import annotations
 
 import ast
+import itertools
 from pathlib import Path
 
 import pytest
@@ -16,9 +24,26 @@ ENGINES = "services.game.rules"
 ENGINE_FREE = ("services/league", "services/ratings")
 """Packages that must not import an engine, directly or lazily."""
 
-NEUTRAL = "services/game/results.py"
+NEUTRAL = "services/game/results/__init__.py"
 NEUTRAL_MAY_IMPORT = ("__future__", "collections", "enum", "msgspec", "typing")
 """The neutral vocabulary is a leaf: the standard library and msgspec, nothing of the server."""
+
+
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("event_store", "infra"),
+    ("services.runtime",),
+    ("services.worker",),
+    ("services.game",),
+    ("services.league", "services.ratings", "services.dashboard"),
+    ("services.api",),
+)
+"""Bottom to top; a package may import its own layer's modules only within itself."""
+
+COMPOSITION_ROOT = ("bang_cli", "ops")
+"""The command line and the benchmarks wire everything together: they may import any layer,
+and no layer imports them."""
+
+LAYER_OF = {package: rank for rank, packages in enumerate(LAYERS) for package in packages}
 
 
 def module_name(path: Path) -> str:
@@ -140,3 +165,125 @@ def test_the_neutral_rules_words_match_the_recorded_ruleset() -> None:
 
     assert BASE_DICE.text == BASE_RULESET
     assert {t.value for t in RulesetGameType} <= {t.value for t in GameType}
+
+
+def package_of(module: str) -> str | None:
+    """The layered package ``module`` belongs to (``services.game.edge.http`` → ``services.game``),
+    or None for the standard library, third-party code and the bare ``services`` namespace."""
+    parts = module.split(".")
+    name = ".".join(parts[:2]) if parts[0] == "services" else parts[0]
+    return name if name in LAYER_OF or name in COMPOSITION_ROOT else None
+
+
+def layer_violations(path: Path, source: str | None = None) -> list[str]:
+    """``file:line: a imports b (layer i → j)`` for each import in ``path`` of a package in the
+    same or a higher layer than its own (other than itself)."""
+    rel = path.relative_to(ROOT)
+    module = module_name(path)
+    own = package_of(module)
+    assert own is not None, f"{rel} is in no layer"
+    text = path.read_text() if source is None else source
+    found: dict[tuple[int, str], str] = {}
+    for line, name in imports_of(text, module, is_package=path.name == "__init__.py"):
+        target = package_of(name)
+        if target is None or target == own or LAYER_OF.get(target, len(LAYERS)) < LAYER_OF[own]:
+            continue
+        found.setdefault((line, target), f"{rel}:{line}: {own} imports {name} ({target} is not below it)")
+    return list(found.values())
+
+
+def package_imports() -> dict[str, dict[str, str]]:
+    """package → {package it imports: the first ``file:line`` that does}, over every layer."""
+    graph: dict[str, dict[str, str]] = {}
+    for package in (*LAYER_OF, *COMPOSITION_ROOT):
+        for path in sources(package.replace(".", "/")):
+            module = module_name(path)
+            for line, name in imports_of(path.read_text(), module, is_package=path.name == "__init__.py"):
+                target = package_of(name)
+                # the CLI runs the benchmarks and they mint tokens with its helper: one root, two folders
+                if target is not None and target != package and {package, target} != set(COMPOSITION_ROOT):
+                    graph.setdefault(package, {}).setdefault(target, f"{path.relative_to(ROOT)}:{line}")
+    return graph
+
+
+def find_cycle(graph: dict[str, dict[str, str]]) -> list[str]:
+    """One cycle of ``graph`` as [a, b, …, a], or [] if it has none."""
+    state: dict[str, int] = {}  # 1 on the path being walked, 2 finished
+    path: list[str] = []
+
+    def walk(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in graph.get(node, {}):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            if nxt not in state and (cycle := walk(nxt)):
+                return cycle
+        path.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (cycle := walk(node)):
+            return cycle
+    return []
+
+
+@pytest.mark.parametrize("package", sorted(LAYER_OF))
+def test_each_package_imports_only_from_the_layers_below(package: str) -> None:
+    files = sources(package.replace(".", "/"))
+    assert files, f"no sources found under {package}"
+    offending = [line for path in files for line in layer_violations(path)]
+    assert not offending, "an import against the layers:\n" + "\n".join(offending)
+
+
+def test_there_is_no_import_cycle_between_packages() -> None:
+    graph = package_imports()
+    assert {"services.game", "services.runtime"} <= graph.keys(), "the walk found no imports at all?"
+    cycle = find_cycle(graph)
+    where = [graph[a][b] for a, b in itertools.pairwise(cycle)]
+    assert not cycle, "import cycle " + " -> ".join(cycle) + "\n" + "\n".join(where)
+
+
+def test_every_service_package_has_a_layer() -> None:
+    # a new service package must be placed in a layer, or it would escape the checks
+    packages = {p.parent.name for p in (ROOT / "services").glob("*/__init__.py")}
+    assert {f"services.{name}" for name in packages} <= LAYER_OF.keys()
+
+
+@pytest.mark.parametrize(
+    ("file", "planted", "expected"),
+    [
+        # the runtime sits below the services: importing the game's codec there was the old cycle
+        (
+            "services/runtime/context.py",
+            "from services.game.application.codec import GAME_MAPPER\n",
+            "services/runtime/context.py:1: services.runtime imports services.game.application.codec",
+        ),
+        (
+            "services/game/edge/gateway.py",
+            "def f():\n    from services.league.service import LeagueService\n",
+            "services/game/edge/gateway.py:2: services.game imports services.league.service",
+        ),
+        (
+            "services/league/facts.py",
+            "from services.ratings import store\n",
+            "services/league/facts.py:1: services.league imports services.ratings",
+        ),
+        (
+            "services/api/app.py",
+            "import bang_cli.ops\n",
+            "services/api/app.py:1: services.api imports bang_cli.ops",
+        ),
+    ],
+)
+def test_the_layer_check_names_an_upward_or_sideways_import(file: str, planted: str, expected: str) -> None:
+    path = ROOT / file
+    assert layer_violations(path) == []
+    found = layer_violations(path, planted)
+    assert found and found[0].startswith(expected), found
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    assert find_cycle({"a": {"b": ""}, "b": {"c": ""}, "c": {"a": ""}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b": ""}, "b": {}, "c": {"a": ""}}) == []

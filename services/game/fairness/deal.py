@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from services.game.application.lifecycle import seat_id
 from services.game.fairness.streams import DEAL_LABEL, ByteStream
 from services.game.fairness.versions import DEAL_1
-from services.game.lifecycle import seat_id
 from services.game.rules.dice import CharacterId, Role, Seat
 
 DEAL_1_CHARACTERS: tuple[str, ...] = (

@@ -10,7 +10,7 @@ from services.game.records.model import FORMAT, VERSION, DiceSource, GameRecord,
 from services.game.records.reader import read_record
 from services.game.records.replay import OnEvent, replay_record
 from services.game.records.summary import summarize
-from services.game.records.trace import describe_event
+from services.game.records.trace import trace_line
 from services.game.records.writer import (
     inputs_from_events,
     record_from_events,
@@ -29,12 +29,12 @@ __all__ = [
     "RecordError",
     "RecordMeta",
     "RecordOptions",
-    "describe_event",
     "inputs_from_events",
     "read_record",
     "record_from_events",
     "record_to_object",
     "replay_record",
     "summarize",
+    "trace_line",
     "write_record",
 ]

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from services.game.bounds import (
+from services.game.edge.bounds import (
     Count,
     Date,
     GameId,
@@ -62,7 +62,7 @@ from services.game.rules.dice import commands as cmd
 from services.game.rules.ruleset import BASE_DICE, Ruleset, RulesetError, check_ruleset, ruleset_of
 
 # --- the wire shape: strict mirrors of the schema (unknown fields are an error), every field
-# bounded (services/game/bounds.py): an imported game is stored for good ---------------------
+# bounded (services/game/edge/bounds.py): an imported game is stored for good ---------------------
 
 PlayerRef = Annotated[str, msgspec.Meta(max_length=64)]
 """A seat's player id; ``PLAYER_ID`` says which, and the rules which of them exist."""

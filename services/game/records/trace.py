@@ -10,7 +10,7 @@ from services.game.rules.dice import Event
 from services.game.rules.dice import events as ev
 
 
-def describe_event(event: Event) -> str:
+def trace_line(event: Event) -> str:
     match event:
         case ev.GameStarted(seats=seats, arrow_pile=pile):
             table = ", ".join(f"{s.player} {s.role} {s.character}" for s in seats)

@@ -6,7 +6,7 @@ import random
 
 from litestar import Litestar
 
-from services.game.lifecycle import seat_id
+from services.game.application.lifecycle import seat_id
 from services.game.records import GameRecord, record_from_events
 from services.game.rules.dice import CharacterId, Decision, Face, Game, Role, RollDice, Seat
 from tests.integration.api.conftest import resources_of

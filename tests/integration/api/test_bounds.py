@@ -1,4 +1,4 @@
-"""Every field is bounded at the edge (services/game/bounds.py): a value out of bounds is a 400
+"""Every field is bounded at the edge (services/game/edge/bounds.py): a value out of bounds is a 400
 naming the field and the rule, and nothing is stored (issue 9, findings 1 and 7).
 
 Each reproducer was a 201 (and a poison event) or a 500 before the bounds."""

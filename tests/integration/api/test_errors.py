@@ -9,7 +9,7 @@ import httpx
 import pytest
 from litestar import Litestar
 
-from services.game.service import SYSTEM
+from services.game.application.service import SYSTEM
 from tests.integration.api.bots import bearer, create_online_game
 from tests.integration.api.conftest import SMALL_BODY_LIMIT, resources_of
 

@@ -14,8 +14,8 @@ import httpx
 from litestar import Litestar
 
 from services.api.client import GraphQLSubscription, operation
+from services.game.application.session import GameSession
 from services.game.rules.dice import Role
-from services.game.session import GameSession
 from tests.integration.api.bots import ANONYMOUS, bearer, create_online_game, play_to_the_end
 from tests.integration.api.conftest import resources_of
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from services.game.lifecycle import seat_id
+from services.game.application.lifecycle import seat_id
 from services.game.records import record_from_events, record_to_object
 from services.game.rules.dice import CharacterId, Decision, Face, Game, Role, RollDice, Seat
 from tests.integration.api.bots import bearer, create_online_game

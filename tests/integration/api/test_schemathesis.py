@@ -24,7 +24,7 @@ from hypothesis.errors import Unsatisfiable
 from litestar import Litestar
 from schemathesis.generation.modes import GenerationMode
 
-from services.game.http import ContextIn, OptionsIn
+from services.game.edge.http import ContextIn, OptionsIn
 from tests.integration.api.conftest import resources_of
 
 EXAMPLES_PER_OPERATION = 15

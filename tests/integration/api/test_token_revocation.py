@@ -19,7 +19,7 @@ from litestar import Litestar
 from bang_cli.api import create_organiser_token, parse_duration, revoke_tokens
 from services.api import ApiSettings, create_app
 from services.api.settings import RedisSettings
-from services.game.tokens import CACHE_TTL_SECONDS, token_hash
+from services.game.edge.tokens import CACHE_TTL_SECONDS, token_hash
 from tests.integration.api.bots import bearer, create_online_game
 from tests.integration.api.conftest import resources_of, uvicorn_serving
 from tests.integration.api.test_errors import problem

@@ -13,10 +13,10 @@ from typer.testing import CliRunner, Result
 from bang_cli.audit import audit
 from event_store import PostgresEventStore
 from infra.settings import load_settings
-from services.game.audit_report import CHECK_ORDER
-from services.game.lifecycle import GameMode
+from services.game.application.lifecycle import GameMode
+from services.game.application.service import Actor, ActorKind, GameService, NewGame, TableSeat
+from services.game.audit.report import CHECK_ORDER
 from services.game.rules.dice import CharacterId, Role, parse_command
-from services.game.service import Actor, ActorKind, GameService, NewGame, TableSeat
 
 ORGANISER = Actor(kind=ActorKind.ORGANISER, id="club-organiser")
 SEATS = (

@@ -9,12 +9,12 @@ import re
 import asyncpg
 
 from event_store import PostgresEventStore
+from services.game.application.lifecycle import GameMode
+from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame, TableSeat
+from services.game.application.session import GameSession, GameStatus
 from services.game.audit import AuditReport, audit_game
-from services.game.audit_report import CHAIN, COMMITMENT, DEAL, REPLAY, RESULT, ROLLS
-from services.game.lifecycle import GameMode
+from services.game.audit.report import CHAIN, COMMITMENT, DEAL, REPLAY, RESULT, ROLLS
 from services.game.rules.dice import CharacterId, Decision, Face, PlayerId, Role, RollDice, parse_command
-from services.game.service import Actor, ActorKind, GameService, Member, NewGame, TableSeat
-from services.game.session import GameSession, GameStatus
 
 ORGANISER = Actor(kind=ActorKind.ORGANISER, id="club-organiser")
 MEMBERS = tuple(Member(member_id=f"m{i}", name=f"Player {i}") for i in range(1, 7))

@@ -16,12 +16,13 @@ from datetime import datetime, timedelta
 import asyncpg
 
 from event_store import PostgresEventStore, RecordedEvent
-from services.game.deadlines import PROJECTION_NAME, Sweeper, deadlines_subscription, reset
-from services.game.lifecycle import DecisionTimedOut, GameMode, GameOptions
+from services.game.application.codec import GAME_MAPPER
+from services.game.application.deadlines import PROJECTION_NAME, Sweeper, deadlines_subscription, reset
+from services.game.application.lifecycle import DecisionTimedOut, GameMode, GameOptions
+from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame, TableSeat
+from services.game.application.session import GameSession, GameStatus
+from services.game.fairness.vault import SeedVault
 from services.game.rules.dice import CharacterId, Decision, PlayerId, Role, RollDice
-from services.game.seeds import SeedVault
-from services.game.service import Actor, ActorKind, GameService, Member, NewGame, TableSeat
-from services.game.session import GameSession, GameStatus
 from services.game.timeouts import default_command
 from services.runtime.consumers import run_consumers
 from services.runtime.context import open_context
@@ -290,7 +291,7 @@ async def test_running_consumers_apply_overdue_defaults_within_seconds(
     database_dsn: str, redis_url: str
 ) -> None:
     spec = select(registered(), [PROJECTION_NAME])[0]
-    async with open_context(database_dsn, redis_url, max_connections=10) as context:
+    async with open_context(database_dsn, redis_url, mapper=GAME_MAPPER, max_connections=10) as context:
         assert spec.prepare is not None
         await spec.prepare(context.pool)
         service = GameService(context.store, SeedVault(context.pool))

@@ -8,12 +8,10 @@ import msgspec
 import pytest
 
 from event_store import PostgresEventStore
-from services.game.codec import game_stream
-from services.game.errors import CommandIdReused
-from services.game.lifecycle import GameMode
-from services.game.rules.dice import CharacterId, Role, StopRolling
-from services.game.seeds import SeedVault
-from services.game.service import (
+from services.game.application.codec import game_stream
+from services.game.application.errors import CommandIdReused
+from services.game.application.lifecycle import GameMode
+from services.game.application.service import (
     SYSTEM,
     Actor,
     ActorKind,
@@ -24,7 +22,9 @@ from services.game.service import (
     TableSeat,
     command_fingerprint,
 )
-from services.game.session import GameSession
+from services.game.application.session import GameSession
+from services.game.fairness.vault import SeedVault
+from services.game.rules.dice import CharacterId, Role, StopRolling
 
 ORGANISER = Actor(kind=ActorKind.ORGANISER, id="club-organiser")
 MEMBERS = tuple(Member(member_id=f"m{i}", name=f"Player {i}") for i in range(1, 5))

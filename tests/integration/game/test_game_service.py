@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from services.game.errors import (
+from services.game.application.errors import (
     AlreadyJoined,
     CommandIdReused,
     GameFinished,
@@ -17,7 +17,18 @@ from services.game.errors import (
     NotAllowed,
     StaleVersion,
 )
-from services.game.lifecycle import GameMode, GameOptions, SeedRevealed
+from services.game.application.lifecycle import GameMode, GameOptions, SeedRevealed
+from services.game.application.service import (
+    SYSTEM,
+    Actor,
+    ActorKind,
+    GameService,
+    Member,
+    NewGame,
+    TableSeat,
+)
+from services.game.application.session import GameSession, GameStatus
+from services.game.edge.visibility import PUBLIC, Viewer, redact_event, redact_state
 from services.game.rules.dice import (
     CharacterId,
     ChooseTarget,
@@ -31,9 +42,6 @@ from services.game.rules.dice import (
     StopRolling,
 )
 from services.game.rules.dice.events import DiceRolled
-from services.game.service import SYSTEM, Actor, ActorKind, GameService, Member, NewGame, TableSeat
-from services.game.session import GameSession, GameStatus
-from services.game.visibility import PUBLIC, Viewer, redact_event, redact_state
 
 ORGANISER = Actor(kind=ActorKind.ORGANISER, id="club-organiser")
 MEMBERS = tuple(Member(member_id=f"m{i}", name=f"Player {i}") for i in range(1, 6))

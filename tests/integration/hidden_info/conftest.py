@@ -17,8 +17,8 @@ import httpx
 from litestar import Litestar
 
 from services.api.client import operation
+from services.game.application.session import GameSession, GameStatus
 from services.game.rules.dice import Role
-from services.game.session import GameSession, GameStatus
 from tests.integration.api import conftest as api
 from tests.integration.api.bots import bearer
 from tests.integration.api.conftest import resources_of

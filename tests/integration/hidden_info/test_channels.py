@@ -14,7 +14,7 @@ import httpx
 from litestar import Litestar
 
 from services.api.client import GraphQLSubscription, operation
-from services.game.service import Actor, ActorKind
+from services.game.application.service import Actor, ActorKind
 from tests.integration.api.bots import bearer, create_online_game
 
 from .conftest import (

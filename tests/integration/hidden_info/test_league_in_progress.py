@@ -13,11 +13,11 @@ import httpx
 from litestar import Litestar
 
 from event_store import PostgresEventStore
+from services.game.application.codec import GAME_MAPPER
+from services.game.application.lifecycle import GameContext, GameMode
+from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame
 from services.game.bots import HeuristicBot
-from services.game.codec import GAME_MAPPER
-from services.game.lifecycle import GameContext, GameMode
 from services.game.rules.dice import Role
-from services.game.service import Actor, ActorKind, GameService, Member, NewGame
 from services.league.bot_league import play_bot_round, seat_next_round, table_game_id
 from services.league.commands import ScheduleGame
 from services.league.read_model import prepare_database as prepare_league_tables

@@ -37,13 +37,13 @@ import pytest
 from event_store import PostgresEventStore
 from infra.postgres import ResolvedPostgres
 from services.api import ApiSettings
-from services.game import service as game_service
-from services.game import visibility
+from services.game.application import service as game_service
+from services.game.application.session import GameSession
+from services.game.edge import visibility
 from services.game.fairness.deal import deal
 from services.game.fairness.dice import SeededDice
 from services.game.fairness.registry import deal_derivation
 from services.game.rules.dice import CharacterId, GameCommand, PlayerId, Role, Seat
-from services.game.session import GameSession
 from services.league.service import LeagueService
 from tests.integration.api.bots import bearer
 from tests.integration.league.league_setup import LEAGUE, found_league

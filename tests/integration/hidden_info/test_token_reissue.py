@@ -18,9 +18,9 @@ from typing import Any
 import httpx
 from litestar import Litestar
 
-from services.game.lifecycle import GameContext, GameMode
+from services.game.application.lifecycle import GameContext, GameMode
+from services.game.application.service import Actor, ActorKind, Member, NewGame
 from services.game.rules.dice import Role
-from services.game.service import Actor, ActorKind, Member, NewGame
 from tests.integration.api.bots import bearer, create_online_game
 
 from .conftest import resources_of, truth

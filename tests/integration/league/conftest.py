@@ -6,9 +6,9 @@ import asyncpg
 import pytest
 
 from event_store import PostgresEventStore
+from services.game.application.service import GameService
+from services.game.fairness.vault import SeedVault
 from services.game.schema import prepare_database as prepare_game_tables
-from services.game.seeds import SeedVault
-from services.game.service import GameService
 from services.league.read_model import prepare_database as prepare_league_tables
 from services.league.service import LeagueService
 from services.league.standings import StandingsProjection

@@ -9,7 +9,7 @@ import asyncpg
 import pytest
 
 from event_store import PostgresEventStore
-from services.game.service import GameService
+from services.game.application.service import GameService
 from services.league import read_model
 from services.league.bot_league import play_bot_round
 from services.league.recompute import read_history, season_standings

@@ -10,7 +10,7 @@ import pytest
 import redis.asyncio as aioredis
 import strawberry
 
-from services.game.service import GameService
+from services.game.application.service import GameService
 from services.league import read_model
 from services.league.bot_league import play_bot_round
 from services.league.graphql_types import LeagueQuery, LeagueSubscription

@@ -4,10 +4,10 @@ import asyncpg
 import pytest
 
 from event_store import PostgresEventStore
-from services.game.codec import GAME_MAPPER
+from services.game.application.codec import GAME_MAPPER
+from services.game.application.service import GameService
+from services.game.fairness.vault import SeedVault
 from services.game.schema import prepare_database as prepare_game_tables
-from services.game.seeds import SeedVault
-from services.game.service import GameService
 from services.ratings.store import prepare_database as prepare_ratings_tables
 from tests.integration.ratings.games import PlannedGame, plan_games
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from event_store import PostgresEventStore
+from services.game.application.codec import GAME_MAPPER, game_id_of
+from services.game.application.lifecycle import GameContext, GameMode, SeatsDealt, seat_id
+from services.game.application.service import Actor, ActorKind, GameService, NewGame, TableSeat
 from services.game.bots.heuristic import HeuristicBot
-from services.game.codec import GAME_MAPPER, game_id_of
-from services.game.lifecycle import GameContext, GameMode, SeatsDealt, seat_id
-from services.game.result_decoder import dice_finish
+from services.game.results.decoder import dice_finish
 from services.game.rules.dice import GameCommand, PlayerId
 from services.game.rules.dice.events import GameEnded
-from services.game.service import Actor, ActorKind, GameService, NewGame, TableSeat
 from services.game.simulation import deal, game_seeds, play_game
 from services.ratings import GameOutcome, LeaguePlayerId, from_finish
 

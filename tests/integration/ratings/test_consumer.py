@@ -10,7 +10,7 @@ import asyncpg
 import pytest
 
 from event_store import PostgresEventStore, RecordedEvent, Subscription, checkpoint_of
-from services.game.service import GameService
+from services.game.application.service import GameService
 from services.ratings import RatingConfig, rebuild
 from services.ratings.consumer import SUBSCRIPTION_NAME, RatingsProjection, ratings_subscription
 from tests.integration.ratings.checks import assert_tables_hold, current

@@ -8,8 +8,8 @@ import asyncpg
 import strawberry
 
 from event_store import PostgresEventStore
+from services.game.application.service import GameService
 from services.game.results import Role
-from services.game.service import GameService
 from services.ratings import RatingBook, RatingConfig, rebuild
 from services.ratings.consumer import ratings_subscription
 from services.ratings.graphql_types import RatingsQuery

@@ -14,7 +14,7 @@ import strawberry
 from celery import Celery
 
 from event_store import PostgresEventStore, RecordedEvent, Subscription, checkpoint_of
-from services.game.service import GameService
+from services.game.application.service import GameService
 from services.ratings import RatingConfig, rebuild
 from services.ratings import store as ratings_store
 from services.ratings.consumer import (

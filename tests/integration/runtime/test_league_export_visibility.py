@@ -17,18 +17,19 @@ import pytest
 
 from event_store import EventMetadata, NewEvent
 from infra.postgres import ResolvedPostgres, create_database, drop_database
+from services.game.application.codec import GAME_MAPPER
+from services.game.application.lifecycle import GameContext, GameMode
+from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame
 from services.game.bots import HeuristicBot
-from services.game.lifecycle import GameContext, GameMode
+from services.game.edge.visibility import PUBLIC, redact_state
+from services.game.fairness.vault import SeedVault
 from services.game.rules.dice import Role
-from services.game.seeds import SeedVault
-from services.game.service import Actor, ActorKind, GameService, Member, NewGame
-from services.game.visibility import PUBLIC, redact_state
+from services.league.demo import DEMO_LEAGUE, seed_demo
+from services.league.transfer import export_league, import_league, read_lines
 from services.runtime.context import RuntimeContext, open_context
 from services.runtime.database import prepare_all
-from services.runtime.demo import DEMO_LEAGUE, seed_demo
 from services.runtime.projections import registered, select
 from services.runtime.rebuild import rebuild
-from services.runtime.transfer import export_league, import_league, read_lines
 
 STANDINGS = "SELECT * FROM league_standings ORDER BY league_id, season_id, member_id"
 PLAYERS = ("ann", "bob", "cat", "dan", "eve", "fay")
@@ -120,8 +121,8 @@ async def test_an_export_is_the_same_whichever_hidden_roles_a_game_in_progress_h
 ) -> None:
     source_dsn, twin_dsn, target_dsn = dsns
     async with (
-        open_context(source_dsn, redis_url, listen=False) as source,
-        open_context(twin_dsn, redis_url, listen=False) as twin,
+        open_context(source_dsn, redis_url, mapper=GAME_MAPPER, listen=False) as source,
+        open_context(twin_dsn, redis_url, mapper=GAME_MAPPER, listen=False) as twin,
     ):
         for context in (source, twin):
             await prepare_all(context.pool, registered().values())
@@ -168,7 +169,7 @@ async def test_an_export_is_the_same_whichever_hidden_roles_a_game_in_progress_h
 
         # the export moves the league: finished games and standings come across, the game
         # in progress stays behind
-        async with open_context(target_dsn, redis_url, listen=False) as target:
+        async with open_context(target_dsn, redis_url, mapper=GAME_MAPPER, listen=False) as target:
             await prepare_all(target.pool, registered().values())
             imported = await import_league(target.store, lines)
             assert (imported.events, imported.appended, imported.withheld) == (reports[0].events,) * 2 + (1,)

@@ -12,21 +12,22 @@ import pytest
 from prometheus_client import REGISTRY
 
 from infra.postgres import ResolvedPostgres, create_database, drop_database
+from services.game.application.codec import GAME_MAPPER
+from services.league.demo import DEMO_LEAGUE, seed_demo
+from services.league.transfer import HashMismatch, export_league, import_league, read_lines
 from services.runtime.backup import backup, restore
 from services.runtime.consumers import measure_lag, run_consumers
 from services.runtime.context import RuntimeContext, open_context
 from services.runtime.database import prepare_all
-from services.runtime.demo import DEMO_LEAGUE, seed_demo
 from services.runtime.projections import registered, select
 from services.runtime.rebuild import rebuild
-from services.runtime.transfer import HashMismatch, export_league, import_league, read_lines
 
 STANDINGS = "SELECT * FROM league_standings ORDER BY league_id, season_id, member_id"
 
 
 @pytest.fixture
 async def context(database_dsn: str, redis_url: str) -> AsyncIterator[RuntimeContext]:
-    async with open_context(database_dsn, redis_url, max_connections=6) as ctx:
+    async with open_context(database_dsn, redis_url, mapper=GAME_MAPPER, max_connections=6) as ctx:
         await prepare_all(ctx.pool, registered().values())
         yield ctx
 
@@ -60,7 +61,7 @@ async def test_a_league_moves_to_another_server_and_a_second_import_changes_noth
     assert exported.streams == 4  # league, club, two games
     lines = list(read_lines(file))
 
-    async with open_context(other_dsn, redis_url, listen=False) as target:
+    async with open_context(other_dsn, redis_url, mapper=GAME_MAPPER, listen=False) as target:
         await prepare_all(target.pool, registered().values())
         first = await import_league(target.store, lines)
         again = await import_league(target.store, lines)

@@ -9,21 +9,22 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bang_cli.ops import app
+from services.game.application.codec import GAME_MAPPER
 from services.runtime.context import open_context
 from services.runtime.database import prepare_all
 from services.runtime.projections import registered
 
 
 async def _seed(dsn: str, redis_url: str) -> None:
-    from services.runtime.demo import seed_demo
+    from services.league.demo import seed_demo
 
-    async with open_context(dsn, redis_url, listen=False) as context:
+    async with open_context(dsn, redis_url, mapper=GAME_MAPPER, listen=False) as context:
         await prepare_all(context.pool, registered().values())
         await seed_demo(context, players=8, rounds=1)
 
 
 async def _games(dsn: str, redis_url: str) -> list[str]:
-    async with open_context(dsn, redis_url, listen=False) as context:
+    async with open_context(dsn, redis_url, mapper=GAME_MAPPER, listen=False) as context:
         rows = await context.pool.fetch("SELECT name FROM streams WHERE category = 'game' ORDER BY 1")
     return [r[0] for r in rows]
 

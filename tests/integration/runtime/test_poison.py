@@ -25,8 +25,8 @@ from typer.testing import CliRunner
 from bang_cli.projections import app as projections_cli
 from bang_cli.serve import app as serve_cli
 from event_store import NO_STREAM
-from services.game.codec import game_stream
-from services.game.lifecycle import GameContext, GameCreated, GameMode
+from services.game.application.codec import GAME_MAPPER, game_stream
+from services.game.application.lifecycle import GameContext, GameCreated, GameMode
 from services.runtime.context import open_context
 from services.runtime.database import prepare_all
 from services.runtime.projections import registered
@@ -44,7 +44,7 @@ def _created(game_id: str, **context: object) -> GameCreated:
 
 
 async def _append_games(dsn: str, redis_url: str, games: list[GameCreated]) -> list[int]:
-    async with open_context(dsn, redis_url, listen=False) as context:
+    async with open_context(dsn, redis_url, mapper=GAME_MAPPER, listen=False) as context:
         await prepare_all(context.pool, registered().values())
         positions = []
         for game in games:

@@ -18,7 +18,7 @@ import pytest
 
 from infra.postgres import resolve_postgres
 from infra.settings import InfraSettings
-from services.game.tokens import TokenVault
+from services.game.edge.tokens import TokenVault
 from services.runtime.serve import free_port
 
 pytestmark = pytest.mark.slow

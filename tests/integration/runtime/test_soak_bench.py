@@ -14,7 +14,7 @@ import pytest
 
 from event_store import EventMetadata, NewEvent, PostgresEventStore
 from ops.bench.soak import FAULT_CYCLE, Ledger, Sent, check_answers
-from services.game.codec import game_stream
+from services.game.application.codec import game_stream
 
 pytestmark = pytest.mark.slow
 

@@ -8,10 +8,17 @@ from collections.abc import Callable
 import msgspec
 
 from event_store import VerificationReport
-from services.game.audit_stream import StoredEvent
+from services.game.application.lifecycle import (
+    GameCreated,
+    GameMode,
+    PlayerJoined,
+    SeatsDealt,
+    SeedRevealed,
+    seat_id,
+)
+from services.game.audit.stream import StoredEvent
 from services.game.fairness.deal import deal
 from services.game.fairness.dice import SeededDice, commitment
-from services.game.lifecycle import GameCreated, GameMode, PlayerJoined, SeatsDealt, SeedRevealed, seat_id
 from services.game.rules.dice import (
     CharacterId,
     Decision,

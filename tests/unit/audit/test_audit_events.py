@@ -9,11 +9,11 @@ import msgspec
 import pytest
 
 from event_store import ChainBreak, ChainProblem, VerificationReport
+from services.game.application.lifecycle import SeatsDealt, SeedRevealed
 from services.game.audit import audit_events, check_chain, explain_chain_problem
-from services.game.audit_report import CHECK_ORDER, COMMITMENT, DEAL, RESULT, ROLLS, AuditReport
-from services.game.audit_stream import StoredEvent
-from services.game.audit_words import Unreadable, describe_event
-from services.game.lifecycle import SeatsDealt, SeedRevealed
+from services.game.audit.report import CHECK_ORDER, COMMITMENT, DEAL, RESULT, ROLLS, AuditReport
+from services.game.audit.stream import StoredEvent
+from services.game.audit.words import Unreadable, referee_words
 from services.game.rules.dice import GameEnded, Side
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.vocabulary import Cause, Face
@@ -155,7 +155,7 @@ def test_a_dropped_outcome_is_named() -> None:
     report = audit(events[:i] + events[i + 1 :])
     assert report.first_divergence is not None
     assert report.first_divergence.startswith(f"event {i + 1}: the store says ")
-    assert report.first_divergence.endswith(f"the rules give {describe_event(lost)} here")
+    assert report.first_divergence.endswith(f"the rules give {referee_words(lost)} here")
 
 
 def test_an_invented_input_is_named() -> None:

@@ -8,15 +8,15 @@ import msgspec
 import pytest
 
 from event_store import MemoryEventStore
+from services.game.application.codec import GAME_MAPPER
+from services.game.application.errors import InvalidRuleset
+from services.game.application.lifecycle import GameCreated, GameMode
+from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame, TableSeat
 from services.game.audit import audit_game
-from services.game.codec import GAME_MAPPER
-from services.game.errors import InvalidRuleset
+from services.game.fairness.memory_vault import MemorySeedVault
 from services.game.fairness.versions import Fairness
-from services.game.lifecycle import GameCreated, GameMode
-from services.game.memory_seeds import MemorySeedVault
 from services.game.rules.dice import CharacterId, roles_for
 from services.game.rules.ruleset import BASE_DICE, GameType, ruleset_of
-from services.game.service import Actor, ActorKind, GameService, Member, NewGame, TableSeat
 from tests.fixtures.stored_games import load_fixture, store_fixture
 
 

@@ -7,8 +7,7 @@ import re
 import msgspec
 import pytest
 
-from services.game.audit_words import Unreadable, describe_event
-from services.game.lifecycle import (
+from services.game.application.lifecycle import (
     DecisionTimedOut,
     GameAbandoned,
     GameCreated,
@@ -17,6 +16,7 @@ from services.game.lifecycle import (
     SeatsDealt,
     SeedRevealed,
 )
+from services.game.audit.words import Unreadable, referee_words
 from services.game.rules.dice import EVENT_TYPES, PlayerId, PlayerResult, Role, Side
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.characters import CharacterId
@@ -121,7 +121,7 @@ EXAMPLES: list[tuple[msgspec.Struct, str]] = [
 
 @pytest.mark.parametrize(("event", "words"), EXAMPLES, ids=[type(e).__name__ for e, _ in EXAMPLES])
 def test_an_event_in_words(event: msgspec.Struct, words: str) -> None:
-    assert describe_event(event) == words
+    assert referee_words(event) == words
 
 
 def test_every_engine_event_type_has_words_of_its_own() -> None:
@@ -132,7 +132,7 @@ def test_every_engine_event_type_has_words_of_its_own() -> None:
 def test_no_event_of_a_whole_game_is_described_with_a_role() -> None:
     for rng_seed in (1, 2, 3):
         for event in online_game(6, rng_seed=rng_seed):
-            words = describe_event(event)
+            words = referee_words(event)
             if not isinstance(event, ev.GameEnded):  # the end of a game makes every role public
                 assert not ROLE_WORD.search(words), words
             assert words != type(event).__name__

@@ -10,14 +10,14 @@ import random
 import pytest
 
 from event_store import MemoryEventStore
+from services.game.application.codec import GAME_MAPPER
+from services.game.application.errors import CommandIdReused
+from services.game.application.lifecycle import GameMode
+from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame
+from services.game.application.session import GameSession, GameStatus
 from services.game.audit import audit_game
-from services.game.codec import GAME_MAPPER
-from services.game.errors import CommandIdReused
-from services.game.lifecycle import GameMode
-from services.game.memory_seeds import MemorySeedVault
+from services.game.fairness.memory_vault import MemorySeedVault
 from services.game.rules.dice import ChooseTarget, Decision, IllegalCommand, NotAwaited, PlayerId, StopRolling
-from services.game.service import Actor, ActorKind, GameService, Member, NewGame
-from services.game.session import GameSession, GameStatus
 
 ORGANISER = Actor(kind=ActorKind.ORGANISER, id="club-organiser")
 MEMBERS = tuple(Member(member_id=f"m{i}", name=f"Player {i}") for i in range(1, 6))

@@ -9,10 +9,11 @@ import msgspec
 import pytest
 
 from event_store import MemoryEventStore, RecordedEvent
-from services.game.codec import GAME_MAPPER, game_stream
-from services.game.lifecycle import GameCreated, GameMode, SeatsDealt
-from services.game.memory_seeds import MemorySeedVault
-from services.game.result_decoder import FACT_TYPES, GameResults, decode_game_fact, dice_finish, game_result
+from services.game.application.codec import GAME_MAPPER, game_stream
+from services.game.application.lifecycle import GameCreated, GameMode, SeatsDealt
+from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame
+from services.game.application.session import GameStatus
+from services.game.fairness.memory_vault import MemorySeedVault
 from services.game.results import (
     BASE_RULESET,
     Elimination,
@@ -26,12 +27,11 @@ from services.game.results import (
     has_sheriff,
     roles_for,
 )
+from services.game.results.decoder import FACT_TYPES, GameResults, decode_game_fact, dice_finish, game_result
 from services.game.rules.dice import Cause, CharacterId, GameEnded, PlayerId, PlayerResult
 from services.game.rules.dice import Role as DiceRole
 from services.game.rules.dice import Side as DiceSide
 from services.game.rules.ruleset import ruleset_of
-from services.game.service import Actor, ActorKind, GameService, Member, NewGame
-from services.game.session import GameStatus
 
 ORGANISER = Actor(kind=ActorKind.ORGANISER, id="club-organiser")
 MEMBERS = tuple(Member(member_id=f"m{i}", name=f"Player {i}") for i in range(1, 6))

@@ -9,8 +9,8 @@ from enum import StrEnum
 import msgspec
 
 from event_store import RecordedEvent
-from services.game.codec import GAME_MAPPER
-from services.game.lifecycle import (
+from services.game.application.codec import GAME_MAPPER
+from services.game.application.lifecycle import (
     GameAbandoned,
     GameCreated,
     GameMode,
@@ -37,7 +37,7 @@ class CommandTrace:
     first_version: int
     last_version: int
     fingerprint: str | None = None
-    """``services.game.service.command_fingerprint`` of the command, from its first event's
+    """``services.game.application.service.command_fingerprint`` of the command, from its first event's
     metadata; None for events stored before fingerprints were kept."""
     actor: str | None = None
     """Who sent it (``str(Actor)``), from the same metadata."""

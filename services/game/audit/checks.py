@@ -15,7 +15,7 @@ Everything but reading the stream is pure: ``audit_events`` takes the decoded ev
 chain's report, so the comparison is tested without a database.
 
 Hidden information: an audit may run on a game in progress and its text must only say what
-any viewer may see. ``describe_event`` never names a role; roles appear only where the rules
+any viewer may see. ``referee_words`` never names a role; roles appear only where the rules
 have made them public (an eliminated player's, every role once the game has ended).
 """
 
@@ -27,8 +27,11 @@ from collections.abc import Sequence
 from cachetools import TTLCache
 
 from event_store import ChainBreak, ChainProblem, PostgresEventStore, VerificationReport
-from services.game.audit_replay import Replay, explain_difference, replay_events
-from services.game.audit_report import (
+from services.game.application.codec import GAME_MAPPER, game_stream, is_valid_game_id
+from services.game.application.errors import GameNotFound
+from services.game.application.lifecycle import GameAbandoned
+from services.game.audit.replay import Replay, explain_difference, replay_events
+from services.game.audit.report import (
     CHAIN,
     CHECK_ORDER,
     COMMITMENT,
@@ -42,12 +45,9 @@ from services.game.audit_report import (
     failed,
     passed,
 )
-from services.game.audit_seed import check_seed
-from services.game.audit_stream import GameStream, StoredEvent, decode_stream, parse_stream
-from services.game.audit_words import describe_event, win_words
-from services.game.codec import GAME_MAPPER, game_stream, is_valid_game_id
-from services.game.errors import GameNotFound
-from services.game.lifecycle import GameAbandoned
+from services.game.audit.seed import check_seed
+from services.game.audit.stream import GameStream, StoredEvent, decode_stream, parse_stream
+from services.game.audit.words import referee_words, win_words
 from services.game.rules.dice import GameEnded
 from services.game.rules.ruleset import BASE_DICE
 
@@ -65,8 +65,8 @@ __all__ = [
     "audit_events",
     "audit_game",
     "check_chain",
-    "describe_event",
     "explain_difference",
+    "referee_words",
     "replay_events",
 ]
 
@@ -228,7 +228,7 @@ def _ended_result(ended: StoredEvent, after: list[StoredEvent]) -> AuditCheck:
         return failed(
             RESULT,
             f"the store has {n} {events} after the game ended "
-            f"(from event {after[0].number}: {describe_event(after[0].event)})",
+            f"(from event {after[0].number}: {referee_words(after[0].event)})",
         )
     result = ended.event
     assert isinstance(result, GameEnded)

@@ -51,13 +51,13 @@ from event_store import PostgresEventStore, RecordedEvent, StoreUnavailable, Sub
 from event_store.postgres_store import CONNECTION_ERRORS
 from event_store.wakeups import WakeupSource
 from services.game import schema
-from services.game.codec import GAME_CATEGORY, game_id_of, game_stream
-from services.game.lifecycle import GameAbandoned
+from services.game.application.codec import GAME_CATEGORY, game_id_of, game_stream
+from services.game.application.lifecycle import GameAbandoned
+from services.game.application.service import GameService, PlayOutcome
+from services.game.application.session import GameSession, GameStatus
 from services.game.rules.dice import Awaiting, Decision, GameStarted
 from services.game.rules.dice.events import GameEnded
 from services.game.rules.dice.flow import next_move
-from services.game.service import GameService, PlayOutcome
-from services.game.session import GameSession, GameStatus
 
 log = logging.getLogger(__name__)
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.game.audit_report import COMMITMENT, DEAL, NOT_CHECKED, ROLLS, AuditCheck, failed, passed
-from services.game.audit_stream import GameStream, StoredEvent
-from services.game.audit_words import character_name, faces, role_words
+from services.game.application.lifecycle import SeatsDealt, SeedRevealed
+from services.game.audit.report import COMMITMENT, DEAL, NOT_CHECKED, ROLLS, AuditCheck, failed, passed
+from services.game.audit.stream import GameStream, StoredEvent
+from services.game.audit.words import character_name, faces, role_words
 from services.game.fairness.dice import commitment
 from services.game.fairness.registry import UnknownDerivation, deal_derivation, dice_derivation
 from services.game.fairness.versions import FAIRNESS_V1
-from services.game.lifecycle import SeatsDealt, SeedRevealed
 from services.game.rules.dice import GameStarted, Seat
 from services.game.rules.dice.events import DiceRolled
 

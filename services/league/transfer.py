@@ -12,7 +12,7 @@ had: `import_league` checks that, so a file edited on the way is caught.
 Derived data (standings, ratings) is not exported: the projections rebuild it from the events.
 
 An export is a file that leaves the server, so it shows what an anonymous viewer may see
-(services/game/visibility.py decides, as for every other channel): a game whose roles are all
+(services/game/edge/visibility.py decides, as for every other channel): a game whose roles are all
 public (ended, three players, not yet started) goes in whole; a game with any role still
 hidden (in progress) is left out, and a `withheld` line names it with only public facts
 (stream, version, status), so the file is the same whichever hidden roles were dealt.
@@ -33,9 +33,9 @@ from typing import Any, TextIO
 import asyncpg
 
 from event_store import EventMetadata, NewEvent, PostgresEventStore
-from services.game.codec import GAME_MAPPER
-from services.game.session import GameSession
-from services.game.visibility import PUBLIC, role_visible
+from services.game.application.codec import GAME_MAPPER
+from services.game.application.session import GameSession
+from services.game.edge.visibility import PUBLIC, role_visible
 
 _BATCH = 500
 Progress = Callable[[int], None]

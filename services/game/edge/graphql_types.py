@@ -18,9 +18,9 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from services.game.audit import AuditReport
-from services.game.bounds import GameId, PageLimit, Token, Version, bounded
-from services.game.gateway import EVENTS_PAGE_LIMIT, GameGateway
-from services.game.tokens import Principal
+from services.game.edge.bounds import GameId, PageLimit, Token, Version, bounded
+from services.game.edge.gateway import EVENTS_PAGE_LIMIT, GameGateway
+from services.game.edge.tokens import Principal
 
 
 @strawberry.type(description="Somebody who joined the game (a league member).")

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 import msgspec
 
-from services.game.audit_stream import StoredEvent
-from services.game.audit_words import (
+from services.game.audit.stream import StoredEvent
+from services.game.audit.words import (
     Unreadable,
     cause_words,
-    describe_event,
+    referee_words,
     role_words,
     side_words,
     win_words,
@@ -55,7 +55,7 @@ def replay_events(engine: Sequence[StoredEvent]) -> Replay:
         return Replay(None, None, 0, 0)
     first = engine[0]
     if not isinstance(first.event, GameStarted):
-        return _diverged(first, f"the store has {describe_event(first.event)} before the game started", None)
+        return _diverged(first, f"the store has {referee_words(first.event)} before the game started", None)
     try:
         game = Game.start(first.event.seats, first.event.position)
     except RuleError as error:
@@ -82,17 +82,17 @@ def replay_events(engine: Sequence[StoredEvent]) -> Replay:
         if command is None:
             question = game.awaiting
             wanted = "nothing more" if question is None else f"{question.describe()} next"
-            message = f"the store says {describe_event(stored.event)}, but the rules await {wanted}"
+            message = f"the store says {referee_words(stored.event)}, but the rules await {wanted}"
             return _diverged(stored, message, game, compared, inputs)
         try:
             produced = game.play(command)
         except RuleError as error:
-            return _diverged(stored, f"{describe_event(stored.event)}, but {error}", game, compared, inputs)
+            return _diverged(stored, f"{referee_words(stored.event)}, but {error}", game, compared, inputs)
         inputs += 1
         pending.extend(produced)  # the input's own event is compared first, like any other
     if pending:
         last = engine[-1].number
-        message = f"the store stops after event {last}, but the rules go on: {describe_event(pending[0])}"
+        message = f"the store stops after event {last}, but the rules go on: {referee_words(pending[0])}"
         return Replay(message, game, compared, inputs, last)
     return Replay(None, game, compared, inputs)
 
@@ -122,7 +122,7 @@ def explain_difference(stored: msgspec.Struct, expected: Event) -> str:
                 expected.amount,
             )
         case ev.LifeGained(), ev.LifeGained() if _same_but(stored, expected, "amount"):
-            return _amount(describe_event(stored), stored.amount, expected.amount)
+            return _amount(referee_words(stored), stored.amount, expected.amount)
         case ev.GameEnded(), ev.GameEnded():
             return _explain_result(stored, expected)
         case ev.PlayerEliminated(), ev.PlayerEliminated() if _same_but(stored, expected, "role"):
@@ -134,7 +134,7 @@ def explain_difference(stored: msgspec.Struct, expected: Event) -> str:
         case ev.GameStarted(), ev.GameStarted():
             fields = _fields(stored, expected)
             return f"the start of the game differs from what the rules give for these seats ({fields})"
-    said, given = describe_event(stored), describe_event(expected)
+    said, given = referee_words(stored), referee_words(expected)
     if said == given:
         return f"the store says {said}, but its {_fields(stored, expected)} differ from the rules'"
     return f"the store says {said}; the rules give {given} here"

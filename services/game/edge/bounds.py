@@ -18,7 +18,7 @@ field is bounded here, once, and refused with a 400 that names the field and the
 The rules' own limits (3 to 8 players, which dice exist) stay with the rules and the services,
 which answer 422 naming the rule: a bound here is what no valid request ever exceeds.
 
-Events keep their plain types (``services/game/lifecycle.py``): the store must decode every event
+Events keep their plain types (``services/game/application/lifecycle.py``): the store must decode every event
 it ever stored, and bounds only decide what is let in from now on.
 
 A command is its text or its object, and msgspec 0.22 corrupts memory (a double free when

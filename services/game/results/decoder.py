@@ -1,4 +1,4 @@
-"""Reading finished games out of recorded events, in the neutral words of ``results.py``.
+"""Reading finished games out of recorded events, in the neutral words of ``services.game.results``.
 
 The one decoder that league facts, standings, the ratings outcome and the ratings consumer
 share, so none of them can disagree on what a game's result was, and none of them imports an
@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from event_store import RecordedEvent
-from services.game.codec import GAME_MAPPER, game_id_of
-from services.game.lifecycle import GameAbandoned, GameCreated, PlayerJoined, SeatsDealt, seat_id
+from services.game.application.codec import GAME_MAPPER, game_id_of
+from services.game.application.lifecycle import GameAbandoned, GameCreated, PlayerJoined, SeatsDealt, seat_id
 from services.game.results import (
     BASE_RULESET,
     Elimination,

@@ -15,8 +15,8 @@ from typing import Annotated, Any
 import msgspec
 from litestar import Controller, Request, delete, post
 
-from services.game.gateway import GameGateway, Revoked
-from services.game.tokens import Principal
+from services.game.edge.gateway import GameGateway, Revoked
+from services.game.edge.tokens import Principal
 
 GameId = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.:-]+$")]
 MemberId = Annotated[str, msgspec.Meta(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.:@-]+$")]

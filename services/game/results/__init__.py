@@ -1,6 +1,6 @@
 """A finished game's result in words every game type shares: seats, roles, sides, winners.
 
-League standings and ratings read games through this module and ``result_decoder.py`` only, so
+League standings and ratings read games through this package (and its ``decoder.py``) only, so
 a new engine (the dice expansions, the card game) plugs in by teaching the decoder its end
 event; nothing here, and nothing in league or ratings, imports an engine.
 

@@ -1,12 +1,12 @@
 """The game service's REST edge: request schemas and thin controllers.
 
-Each handler makes one call to the ``GameGateway`` (``services/game/gateway.py``), which
+Each handler makes one call to the ``GameGateway`` (``services/game/edge/gateway.py``), which
 authorises, calls the game service, redacts and announces. Errors are raised, never turned
 into responses here: ``services/api/errors.py`` maps the one error tree to problem details.
 
 Request bodies are msgspec Structs that refuse unknown fields, so a misspelt field is a 400
 naming it rather than a silently ignored option, and every field and parameter is bounded by
-``services/game/bounds.py`` (a 400 naming the field and the rule; nothing is stored).
+``services/game/edge/bounds.py`` (a 400 naming the field and the rule; nothing is stored).
 """
 
 from __future__ import annotations
@@ -17,8 +17,11 @@ import msgspec
 from litestar import Controller, get, post
 from litestar.params import Parameter
 
+from services.game.application.errors import InvalidRuleset
+from services.game.application.lifecycle import GameContext, GameMode, GameOptions
+from services.game.application.service import Member, NewGame, TableSeat
 from services.game.audit import AuditReport
-from services.game.bounds import (
+from services.game.edge.bounds import (
     MAX_INT4,
     CommandId,
     DecisionTimeout,
@@ -32,17 +35,14 @@ from services.game.bounds import (
     Version,
     command_text,
 )
-from services.game.errors import InvalidRuleset
-from services.game.gateway import EVENTS_PAGE_LIMIT, Created, GameGateway, Imported, Joined, Played
-from services.game.lifecycle import GameContext, GameMode, GameOptions
+from services.game.edge.gateway import EVENTS_PAGE_LIMIT, Created, GameGateway, Imported, Joined, Played
+from services.game.edge.tokens import Principal
 from services.game.records import GameRecord, read_record
 from services.game.rules.dice import GameCommand, MalformedCommand, parse_command
 from services.game.rules.dice import commands as cmd
 from services.game.rules.dice.characters import CharacterId
 from services.game.rules.dice.vocabulary import Role
 from services.game.rules.ruleset import BASE_DICE, Ruleset, RulesetError, ruleset_of
-from services.game.service import Member, NewGame, TableSeat
-from services.game.tokens import Principal
 
 MemberId = Identifier
 

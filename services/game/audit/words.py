@@ -1,6 +1,6 @@
 """Game events in plain words, for an audit's findings and for referees.
 
-``describe_event`` renders any event of a game's stream (the engine's and the lifecycle's) as
+``referee_words`` renders any event of a game's stream (the engine's and the lifecycle's) as
 a short past-tense clause: "p3 lost 1 life to a shoot1 from p1", "the Indians attacked",
 "p2 was eliminated by p1 (shoot2)". It never names a role, so its lines are safe in the
 report of a game whose roles are still hidden; only ``GameEnded`` names a side, and every
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from services.game.lifecycle import (
+from services.game.application.lifecycle import (
     DecisionTimedOut,
     GameAbandoned,
     GameCreated,
@@ -126,7 +126,7 @@ def character_name(character: CharacterId) -> str:
     return known.name if known is not None else str(character)
 
 
-def describe_event(event: msgspec.Struct) -> str:
+def referee_words(event: msgspec.Struct) -> str:
     """One plain sentence (without a full stop) saying what ``event`` records."""
     match event:
         case ev.GameStarted(seats=seats, position=position):

@@ -16,7 +16,7 @@ revocation is also published on Redis, where every vault drops the token from it
 once. Redis only speeds it up: a lost message is made good by the TTL. The channel carries
 sha256 digests, never tokens.
 
-``viewer_for`` turns a caller into the ``Viewer`` that ``services.game.visibility`` redacts for,
+``viewer_for`` turns a caller into the ``Viewer`` that ``services.game.edge.visibility`` redacts for,
 so every channel derives what a caller sees the same way.
 """
 
@@ -38,10 +38,10 @@ import asyncpg
 import msgspec
 import redis.asyncio as aioredis
 
-from services.game.lifecycle import GameMode
-from services.game.service import Actor, ActorKind
-from services.game.session import GameSession
-from services.game.visibility import PUBLIC, Viewer
+from services.game.application.lifecycle import GameMode
+from services.game.application.service import Actor, ActorKind
+from services.game.application.session import GameSession
+from services.game.edge.visibility import PUBLIC, Viewer
 
 log = logging.getLogger(__name__)
 

@@ -1,13 +1,13 @@
 """The game service as the outside world reaches it: callers, tokens, redaction, live updates.
 
-Every edge of the API (REST controllers in ``services/game/http.py``, GraphQL resolvers in
-``services/game/graphql_types.py``) makes exactly one call here, so who may act and what a
+Every edge of the API (REST controllers in ``services/game/edge/http.py``, GraphQL resolvers in
+``services/game/edge/graphql_types.py``) makes exactly one call here, so who may act and what a
 caller sees is decided once:
 
-- **who acts**: a ``Principal`` from a bearer token (``services/game/tokens.py``) becomes the
+- **who acts**: a ``Principal`` from a bearer token (``services/game/edge/tokens.py``) becomes the
   service's ``Actor``; the service itself checks seats and turns;
 - **what is seen**: every state and event leaving here went through
-  ``services.game.visibility.redact_state`` / ``redact_event`` for the caller's ``Viewer``;
+  ``services.game.edge.visibility.redact_state`` / ``redact_event`` for the caller's ``Viewer``;
 - **who hears of it**: each successful append is announced on the Redis fan-out, so watchers
   on every API process read the new events from the store.
 """
@@ -21,11 +21,22 @@ from typing import Any
 import msgspec
 
 from event_store import PostgresEventStore, RecordedEvent, StoreUnavailable
+from services.game.application.codec import GAME_MAPPER, game_stream, is_valid_game_id
+from services.game.application.errors import GameNotFound, GameServiceError, NotAllowed, StaleVersion
+from services.game.application.lifecycle import GameMode
+from services.game.application.service import (
+    Actor,
+    GameService,
+    Member,
+    NewGame,
+    TableSeat,
+    check_new_ruleset,
+)
+from services.game.application.session import GameSession, GameStatus
 from services.game.audit import AuditCache, AuditReport
-from services.game.codec import GAME_MAPPER, game_stream, is_valid_game_id
-from services.game.errors import GameNotFound, GameServiceError, NotAllowed, StaleVersion
-from services.game.fanout import GameFanout
-from services.game.lifecycle import GameMode
+from services.game.edge.fanout import GameFanout
+from services.game.edge.tokens import Principal, TokenKind, TokenVault, viewer_for
+from services.game.edge.visibility import Viewer, redact_event, redact_state
 from services.game.records import (
     DiceSource,
     GameRecord,
@@ -37,10 +48,6 @@ from services.game.records import (
 )
 from services.game.records.writer import record_from_events
 from services.game.rules.dice import Decision, GameCommand, RuleError
-from services.game.service import Actor, GameService, Member, NewGame, TableSeat, check_new_ruleset
-from services.game.session import GameSession, GameStatus
-from services.game.tokens import Principal, TokenKind, TokenVault, viewer_for
-from services.game.visibility import Viewer, redact_event, redact_state
 from services.runtime.logging import bind_game
 from services.runtime.metrics import count_command
 
@@ -354,7 +361,7 @@ class GameGateway:
         return record_to_object(record)
 
     async def audit(self, game_id: str) -> AuditReport:
-        """Replay the game and compare (services/game/audit.py); its words name only what any
+        """Replay the game and compare (services/game/audit/checks.py); its words name only what any
         viewer may see, so the report is not redacted further. One replay per (game, last
         version): asked again before the game moves on, the report is answered from memory."""
         return await self.audits.audit(game_id)

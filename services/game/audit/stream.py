@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 import msgspec
 
 from event_store import EventStoreError, Mapper, RecordedEvent
-from services.game.audit_words import Unreadable
-from services.game.lifecycle import (
+from services.game.application.lifecycle import (
     GameAbandoned,
     GameCreated,
     GameMode,
@@ -21,6 +20,7 @@ from services.game.lifecycle import (
     SeatsDealt,
     SeedRevealed,
 )
+from services.game.audit.words import Unreadable
 from services.game.rules.dice import EVENT_TYPES, GameEnded, GameStarted
 from services.game.rules.dice.events import Event
 
@@ -54,7 +54,7 @@ def decode_stream(recorded: Sequence[RecordedEvent], mapper: Mapper) -> list[Sto
 
 @dataclass(slots=True)
 class GameStream:
-    """The layout of a game's stream (see ``services/game/lifecycle.py``)."""
+    """The layout of a game's stream (see ``services/game/application/lifecycle.py``)."""
 
     events: list[StoredEvent]
     created: GameCreated | None = None

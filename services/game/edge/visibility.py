@@ -16,10 +16,10 @@ from typing import Any
 
 import msgspec
 
-from services.game.lifecycle import GameCreated, GameMode
+from services.game.application.lifecycle import GameCreated, GameMode
+from services.game.application.session import GameSession, GameStatus
 from services.game.records.summary import awaiting_to_object
 from services.game.rules.dice import GameStarted, PlayerId, Role
-from services.game.session import GameSession, GameStatus
 
 
 class Viewer(msgspec.Struct, frozen=True, kw_only=True):

@@ -33,8 +33,8 @@ from enum import StrEnum
 import msgspec
 
 from event_store import ConcurrencyError, DuplicateEventConflict, EventMetadata, PostgresEventStore
-from services.game.codec import GAME_MAPPER, game_stream, is_valid_game_id
-from services.game.errors import (
+from services.game.application.codec import GAME_MAPPER, game_stream, is_valid_game_id
+from services.game.application.errors import (
     AlreadyJoined,
     CommandIdReused,
     GameFinished,
@@ -48,10 +48,7 @@ from services.game.errors import (
     ReservedCommandId,
     StaleVersion,
 )
-from services.game.fairness.dice import DiceSource, commitment, new_seed
-from services.game.fairness.registry import CURRENT, deal_derivation, dice_derivation
-from services.game.fairness.versions import Fairness
-from services.game.lifecycle import (
+from services.game.application.lifecycle import (
     DecisionTimedOut,
     GameAbandoned,
     GameContext,
@@ -63,6 +60,11 @@ from services.game.lifecycle import (
     SeedRevealed,
     seat_id,
 )
+from services.game.application.session import CommandTrace, GameSession, GameStatus
+from services.game.fairness.dice import DiceSource, commitment, new_seed
+from services.game.fairness.registry import CURRENT, deal_derivation, dice_derivation
+from services.game.fairness.vault import SeedVault
+from services.game.fairness.versions import Fairness
 from services.game.rules.dice import (
     Decision,
     Game,
@@ -86,8 +88,6 @@ from services.game.rules.ruleset import (
     check_ruleset,
     unimplemented,
 )
-from services.game.seeds import SeedVault
-from services.game.session import CommandTrace, GameSession, GameStatus
 from services.game.timeouts import default_command
 
 _EVENT_IDS = uuid.UUID("5b1e7c52-6d0e-4f59-9a55-0c7f5e0b6a11")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from event_store import Mapper
-from services.game.lifecycle import LIFECYCLE_EVENTS
+from services.game.application.lifecycle import LIFECYCLE_EVENTS
 from services.game.rules.dice import EVENT_TYPES
 
 GAME_CATEGORY = "game"

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from services.game.seeds import SeedVault
-from services.game.service import GameService
+from services.game.application.service import GameService
+from services.game.fairness.vault import SeedVault
 from services.league.bot_league import play_bot_round
 from services.league.commands import (
     EnrollPlayer,
