@@ -1,4 +1,5 @@
-"""A directory shared by the processes of one run (pytest-xdist workers), removed by the last.
+"""A directory shared by the processes of one run (a test session and its pytest-xdist
+workers), removed by the last holder (the session's own process, in the test suite).
 
 Each process registers its pid in `<dir>/holders` when it takes the directory and takes it
 out when it lets go; the one that leaves no live holder behind removes the directory, so a
@@ -36,8 +37,10 @@ def hold_run_dir(path: Path) -> None:
         _write(path, _live(path) | {os.getpid()})
 
 
-def release_run_dir(path: Path) -> bool:
-    """Let `path` go; remove it when no live process holds it any more. True if removed."""
+def release_run_dir(path: Path, *, stop_servers: bool = False) -> bool:
+    """Let `path` go; remove it when no live process holds it any more. True if removed.
+    With `stop_servers`, embedded servers still running from it are stopped first (their own
+    holders normally stopped them already; one left running would keep files open)."""
     with _locked(path):
         if not path.exists():  # removed by another holder while we waited: only our lock file is left
             path.with_name(f"{path.name}.lock").unlink(missing_ok=True)
@@ -46,6 +49,8 @@ def release_run_dir(path: Path) -> bool:
         if others:
             _write(path, others)
             return False
+        if stop_servers:
+            _stop_servers_in(path)
         shutil.rmtree(path, ignore_errors=True)
         path.with_name(f"{path.name}.lock").unlink(missing_ok=True)
         return True

@@ -28,14 +28,6 @@ from infra.postgres import ResolvedPostgres, create_database, drop_database
 from services.api import ApiSettings, create_app
 from services.api.settings import DatabaseSettings, LimitSettings, RedisSettings, ServerSettings
 from tests.browser.seed import Season, seed_season
-from tests.integration.conftest import (  # the project's standard PostgreSQL/Redis resolution
-    infra_data_dir,
-    redis_url,
-    resolved_postgres,
-    resolved_redis,
-)
-
-__all__ = ["infra_data_dir", "redis_url", "resolved_postgres", "resolved_redis"]
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

