@@ -72,3 +72,9 @@ class EventStore(Protocol):
     async def verify_all(self) -> VerificationReport: ...
 
     async def close(self) -> None: ...
+
+
+class PositionPublisher(Protocol):
+    """Told the new head position after every committed append; must not block."""
+
+    def published(self, position: int) -> None: ...

@@ -28,19 +28,11 @@ from typing import Any
 
 import msgspec
 
-from event_store.codec import Mapper, canonical_data, canonical_metadata, decode_metadata, decode_object
+from event_store.batches import PreparedEvent, chain_hashes, prepare_batch, shown_expected, wanted_version
+from event_store.codec import Mapper, decode_metadata, decode_object
 from event_store.errors import ConcurrencyError, DuplicateEventConflict, InvalidEvent
 from event_store.hashing import GENESIS_HASH
-
-# The batch rules and the chain are PostgresEventStore's own, so the two stores cannot drift
-# apart on what a batch may be or how it hashes.
-from event_store.postgres_store import (
-    PositionPublisher,
-    _chain,
-    _PreparedEvent,
-    _show,
-    _wanted_version,
-)
+from event_store.interface import PositionPublisher
 from event_store.records import AppendResult, EventMetadata, ExpectedVersion, NewEvent, RecordedEvent
 from event_store.streams import category_of, validate_category
 from event_store.upcasting import Upcasters
@@ -48,7 +40,7 @@ from event_store.verification import (
     ChainBreak,
     ChainProblem,
     VerificationReport,
-    _first_broken_link,
+    first_broken_link,
 )
 
 _position = attrgetter("position")
@@ -120,8 +112,8 @@ class MemoryEventStore:
         (a number of events, `NO_STREAM`/0, or `ANY`). Raises as PostgresEventStore.append
         does; re-appending a stored batch answers with its original positions."""
         category = category_of(stream)
-        prepared = _prepare(self.mapper, events, metadata)
-        wanted = _wanted_version(expected_version)
+        prepared = prepare_batch(self.mapper, events, metadata)
+        wanted = wanted_version(expected_version)
         async with self._lock:
             # Every check comes before the first write: a refused batch leaves no trace.
             stored = self._stored_batch(stream, prepared)
@@ -129,7 +121,7 @@ class MemoryEventStore:
                 return stored
             actual, last_hash = self._heads.get(stream, (0, GENESIS_HASH))
             if wanted is not None and wanted != actual:
-                raise ConcurrencyError(stream, _show(expected_version), actual)
+                raise ConcurrencyError(stream, shown_expected(expected_version), actual)
             # Give the loop away between the check and the write, as a database round trip
             # would: concurrent appenders really meet here, and only the lock keeps a second
             # one from passing the same check and forking the chain.
@@ -139,7 +131,7 @@ class MemoryEventStore:
             self.publisher.published(result.last_position)
         return result
 
-    def _stored_batch(self, stream: str, prepared: list[_PreparedEvent]) -> AppendResult | None:
+    def _stored_batch(self, stream: str, prepared: list[PreparedEvent]) -> AppendResult | None:
         """The original positions if the batch is stored already exactly as given, None if
         none of its ids is stored; DuplicateEventConflict for anything in between (the rule
         of the SQL function `event_store_stored_batch`)."""
@@ -180,9 +172,9 @@ class MemoryEventStore:
         category: str,
         base_version: int,
         prev_hash: bytes,
-        prepared: list[_PreparedEvent],
+        prepared: list[PreparedEvent],
     ) -> AppendResult:
-        hashes = _chain(stream, base_version, prev_hash, prepared)
+        hashes = chain_hashes(stream, base_version, prev_hash, prepared)
         recorded_at = datetime.now(UTC)  # one moment per batch, as PostgreSQL's insert has
         first_position = len(self._events) + 1
         batch = [
@@ -315,7 +307,7 @@ class MemoryEventStore:
         rows = self._streams.get(stream, [])
         head = self._heads.get(stream)
         head_row = None if head is None else {"version": head[0], "last_hash": head[1]}
-        problem = _first_broken_link(stream, rows, head_row)
+        problem = first_broken_link(stream, rows, head_row)
         return VerificationReport(1, len(rows), [problem] if problem else [])
 
     def _recorded(self, stored: _Stored) -> RecordedEvent:
@@ -338,33 +330,6 @@ class MemoryEventStore:
             hash=stored.hash,
             prev_hash=stored.prev_hash,
         )
-
-
-def _prepare(
-    mapper: Mapper, events: Sequence[NewEvent | msgspec.Struct], metadata: EventMetadata | None
-) -> list[_PreparedEvent]:
-    """The batch in its stored form; refuses what PostgresEventStore refuses, in the same words."""
-    if not events:
-        raise InvalidEvent("an append needs at least one event")
-    prepared = []
-    for event in events:
-        new = event if isinstance(event, NewEvent) else mapper.to_new_event(event, metadata=metadata)
-        if not new.type or not isinstance(new.type, str):
-            raise InvalidEvent(f"event type must be a non-empty string, not {new.type!r}")
-        if new.schema_version < 1:
-            raise InvalidEvent(f"{new.type}: schema_version must be ≥ 1")
-        prepared.append(
-            _PreparedEvent(
-                new.event_id,
-                new.type,
-                new.schema_version,
-                canonical_data(new.data),
-                canonical_metadata(new.metadata),
-            )
-        )
-    if len({p.event_id for p in prepared}) != len(prepared):
-        raise InvalidEvent("the same event id appears twice in one batch")
-    return prepared
 
 
 def _checked_limit(limit: int) -> int:

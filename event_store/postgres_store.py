@@ -9,41 +9,26 @@ while it holds the stream row, so a stale cache costs a retry, never a broken ch
 
 from __future__ import annotations
 
-import uuid
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import asyncpg
 import msgspec
 
-from event_store.codec import (
-    Mapper,
-    canonical_data,
-    canonical_metadata,
-    decode_metadata,
-    decode_object,
-)
+from event_store.batches import PreparedEvent, chain_hashes, prepare_batch, shown_expected, wanted_version
+from event_store.codec import Mapper, decode_metadata, decode_object
 from event_store.errors import (
     ConcurrencyError,
     DuplicateEventConflict,
     EventStoreError,
-    InvalidEvent,
     StoreUnavailable,
 )
-from event_store.hashing import GENESIS_HASH, event_hash
+from event_store.hashing import GENESIS_HASH
+from event_store.interface import PositionPublisher
 from event_store.migrator import migrate
-from event_store.records import (
-    ANY,
-    NO_STREAM,
-    AppendResult,
-    EventMetadata,
-    Expect,
-    ExpectedVersion,
-    NewEvent,
-    RecordedEvent,
-)
+from event_store.records import AppendResult, EventMetadata, ExpectedVersion, NewEvent, RecordedEvent
 from event_store.streams import category_of, validate_category
 from event_store.upcasting import Upcasters
 from event_store.verification import VerificationReport, verify_all, verify_stream
@@ -83,20 +68,6 @@ _APPEND = """
 _STORED_BATCH = """
     SELECT o_position, o_version, o_duplicate
       FROM event_store_stored_batch($1, $2, $3, $4, $5::json[], $6::json[])"""
-
-
-class PositionPublisher(Protocol):
-    """Told the new head position after every committed append; must not block."""
-
-    def published(self, position: int) -> None: ...
-
-
-class _PreparedEvent(msgspec.Struct, frozen=True):
-    event_id: uuid.UUID
-    type: str
-    schema_version: int
-    data: bytes
-    metadata: bytes
 
 
 class PostgresEventStore:
@@ -177,14 +148,14 @@ class PostgresEventStore:
         events again is safe: a stored batch is answered with its original positions.
         """
         category = category_of(stream)
-        prepared = self._prepare(events, metadata)
-        wanted = _wanted_version(expected_version)
+        prepared = prepare_batch(self.mapper, events, metadata)
+        wanted = wanted_version(expected_version)
         refresh = False
         for _ in range(_MAX_HEAD_RETRIES):
             base_version, prev_hash = await self._head_for(
                 stream, wanted, refresh=refresh, connection=connection
             )
-            hashes = _chain(stream, base_version, prev_hash, prepared)
+            hashes = chain_hashes(stream, base_version, prev_hash, prepared)
             try:
                 rows = await self._call_append(
                     stream, category, base_version, prev_hash, prepared, hashes, connection
@@ -197,7 +168,7 @@ class PostgresEventStore:
                     actual = int(getattr(error, "detail", "0") or 0)
                     if wanted is None:
                         continue
-                    raise ConcurrencyError(stream, _show(expected_version), actual) from None
+                    raise ConcurrencyError(stream, shown_expected(expected_version), actual) from None
                 if code == _STORED_DIFFERENTLY:
                     raise DuplicateEventConflict(
                         stream, [p.event_id for p in prepared], str(error)
@@ -220,34 +191,7 @@ class PostgresEventStore:
                 if self.publisher is not None:
                     self.publisher.published(result.last_position)
             return result
-        raise ConcurrencyError(stream, _show(expected_version), await self.stream_version(stream))
-
-    def _prepare(
-        self, events: Sequence[NewEvent | msgspec.Struct], metadata: EventMetadata | None
-    ) -> list[_PreparedEvent]:
-        if not events:
-            raise InvalidEvent("an append needs at least one event")
-        prepared = []
-        for event in events:
-            new = event if isinstance(event, NewEvent) else self.mapper.to_new_event(
-                event, metadata=metadata
-            )
-            if not new.type or not isinstance(new.type, str):
-                raise InvalidEvent(f"event type must be a non-empty string, not {new.type!r}")
-            if new.schema_version < 1:
-                raise InvalidEvent(f"{new.type}: schema_version must be ≥ 1")
-            prepared.append(
-                _PreparedEvent(
-                    new.event_id,
-                    new.type,
-                    new.schema_version,
-                    canonical_data(new.data),
-                    canonical_metadata(new.metadata),
-                )
-            )
-        if len({p.event_id for p in prepared}) != len(prepared):
-            raise InvalidEvent("the same event id appears twice in one batch")
-        return prepared
+        raise ConcurrencyError(stream, shown_expected(expected_version), await self.stream_version(stream))
 
     async def _head_for(
         self,
@@ -285,7 +229,7 @@ class PostgresEventStore:
         category: str,
         base_version: int,
         prev_hash: bytes,
-        prepared: list[_PreparedEvent],
+        prepared: list[PreparedEvent],
         hashes: list[bytes],
         connection: asyncpg.Connection | None,
     ) -> list[asyncpg.Record]:
@@ -309,7 +253,7 @@ class PostgresEventStore:
     async def _stored_batch(
         self,
         stream: str,
-        prepared: list[_PreparedEvent],
+        prepared: list[PreparedEvent],
         connection: asyncpg.Connection | None,
     ) -> list[asyncpg.Record]:
         try:
@@ -564,40 +508,6 @@ async def create_pool(
 
 def _milliseconds(seconds: float) -> str:
     return str(max(1, round(seconds * 1000)))
-
-
-def _wanted_version(expected: ExpectedVersion) -> int | None:
-    """None for ANY, else the exact number of events the stream must have."""
-    if expected is ANY:
-        return None
-    if expected is NO_STREAM:
-        return 0
-    if isinstance(expected, Expect) or not isinstance(expected, int) or expected < 0:
-        raise InvalidEvent(f"expected_version must be ANY, NO_STREAM or an int ≥ 0: {expected!r}")
-    return expected
-
-
-def _show(expected: ExpectedVersion) -> object:
-    return expected.value if isinstance(expected, Expect) else expected
-
-
-def _chain(
-    stream: str, base_version: int, prev_hash: bytes, prepared: list[_PreparedEvent]
-) -> list[bytes]:
-    hashes = []
-    for offset, event in enumerate(prepared, start=1):
-        prev_hash = event_hash(
-            prev_hash=prev_hash,
-            stream=stream,
-            version=base_version + offset,
-            event_id=event.event_id,
-            event_type=event.type,
-            schema_version=event.schema_version,
-            data=event.data,
-            metadata=event.metadata,
-        )
-        hashes.append(prev_hash)
-    return hashes
 
 
 def _result(stream: str, rows: list[asyncpg.Record]) -> AppendResult:

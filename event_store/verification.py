@@ -92,7 +92,7 @@ _STREAM_EVENTS = """
 async def verify_stream(executor: Executor, stream: str) -> VerificationReport:
     head = await executor.fetchrow("SELECT version, last_hash FROM streams WHERE name = $1", stream)
     rows = await executor.fetch(_STREAM_EVENTS, stream)
-    problem = _first_broken_link(stream, rows, head)
+    problem = first_broken_link(stream, rows, head)
     return VerificationReport(1, len(rows), [problem] if problem else [])
 
 
@@ -125,7 +125,7 @@ async def verify_all(executor: Executor) -> VerificationReport:
     return VerificationReport(len(names), events, problems)
 
 
-def _first_broken_link(
+def first_broken_link(
     stream: str, rows: list[asyncpg.Record], head: asyncpg.Record | None
 ) -> ChainProblem | None:
     expected_version = 1
