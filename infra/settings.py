@@ -1,13 +1,15 @@
-"""Settings for the infrastructure the project runs on, read once from the environment.
+"""Settings for the infrastructure the project runs on, read from the environment.
 
 One frozen dataclass per concern. `InfraSettings.from_env()` reads a mapping (the process
 environment by default) so tests can build settings without touching `os.environ`;
-`load_settings()` reads the real environment once per process.
+`load_settings()` reads the real environment each time it is asked (a handful of variables,
+read only when a server is resolved or a context opened): a cached copy outlived the
+environment it was read from, so a command run in-process (a test's `CliRunner`) went on
+reaching an earlier test's database.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 from collections.abc import Mapping
@@ -96,7 +98,6 @@ def seconds_or_none(env: Mapping[str, str], name: str, default: float | None) ->
     return seconds or None
 
 
-@functools.cache
 def load_settings() -> InfraSettings:
-    """The process-wide settings, read from the environment on first use."""
+    """The settings the process environment gives now."""
     return InfraSettings.from_env()

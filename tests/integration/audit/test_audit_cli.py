@@ -12,7 +12,6 @@ from typer.testing import CliRunner, Result
 
 from bang_cli.audit import audit
 from event_store import PostgresEventStore
-from infra.settings import load_settings
 from services.game.application.lifecycle import GameMode
 from services.game.application.service import Actor, ActorKind, GameService, NewGame, TableSeat
 from services.game.audit.report import CHECK_ORDER
@@ -35,9 +34,7 @@ app.command("unused")(lambda: None)  # two commands keep `audit` a sub-command, 
 @pytest.fixture
 def database_url(database_dsn: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     monkeypatch.setenv("BANG_DATABASE_URL", database_dsn)
-    load_settings.cache_clear()  # settings are read once per process; this test changes them
     yield database_dsn
-    load_settings.cache_clear()
 
 
 async def invoke(*args: str) -> Result:
