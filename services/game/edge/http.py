@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.params import Parameter
+from litestar.params import JSONBody, Parameter
 
 from services.game.application.errors import InvalidRuleset
 from services.game.application.lifecycle import GameContext, GameMode, GameOptions
@@ -203,17 +203,17 @@ class GameController(Controller):
 
     @post("/", operation_id="createGame", status_code=201, summary="Create an online or a table game")
     async def create_game(
-        self, data: CreateGameRequest, gateway: GameGateway, principal: Principal | None
+        self, data: JSONBody[CreateGameRequest], gateway: GameGateway, principal: Principal | None
     ) -> Created:
         return await gateway.create_game(principal, data.to_new_game(), data.command_id)
 
     @post("/{game_id:str}/players", operation_id="joinGame", status_code=201, summary="Join an online lobby")
-    async def join(self, game_id: str, data: JoinRequest, gateway: GameGateway) -> Joined:
+    async def join(self, game_id: str, data: JSONBody[JoinRequest], gateway: GameGateway) -> Joined:
         return await gateway.join(game_id, data.to_member(), data.command_id)
 
     @post("/{game_id:str}/commands", operation_id="playCommand", status_code=200, summary="Play one command")
     async def play(
-        self, game_id: str, data: CommandRequest, gateway: GameGateway, principal: Principal | None
+        self, game_id: str, data: JSONBody[CommandRequest], gateway: GameGateway, principal: Principal | None
     ) -> Played:
         return await gateway.play(principal, game_id, data.parsed(), data.command_id, data.expected_version)
 
@@ -273,7 +273,7 @@ class RecordController(Controller):
         "/", operation_id="importRecord", status_code=201, summary="Import a whole table game from its record"
     )
     async def import_record(
-        self, data: ImportRequest, gateway: GameGateway, principal: Principal | None
+        self, data: JSONBody[ImportRequest], gateway: GameGateway, principal: Principal | None
     ) -> Imported:
         return await gateway.import_record(
             principal, data.to_record(), data.to_members(), data.command_id, data.game_id

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Request, delete, post
+from litestar.params import JSONBody
 
 from services.game.edge.gateway import GameGateway, Revoked
 from services.game.edge.tokens import Principal
@@ -48,6 +49,6 @@ class TokenController(Controller):
         summary="Revoke a game's player tokens (the organiser who created it)",
     )
     async def revoke_players(
-        self, data: RevokePlayersRequest, gateway: GameGateway, principal: Principal | None
+        self, data: JSONBody[RevokePlayersRequest], gateway: GameGateway, principal: Principal | None
     ) -> Revoked:
         return await gateway.revoke_players(principal, data.game_id, data.member_id)
