@@ -18,13 +18,13 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Annotated
 
-import redis.asyncio as aioredis
 import typer
 import uvicorn
 
 from event_store import create_pool
 from infra.postgres import database_name, resolve_postgres
 from services.api.settings import ApiSettings
+from services.game.edge.fanout import redis_client
 from services.game.edge.tokens import TokenVault, revocation_channel
 from services.game.schema import prepare_database
 
@@ -77,7 +77,8 @@ async def token_vault(settings: ApiSettings) -> AsyncIterator[TokenVault]:
         url = resolved.dsn
     try:
         pool = await create_pool(url, min_size=1, max_size=2)
-        redis = None if settings.redis.url is None else aioredis.from_url(settings.redis.url)
+        redis_url, timeout = settings.redis.url, settings.timeouts.redis
+        redis = None if redis_url is None else redis_client(redis_url, timeout=timeout)
         try:
             await prepare_database(pool)
             channel = None if redis is None else revocation_channel(database_name(url))
