@@ -10,7 +10,6 @@ it; the last holder to let go shuts it down.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import os
 import shutil
@@ -20,10 +19,10 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from infra.pgdata import file_lock
 from infra.resolved import Resolved, resolve_in_order
 from infra.settings import InfraSettings, load_settings
 
@@ -101,7 +100,7 @@ def _hold_embedded(data_dir: Path | None) -> ResolvedRedis:
     with _in_process_lock:
         count = _in_process_counts.get(layout.directory, 0)
         if count == 0:
-            with _file_lock(layout.lockfile):
+            with file_lock(layout.lockfile):
                 if not _answers_ping(layout.socket):
                     _start_server(layout)
                 _write_holders(layout, {*_live_holders(layout), os.getpid()})
@@ -114,7 +113,7 @@ def _hold_embedded(data_dir: Path | None) -> ResolvedRedis:
                 _in_process_counts[layout.directory] = remaining
                 return
             del _in_process_counts[layout.directory]
-            with _file_lock(layout.lockfile):
+            with file_lock(layout.lockfile):
                 others = _live_holders(layout) - {os.getpid()}
                 _write_holders(layout, others)
                 if not others:
@@ -123,16 +122,6 @@ def _hold_embedded(data_dir: Path | None) -> ResolvedRedis:
             shutil.rmtree(base, ignore_errors=True)
 
     return ResolvedRedis(f"unix://{layout.socket}", "embedded", release)
-
-
-@contextlib.contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    with path.open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _start_server(layout: _EmbeddedLayout) -> None:
