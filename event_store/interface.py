@@ -78,3 +78,43 @@ class PositionPublisher(Protocol):
     """Told the new head position after every committed append; must not block."""
 
     def published(self, position: int) -> None: ...
+
+
+class _PagedReader(Protocol):
+    async def read_stream(
+        self, stream: str, from_version: int = 1, limit: int | None = None
+    ) -> list[RecordedEvent]: ...
+
+    async def read_all(
+        self, after_position: int = 0, limit: int = 500, categories: Sequence[str] | None = None
+    ) -> list[RecordedEvent]: ...
+
+
+class PagedReads:
+    """`iter_stream` and `iter_all` for any store, as pages of its own `read_stream` and
+    `read_all`: the paging is the same whatever the backend."""
+
+    async def iter_stream(
+        self: _PagedReader, stream: str, from_version: int = 1, batch_size: int = 500
+    ) -> AsyncIterator[RecordedEvent]:
+        while True:
+            batch = await self.read_stream(stream, from_version, batch_size)
+            for event in batch:
+                yield event
+            if len(batch) < batch_size:
+                return
+            from_version = batch[-1].version + 1
+
+    async def iter_all(
+        self: _PagedReader,
+        after_position: int = 0,
+        batch_size: int = 500,
+        categories: Sequence[str] | None = None,
+    ) -> AsyncIterator[RecordedEvent]:
+        while True:
+            batch = await self.read_all(after_position, batch_size, categories)
+            for event in batch:
+                yield event
+            if len(batch) < batch_size:
+                return
+            after_position = batch[-1].position

@@ -20,7 +20,7 @@ import heapq
 import itertools
 import uuid
 from bisect import bisect_right
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from operator import attrgetter
@@ -32,7 +32,7 @@ from event_store.batches import PreparedEvent, chain_hashes, prepare_batch, show
 from event_store.codec import Mapper, decode_metadata, decode_object
 from event_store.errors import ConcurrencyError, DuplicateEventConflict, InvalidEvent
 from event_store.hashing import GENESIS_HASH
-from event_store.interface import PositionPublisher
+from event_store.interface import PagedReads, PositionPublisher
 from event_store.records import AppendResult, EventMetadata, ExpectedVersion, NewEvent, RecordedEvent
 from event_store.streams import category_of, validate_category
 from event_store.upcasting import Upcasters
@@ -68,7 +68,7 @@ class _Stored:
         return getattr(self, column)
 
 
-class MemoryEventStore:
+class MemoryEventStore(PagedReads):
     """The event store in memory. Appends take an asyncio lock, so concurrent appenders in one
     event loop queue as PostgreSQL's writers do, whatever the append awaits in future."""
 
@@ -217,16 +217,6 @@ class MemoryEventStore:
         end = None if limit is None else start + _checked_limit(limit)
         return [self._recorded(e) for e in held[start:end]]
 
-    async def iter_stream(
-        self, stream: str, from_version: int = 1, batch_size: int = 500
-    ) -> AsyncIterator[RecordedEvent]:
-        while True:
-            batch = await self.read_stream(stream, from_version, batch_size)
-            for event in batch:
-                yield event
-            if len(batch) < batch_size:
-                return
-            from_version = batch[-1].version + 1
 
     async def read_all(
         self,
@@ -249,19 +239,6 @@ class MemoryEventStore:
             chosen = itertools.islice(heapq.merge(*tails, key=_position), limit)
         return [self._recorded(e) for e in chosen]
 
-    async def iter_all(
-        self,
-        after_position: int = 0,
-        batch_size: int = 500,
-        categories: Sequence[str] | None = None,
-    ) -> AsyncIterator[RecordedEvent]:
-        while True:
-            batch = await self.read_all(after_position, batch_size, categories)
-            for event in batch:
-                yield event
-            if len(batch) < batch_size:
-                return
-            after_position = batch[-1].position
 
     async def read_category(
         self, category: str, after_position: int = 0, limit: int = 500

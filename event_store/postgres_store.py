@@ -10,7 +10,7 @@ while it holds the stream row, so a stale cache costs a retry, never a broken ch
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -26,7 +26,7 @@ from event_store.errors import (
     StoreUnavailable,
 )
 from event_store.hashing import GENESIS_HASH
-from event_store.interface import PositionPublisher
+from event_store.interface import PagedReads, PositionPublisher
 from event_store.migrator import migrate
 from event_store.records import AppendResult, EventMetadata, ExpectedVersion, NewEvent, RecordedEvent
 from event_store.streams import category_of, validate_category
@@ -70,7 +70,7 @@ _STORED_BATCH = """
       FROM event_store_stored_batch($1, $2, $3, $4, $5::json[], $6::json[])"""
 
 
-class PostgresEventStore:
+class PostgresEventStore(PagedReads):
     """The event store on an asyncpg pool (which the caller owns unless made by `open`)."""
 
     def __init__(
@@ -295,16 +295,6 @@ class PostgresEventStore:
             self._remember_head(stream, events[-1].version, events[-1].hash)
         return events
 
-    async def iter_stream(
-        self, stream: str, from_version: int = 1, batch_size: int = 500
-    ) -> AsyncIterator[RecordedEvent]:
-        while True:
-            batch = await self.read_stream(stream, from_version, batch_size)
-            for event in batch:
-                yield event
-            if len(batch) < batch_size:
-                return
-            from_version = batch[-1].version + 1
 
     async def read_all(
         self,
@@ -318,19 +308,6 @@ class PostgresEventStore:
             lambda c: self.fetch_all_after(c, after_position, limit, categories)
         )
 
-    async def iter_all(
-        self,
-        after_position: int = 0,
-        batch_size: int = 500,
-        categories: Sequence[str] | None = None,
-    ) -> AsyncIterator[RecordedEvent]:
-        while True:
-            batch = await self.read_all(after_position, batch_size, categories)
-            for event in batch:
-                yield event
-            if len(batch) < batch_size:
-                return
-            after_position = batch[-1].position
 
     async def read_category(
         self, category: str, after_position: int = 0, limit: int = 500
