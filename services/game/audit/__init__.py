@@ -21,10 +21,9 @@ from services.game.audit.checks import (
     audit_game,
     check_chain,
     explain_chain_problem,
-    explain_difference,
-    referee_words,
-    replay_events,
 )
+from services.game.audit.replay import explain_difference, replay_events
+from services.game.audit.words import referee_words
 
 __all__ = [
     "CHAIN",

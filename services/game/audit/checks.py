@@ -30,7 +30,7 @@ from event_store import ChainBreak, ChainProblem, PostgresEventStore, Verificati
 from services.game.application.codec import GAME_MAPPER, game_stream, is_valid_game_id
 from services.game.application.errors import GameNotFound
 from services.game.application.lifecycle import GameAbandoned
-from services.game.audit.replay import Replay, explain_difference, replay_events
+from services.game.audit.replay import Replay, replay_events
 from services.game.audit.report import (
     CHAIN,
     CHECK_ORDER,
@@ -65,9 +65,7 @@ __all__ = [
     "audit_events",
     "audit_game",
     "check_chain",
-    "explain_difference",
-    "referee_words",
-    "replay_events",
+    "explain_chain_problem",
 ]
 
 
