@@ -29,15 +29,16 @@ from services.game.records import (
     record_to_object,
     replay_record,
 )
-from services.game.rules.dice import Face, GameCommand, MalformedCommand, parse_command
+from services.game.rules.dice import GameCommand, MalformedCommand, parse_command
 from services.game.rules.dice import commands as cmd
+from services.game.rules.dice.kinds import BASE
 from tests.unit.records.test_roundtrip import play_random
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 VERBS = ["roll", "reroll", "stop", "target", "double", "arrows-instead", "discard", "remove", "decline", "as"]
 SEATS = ["p1", "p2", "p3", "p9", "p0", ""]
-FACES = [f.value for f in Face]
+FACES = [f.value for f in BASE.faces]
 COMMAND_TYPES = [c.__name__ for c in GameCommand.__args__]  # type: ignore[attr-defined]
 KEYS = ["type", "player", "format", "version", "seats", "inputs", "position", "meta", "options"]
 NASTY = ["\x00", "\x1b[31m", "\u202e", "\u0085", "\n", "\t", "-1", "1e3", "99999999999999999999", "🤠", "  "]

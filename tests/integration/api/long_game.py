@@ -8,7 +8,8 @@ from litestar import Litestar
 
 from services.game.application.lifecycle import seat_id
 from services.game.records import GameRecord, record_from_events
-from services.game.rules.dice import CharacterId, Decision, Face, Game, Role, RollDice, Seat
+from services.game.rules.dice import CharacterId, Decision, Game, Role, RollDice, Seat
+from services.game.rules.dice.kinds import BASE
 from tests.integration.api.conftest import resources_of
 
 ROLES = (
@@ -26,7 +27,7 @@ def long_record(seed: int = LONG_SEED) -> GameRecord:
     game = Game.start([Seat(player=seat_id(i), role=r, character=c) for i, (r, c) in enumerate(seats)])
     while (question := game.awaiting) is not None:
         if question.decision is Decision.ROLL:
-            faces = tuple(rng.choice(list(Face)) for _ in question.dice)
+            faces = tuple(rng.choice(list(BASE.faces)) for _ in question.dice)
             game.play(RollDice(player=question.player, faces=faces))
         else:
             game.play(rng.choice(list(game.legal_commands())))

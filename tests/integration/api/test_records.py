@@ -10,7 +10,8 @@ import httpx
 
 from services.game.application.lifecycle import seat_id
 from services.game.records import record_from_events, record_to_object
-from services.game.rules.dice import CharacterId, Decision, Face, Game, Role, RollDice, Seat
+from services.game.rules.dice import CharacterId, Decision, Game, Role, RollDice, Seat
+from services.game.rules.dice.kinds import BASE
 from tests.integration.api.bots import bearer, create_online_game
 from tests.integration.api.test_errors import problem
 
@@ -33,7 +34,7 @@ def a_finished_table_game(seed: int) -> dict[str, Any]:
             break
         if question.decision is Decision.ROLL:
             game.play(
-                RollDice(player=question.player, faces=tuple(rng.choice(list(Face)) for _ in question.dice))
+                RollDice(player=question.player, faces=tuple(rng.choice(BASE.faces) for _ in question.dice))
             )
         else:
             game.play(rng.choice(list(game.legal_commands())))

@@ -14,7 +14,8 @@ from services.game.application.service import Actor, ActorKind, GameService, Mem
 from services.game.application.session import GameSession, GameStatus
 from services.game.audit import AuditReport, audit_game
 from services.game.audit.report import CHAIN, COMMITMENT, DEAL, REPLAY, RESULT, ROLLS
-from services.game.rules.dice import CharacterId, Decision, Face, PlayerId, Role, RollDice, parse_command
+from services.game.rules.dice import CharacterId, Decision, PlayerId, Role, RollDice, parse_command
+from services.game.rules.dice.kinds import BASE
 
 ORGANISER = Actor(kind=ActorKind.ORGANISER, id="club-organiser")
 MEMBERS = tuple(Member(member_id=f"m{i}", name=f"Player {i}") for i in range(1, 7))
@@ -88,7 +89,7 @@ async def table_game_to_the_end(service: GameService, rng_seed: int) -> str:
         question = session.game.awaiting
         if question.decision is Decision.ROLL:
             command = RollDice(
-                player=question.player, faces=tuple(rng.choice(list(Face)) for _ in question.dice)
+                player=question.player, faces=tuple(rng.choice(list(BASE.faces)) for _ in question.dice)
             )
         else:
             command = rng.choice(list(session.game.legal_commands()))

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from services.game.rules.dice import (
     CharacterId,
     Decision,
-    Face,
     Game,
     GameCommand,
     PlayerId,
@@ -16,8 +15,9 @@ from services.game.rules.dice import (
     Seat,
     roles_for,
 )
+from services.game.rules.dice.kinds import BASE
 
-FACES = list(Face)
+FACES = list(BASE.faces)
 
 
 def random_seats(n: int, rng: random.Random) -> list[Seat]:

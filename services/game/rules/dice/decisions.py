@@ -27,6 +27,7 @@ from services.game.rules.dice.points import TurnPoint
 from services.game.rules.dice.state import GameState, TurnState
 from services.game.rules.dice.table import distance, reach
 from services.game.rules.dice.vocabulary import (
+    BASE_FACES,
     SHOOT_FACES,
     ArrowReason,
     Face,
@@ -170,11 +171,13 @@ def _check_roll(state: GameState, q: Awaiting, c: cmd.Command) -> None:
     if len(c.faces) != len(q.dice):
         dice = ", ".join(map(str, q.dice))
         raise MalformedCommand(f"{q.player} must roll {len(q.dice)} dice ({dice}); got {len(c.faces)} faces")
-    for f in c.faces:
+    for die, f in zip(q.dice, c.faces, strict=True):
         if not isinstance(f, Face):
             raise MalformedCommand(f"{f!r} is not a die face")
+        if f not in BASE_FACES and _turn(state).kinds is BASE_HAND:
+            raise IllegalCommand(f"die {die} is a base die and has no {f} face")
     kinds = _turn(state).kinds
-    if kinds is not BASE_HAND:  # a base die has every base face
+    if kinds is not BASE_HAND:
         for die, f in zip(q.dice, c.faces, strict=True):
             kind = kinds[die]
             if f not in kind.faces:

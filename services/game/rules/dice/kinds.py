@@ -17,7 +17,17 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TypeAlias
 
-from services.game.rules.dice.vocabulary import ARROW, BEER, DYNAMITE, GATLING, SHOOT1, SHOOT2, Face
+from services.game.rules.dice.vocabulary import (
+    ARROW,
+    BEER,
+    BROKEN_ARROW,
+    BULLET,
+    DYNAMITE,
+    GATLING,
+    SHOOT1,
+    SHOOT2,
+    Face,
+)
 
 Symbol: TypeAlias = Face
 """One symbol of a face. Every symbol is also the name of the single face that shows only it;
@@ -54,6 +64,19 @@ def die_kind(name: str, faces: tuple[Face, ...], doubles: Mapping[Face, Symbols]
 
 
 BASE = die_kind("base", (ARROW, DYNAMITE, SHOOT1, SHOOT2, BEER, GATLING))
+
+LOUDMOUTH = die_kind(
+    "loudmouth",
+    (ARROW, DYNAMITE, BULLET, Face.SHOOT1X2, Face.SHOOT2X2, Face.GATLINGX2),
+    {Face.SHOOT1X2: (SHOOT1, SHOOT1), Face.SHOOT2X2: (SHOOT2, SHOOT2), Face.GATLINGX2: (GATLING, GATLING)},
+)
+"""OS1's Loudmouth die (RULINGS-expansions §1)."""
+COWARD = die_kind(
+    "coward",
+    (ARROW, DYNAMITE, SHOOT1, BEER, Face.BEERX2, BROKEN_ARROW),
+    {Face.BEERX2: (BEER, BEER)},
+)
+"""OS1's Coward die (RULINGS-expansions §1)."""
 
 BASE_HAND: tuple[DieKind, ...] = (BASE,) * 5
 """The dice of a base-game turn: five base dice."""

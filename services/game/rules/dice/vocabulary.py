@@ -22,6 +22,13 @@ class Face(StrEnum):
     SHOOT2 = "shoot2"
     BEER = "beer"
     GATLING = "gatling"
+    # Old Saloon (OS1): the Loudmouth and Coward dice
+    BROKEN_ARROW = "broken_arrow"
+    BULLET = "bullet"
+    SHOOT1X2 = "shoot1x2"
+    SHOOT2X2 = "shoot2x2"
+    BEERX2 = "beerx2"
+    GATLINGX2 = "gatlingx2"
 
 
 ARROW, DYNAMITE, SHOOT1, SHOOT2, BEER, GATLING = (
@@ -37,6 +44,9 @@ reading ``Face.BEER`` goes through the enum class's ``__getattr__`` and costs se
 as much as reading a module constant."""
 
 SHOOT_FACES: frozenset[Face] = frozenset({SHOOT1, SHOOT2})
+BROKEN_ARROW, BULLET = Face.BROKEN_ARROW, Face.BULLET
+BASE_FACES: frozenset[Face] = frozenset({ARROW, DYNAMITE, SHOOT1, SHOOT2, BEER, GATLING})
+"""The faces of a base die; every other face belongs to an expansion's die."""
 
 
 class CharacterId(StrEnum):
