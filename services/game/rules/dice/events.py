@@ -23,6 +23,7 @@ from services.game.rules.dice.vocabulary import (
     Role,
     RollingEnd,
     Side,
+    SpecialRole,
 )
 
 
@@ -33,10 +34,13 @@ class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True, kw_only=Tru
 # --- setup --------------------------------------------------------------------------------
 
 
-class Seat(msgspec.Struct, frozen=True, kw_only=True):
+class Seat(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     player: PlayerId
     role: Role
     character: CharacterId
+    special: SpecialRole | None = None
+    """OS3: the special role card (its base role is ``role``); omitted without OS3, so a base
+    game's seats encode as they always did."""
 
 
 class PlayerPosition(msgspec.Struct, frozen=True, kw_only=True):

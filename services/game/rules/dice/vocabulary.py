@@ -77,6 +77,21 @@ class Role(StrEnum):
     RENEGADE = "renegade"
 
 
+class SpecialRole(StrEnum):
+    """Old Saloon's special role cards (OS3, RULINGS-expansions §OS3), by the seed's names. With
+    OS3 every seat holds one; its base role (``BASE_ROLE_OF``) decides sides and the end."""
+
+    L_OURS = "l_ours"  # Sheriff: +3 life instead of +2 (passive)
+    LE_BIEN = "le_bien"  # Deputy: becomes the Sheriff
+    LE_DOC = "le_doc"  # Deputy: sets one die of any roll
+    LE_JUGE = "le_juge"  # Deputy: cancels another role's use
+    LE_JOUEUR = "le_joueur"  # Outlaw: forces a reroll of all dice
+    LE_MAUVAIS = "le_mauvais"  # Outlaw: cancels a gain of life
+    LE_VILAIN = "le_vilain"  # Outlaw: swaps two players' arrows
+    MAIN_DROITE = "main_droite"  # Renegade: an extra turn
+    MAIN_GAUCHE = "main_gauche"  # Renegade: saves a player from elimination
+
+
 class Side(StrEnum):
     """Who wins together. Three-player games have one side per player (their role)."""
 
@@ -86,6 +101,19 @@ class Side(StrEnum):
     # three-player game: each role is its own side
     DEPUTY = "deputy"
     OUTLAW = "outlaw"
+
+
+BASE_ROLE_OF: dict[SpecialRole, Role] = {
+    SpecialRole.L_OURS: Role.SHERIFF,
+    SpecialRole.LE_BIEN: Role.DEPUTY,
+    SpecialRole.LE_DOC: Role.DEPUTY,
+    SpecialRole.LE_JUGE: Role.DEPUTY,
+    SpecialRole.LE_JOUEUR: Role.OUTLAW,
+    SpecialRole.LE_MAUVAIS: Role.OUTLAW,
+    SpecialRole.LE_VILAIN: Role.OUTLAW,
+    SpecialRole.MAIN_DROITE: Role.RENEGADE,
+    SpecialRole.MAIN_GAUCHE: Role.RENEGADE,
+}
 
 
 class Cause(StrEnum):
