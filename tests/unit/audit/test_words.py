@@ -45,6 +45,7 @@ EXAMPLES: list[tuple[msgspec.Struct, str]] = [
         "p2 finished rolling with dynamite dynamite dynamite dynamite dynamite (three dynamite)",
     ),
     (ev.ArrowTaken(player=P1, reason=ArrowReason.ROLL), "p1 took an arrow"),
+    (ev.ChiefArrowTaken(player=P1, reason=ArrowReason.ROLL), "p1 took the Chief's Arrow"),
     (
         ev.ArrowsReturned(player=P1, count=3, reason=ArrowReason.GATLING),
         "p1 returned 3 arrows for the gatling",

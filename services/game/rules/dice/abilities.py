@@ -34,9 +34,14 @@ if TYPE_CHECKING:
     from services.game.rules.dice.state import DamageBatch, FinalDice, GameState, PlayerState, TurnState
 
 Emit = Callable[[ev.Event], None]
+Step = Callable[["GameState", Emit], None]
+"""An automatic step of the turn (``flow``): it emits the events of one rule."""
 
 StartOfTurn = Callable[["GameState", "TurnState", "PlayerState"], Awaiting | None]
 """``TurnPoint.START_OF_TURN``, the active player's: a question before the first roll."""
+AfterRoll = Callable[["GameState", "TurnState", "PlayerState"], "Awaiting | Step | None"]
+"""``TurnPoint.AFTER_ROLL``, a module's: after each roll's arrows, the roll's other effects
+(OS1's ``broken_arrow`` and ``bullet``), one question or step at a time; None once done."""
 Rerollable = Callable[["TurnState"], tuple[DieIndex, ...]]
 """``TurnPoint.ON_KEEP``: the dice the active player may reroll (base: all but dynamite)."""
 BeforeShots = Callable[["GameState", "TurnState", "PlayerState", "FinalDice"], Awaiting | None]
@@ -70,6 +75,7 @@ class Ability:
     """The hooks one character adds to the turn; None (or empty) where the base rule holds."""
 
     start_of_turn: StartOfTurn | None = None
+    after_roll: AfterRoll | None = None
     on_keep: Rerollable | None = None
     shot_used_as: Mapping[Face, tuple[Face, ...]] = field(default_factory=lambda: NO_SHOT_SWAPS)
     """``TurnPoint.ON_RESOLVE_SHOTS``: the other faces a shoot face may be used as (data: who

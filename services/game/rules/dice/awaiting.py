@@ -12,7 +12,9 @@ from services.game.rules.dice.vocabulary import DieIndex, PlayerId
 
 
 class Decision(StrEnum):
-    """The base game's decisions; each is declared once, by its ``decisions.DecisionSpec``."""
+    """The base game's decisions; each is declared once, by its ``decisions.DecisionSpec``.
+    A module names its own decisions in its own ``StrEnum`` (``old_saloon``), so a question's
+    decision is any ``StrEnum`` member, read by its value."""
 
     TURN_START_HEAL = "turn_start_heal"  # Sid Ketchum: who gains 1 life
     ROLL = "roll"  # the dice: faces for the dice listed
@@ -44,7 +46,8 @@ def describe_with(specs: Mapping[str, _Declared]) -> None:
 
 class Awaiting(msgspec.Struct, frozen=True, kw_only=True):
     player: PlayerId
-    decision: Decision
+    decision: StrEnum
+    """A ``Decision`` of the base game or a module's own decision name."""
     dice: tuple[DieIndex, ...] = ()
     """The dice concerned: to roll, to aim, or that may be rerolled."""
     max_count: int = 0

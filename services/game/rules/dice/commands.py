@@ -72,13 +72,15 @@ class DoubleShot(Command, frozen=True, kw_only=True):
         return f"{self.player} double {self.shot_die} {self.beer_die}"
 
 
-class TakeArrowsInstead(Command, frozen=True, kw_only=True):
-    """Bart Cassidy takes arrows instead of losing that much life."""
+class TakeArrowsInstead(Command, frozen=True, kw_only=True, omit_defaults=True):
+    """Bart Cassidy takes arrows instead of losing that much life; ``chief``: the first of them
+    is the Chief's Arrow (OS2)."""
 
     count: int
+    chief: bool = False
 
     def text(self) -> str:
-        return f"{self.player} arrows-instead {self.count}"
+        return f"{self.player} arrows-instead {self.count}{' chief' if self.chief else ''}"
 
 
 class DiscardArrows(Command, frozen=True, kw_only=True):
@@ -160,6 +162,8 @@ def parse_command(text: str) -> GameCommand:
             return DoubleShot(player=player, shot_die=_int(args[0], text), beer_die=_int(args[1], text))
         case "arrows-instead" if len(args) == 1:
             return TakeArrowsInstead(player=player, count=_int(args[0], text))
+        case "arrows-instead" if len(args) == 2 and args[1] == "chief":
+            return TakeArrowsInstead(player=player, count=_int(args[0], text), chief=True)
         case "discard" if len(args) == 1:
             return DiscardArrows(player=player, count=_int(args[0], text))
         case "remove" if args:

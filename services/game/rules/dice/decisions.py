@@ -27,8 +27,10 @@ from services.game.rules.dice.points import TurnPoint
 from services.game.rules.dice.state import GameState, TurnState
 from services.game.rules.dice.table import distance, reach
 from services.game.rules.dice.vocabulary import (
+    ANY_BEER_FACES,
+    ANY_SHOOT_FACES,
     BASE_FACES,
-    SHOOT_FACES,
+    DOUBLE_FACES,
     ArrowReason,
     Face,
     GainCause,
@@ -68,7 +70,8 @@ class BotHint(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class DecisionSpec:
-    decision: Decision
+    decision: StrEnum
+    """A base ``Decision`` or a module's decision name."""
     who: Who
     point: TurnPoint
     """The point of the turn where ``flow`` asks it."""
@@ -111,6 +114,13 @@ def _die_in_range(t: TurnState, die: int | None) -> int:
     if not 0 <= die < len(t.dice):
         raise MalformedCommand(f"there is no die {die}; dice are 0 to {len(t.dice) - 1}")
     return die
+
+
+def symbol_of(t: TurnState, die: int) -> Face:
+    """The symbol a die's face aims: the face itself, or one of a double's two equal symbols."""
+    face = t.dice[die]
+    assert face is not None
+    return t.kinds[die].symbols[face][0] if face in DOUBLE_FACES else face
 
 
 def _dice(q: Awaiting) -> str:
@@ -249,9 +259,9 @@ def _check_double(state: GameState, q: Awaiting, c: cmd.Command) -> None:
     t = _turn(state)
     _die_in_range(t, c.shot_die)
     _die_in_range(t, c.beer_die)
-    if t.dice[c.shot_die] not in SHOOT_FACES:
+    if t.dice[c.shot_die] not in ANY_SHOOT_FACES:
         raise IllegalCommand(f"die {c.shot_die} shows {t.dice[c.shot_die]}, not a shoot1 or shoot2")
-    if t.dice[c.beer_die] is not Face.BEER:
+    if t.dice[c.beer_die] not in ANY_BEER_FACES:
         raise IllegalCommand(f"die {c.beer_die} shows {t.dice[c.beer_die]}, not a beer")
 
 
@@ -265,7 +275,7 @@ def _generate_double(s: GameState, q: Awaiting) -> Iterator[cmd.GameCommand]:
     dice = _turn(s).dice
     for shot in q.dice:
         for beer in q.dice:
-            if dice[shot] in SHOOT_FACES and dice[beer] is Face.BEER:
+            if dice[shot] in ANY_SHOOT_FACES and dice[beer] in ANY_BEER_FACES:
                 yield cmd.DoubleShot(player=q.player, shot_die=shot, beer_die=beer)
 
 
@@ -280,8 +290,7 @@ def _check_shot_target(state: GameState, q: Awaiting, c: cmd.Command) -> None:
         what = "already has a target" if die in t.targets else f"shows {t.dice[die]}"
         raise IllegalCommand(f"die {die} {what}; dice awaiting a shot target: {_dice(q)}")
     shooter = state.by_id[t.player]
-    face = t.dice[die]
-    assert face is not None
+    face = symbol_of(t, die)
     if c.as_face is not None and c.as_face is not face:
         if c.as_face not in shooter.character.ability.shot_used_as.get(face, ()):
             raise IllegalCommand(f"die {die} is a {face}; only Calamity Janet may use it as another")
@@ -305,8 +314,7 @@ def _generate_shot_target(s: GameState, q: Awaiting) -> Iterator[cmd.GameCommand
     t = _turn(s)
     shooter = s.by_id[q.player]
     for die in q.dice:
-        face = t.dice[die]
-        assert face is not None
+        face = symbol_of(t, die)
         faces = [face, *shooter.character.ability.shot_used_as.get(face, ())]
         seen: set[str] = set()
         for used in faces:
@@ -366,25 +374,30 @@ def _check_count(state: GameState, q: Awaiting, c: cmd.Command) -> None:
     assert isinstance(c, cmd.TakeArrowsInstead | cmd.DiscardArrows)
     if not 1 <= c.count <= q.max_count:
         raise IllegalCommand(f"'{c}': the count must be from 1 to {q.max_count}")
+    if isinstance(c, cmd.TakeArrowsInstead) and c.chief and not state.chief_in_pile:
+        raise IllegalCommand(f"'{c}': the Chief's Arrow is not in the pile")
 
 
 def _respond_arrows_instead(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
     t = _turn(s)
-    step = "gatling" if t.shots_done or not t.shoot_dice() else "shots"
+    step = "gatling" if t.shots_done or not t.final_dice().shoot else "shots"
     if isinstance(c, cmd.Decline):
         count = 0  # "no" is recorded as taking 0 arrows (docs/rulings.md)
     else:
         assert isinstance(c, cmd.TakeArrowsInstead)
         count = c.count
     emit(ev.ArrowsInsteadChosen(player=c.player, count=count, step=step))
-    for _ in range(count):
-        take_arrow(s, c.player, ArrowReason.INSTEAD_OF_LIFE, emit)
+    chief = isinstance(c, cmd.TakeArrowsInstead) and c.chief
+    for n in range(count):
+        take_arrow(s, c.player, ArrowReason.INSTEAD_OF_LIFE, emit, chief=chief and n == 0)
 
 
 def _generate_arrows_instead(s: GameState, q: Awaiting) -> Iterator[cmd.GameCommand]:
     yield cmd.Decline(player=q.player)
     for n in range(1, q.max_count + 1):
         yield cmd.TakeArrowsInstead(player=q.player, count=n)
+        if s.chief_in_pile:
+            yield cmd.TakeArrowsInstead(player=q.player, count=n, chief=True)
 
 
 def _discard(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:

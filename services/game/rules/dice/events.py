@@ -111,6 +111,13 @@ class ArrowTaken(Event, frozen=True, kw_only=True):
     reason: ArrowReason
 
 
+class ChiefArrowTaken(Event, frozen=True, kw_only=True):
+    """OS2: ``player`` took the Chief's Arrow from the pile (worth two in an Indian attack)."""
+
+    player: PlayerId
+    reason: ArrowReason
+
+
 class ArrowsReturned(Event, frozen=True, kw_only=True):
     player: PlayerId
     count: int
@@ -226,6 +233,7 @@ GameEvent = (
     | DiceRolled
     | DiceFinalized
     | ArrowTaken
+    | ChiefArrowTaken
     | ArrowsReturned
     | IndiansAttacked
     | AllArrowsReturned

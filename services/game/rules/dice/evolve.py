@@ -11,6 +11,7 @@ from typing import Any
 
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.errors import InvalidSetup
+from services.game.rules.dice.kinds import BASE_HAND
 from services.game.rules.dice.modules import BASE_GAME_RULES, Rules
 from services.game.rules.dice.state import (
     BatchKind,
@@ -20,6 +21,7 @@ from services.game.rules.dice.state import (
     TurnState,
 )
 from services.game.rules.dice.vocabulary import (
+    DOUBLE_FACES,
     ArrowReason,
     Cause,
     Face,
@@ -38,7 +40,8 @@ def initial_state(started: ev.GameStarted, rules: Rules = BASE_GAME_RULES) -> Ga
         ch = characters[s.character]
         life = ch.life + (2 if s.role is Role.SHERIFF and not three else 0)
         players.append(PlayerState(s.player, seat, s.role, ch, life, life))
-    state = GameState(players, started.arrow_pile, 9, three, rules)
+    state = GameState(players, started.arrow_pile, started.arrow_pile, three, rules)
+    state.chief_in_pile = rules.arrow_choice is not None
     pos = started.position
     if pos is not None:
         for pp in pos.players:
@@ -117,7 +120,12 @@ def _target_chosen(s: GameState, e: ev.TargetChosen) -> None:
     else:
         face = e.as_face or t.dice[e.die]
         assert face is not None
-        t.targets[e.die] = (e.target, face)
+        if face in DOUBLE_FACES:  # a double aims one symbol at a time: the face's own symbol
+            face = t.kinds[e.die].symbols[face][0]
+        if e.die in t.targets:  # the second symbol of a double
+            t.second_targets[e.die] = (e.target, face)
+        else:
+            t.targets[e.die] = (e.target, face)
 
 
 def _reroll_chosen(s: GameState, e: ev.RerollChosen) -> None:
@@ -131,13 +139,16 @@ def _dice_rolled(s: GameState, e: ev.DiceRolled) -> None:
     t.rolls_used = e.roll
     t.pending_roll = None
     t.roll_arrows_left = e.faces.count(Face.ARROW)
+    if t.kinds is not BASE_HAND:  # the Saloon dice's faces that act on the roll (OS1)
+        t.roll_broken_left = e.faces.count(Face.BROKEN_ARROW)
+        t.roll_bullets_left = e.faces.count(Face.BULLET)
 
 
 def _dice_finalized(s: GameState, e: ev.DiceFinalized) -> None:
     _turn(s).phase = Phase.RESOLVING
 
 
-def _arrow_taken(s: GameState, e: ev.ArrowTaken) -> None:
+def _arrow_taken(s: GameState, e: ev.ArrowTaken | ev.ChiefArrowTaken) -> None:
     s.arrow_pile -= 1
     s.by_id[e.player].arrows += 1
     t = s.turn
@@ -149,7 +160,21 @@ def _arrow_taken(s: GameState, e: ev.ArrowTaken) -> None:
         t.batch.hit_backs_given += 1
 
 
+def _chief_arrow_taken(s: GameState, e: ev.ChiefArrowTaken) -> None:
+    _arrow_taken(s, e)  # the same move of one token, plus who holds it
+    s.chief_holder, s.chief_in_pile = e.player, False
+
+
+def _chief_back_if(s: GameState, player: str, kept: int) -> None:
+    """Tokens leave ``player`` regular ones first (a ruling, docs/rulings.md): the Chief's Arrow
+    goes back to the pile only with his last token (``kept`` tokens stay)."""
+    if s.chief_holder == player and kept == 0:
+        s.chief_holder, s.chief_in_pile = None, True
+
+
 def _arrows_returned(s: GameState, e: ev.ArrowsReturned) -> None:
+    if s.chief_holder is not None:
+        _chief_back_if(s, e.player, s.by_id[e.player].arrows - e.count)
     s.by_id[e.player].arrows -= e.count
     s.arrow_pile += e.count
     if e.reason is ArrowReason.DISCARD_ON_LOSS and s.turn and s.turn.batch:
@@ -164,6 +189,8 @@ def _all_arrows_returned(s: GameState, e: ev.AllArrowsReturned) -> None:
     for p in s.players:
         p.arrows = 0
     s.arrow_pile = s.arrow_total
+    if s.chief_holder is not None:
+        s.chief_holder, s.chief_in_pile = None, True
 
 
 def _dynamite_exploded(s: GameState, e: ev.DynamiteExploded) -> None:
@@ -218,6 +245,8 @@ def _life_gained(s: GameState, e: ev.LifeGained) -> None:
 
 def _arrows_removed(s: GameState, e: ev.ArrowsRemoved) -> None:
     for pid in e.from_players:
+        if s.chief_holder is not None:
+            _chief_back_if(s, pid, s.by_id[pid].arrows - 1)
         s.by_id[pid].arrows -= 1
         s.arrow_pile += 1
     _turn(s).decided.add("remove_arrows")
@@ -227,6 +256,8 @@ def _player_eliminated(s: GameState, e: ev.PlayerEliminated) -> None:
     p = s.by_id[e.player]
     p.alive = False
     p.life = 0
+    if s.chief_holder == p.id:
+        s.chief_holder, s.chief_in_pile = None, True
     s.arrow_pile += p.arrows
     p.arrows = 0
     p.eliminated_by, p.eliminated_cause, p.eliminated_turn = e.source, e.cause, e.turn
@@ -250,6 +281,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[GameState, Any], None]] = {
     ev.DiceRolled: _dice_rolled,
     ev.DiceFinalized: _dice_finalized,
     ev.ArrowTaken: _arrow_taken,
+    ev.ChiefArrowTaken: _chief_arrow_taken,
     ev.ArrowsReturned: _arrows_returned,
     ev.IndiansAttacked: _indians_attacked,
     ev.AllArrowsReturned: _all_arrows_returned,

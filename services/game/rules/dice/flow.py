@@ -21,8 +21,8 @@ from services.game.rules.dice.outcome import check_end
 from services.game.rules.dice.state import BatchKind, DamageBatch, GameState, PlayerState, TurnState
 from services.game.rules.dice.table import next_living_seat
 from services.game.rules.dice.vocabulary import (
+    ANY_SHOOT_FACES,
     DYNAMITE,
-    SHOOT_FACES,
     ArrowReason,
     Cause,
     DieIndex,
@@ -88,7 +88,16 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
     if t.pending_roll is not None:
         return Awaiting(player=active.id, decision=Decision.ROLL, dice=t.pending_roll)
     if t.roll_arrows_left > 0:
-        return _take_roll_arrow
+        return arrow_move(s, active.id, _take_roll_arrow)
+    if t.batch is not None:  # a loss while rolling (OS1's bullet): the reactions to it first
+        reaction = _batch_reaction(s, t.batch, active)
+        if reaction is not None:
+            return reaction
+    for rule in s.rules.hooks:  # the modules' effects of each roll (OS1's broken arrows, bullets)
+        if rule.after_roll is not None:
+            move = rule.after_roll(s, t, active)
+            if move is not None:
+                return move
     if t.count(DYNAMITE) >= 3:
         return _finalize(RollingEnd.THREE_DYNAMITE)
     max_rolls = 1 + ch.rerolls
@@ -100,6 +109,17 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
         dice=(ability.on_keep or base_rerollable)(t),
         rolls_left=max_rolls - t.rolls_used,
     )
+
+
+def arrow_move(s: GameState, taker: PlayerId, take: Step) -> Move:
+    """Taking one arrow from the pile: the token chosen first when a module offers a choice
+    (OS2: the Chief's Arrow or a regular one), else ``take``."""
+    choice = s.rules.arrow_choice
+    if choice is not None:
+        question = choice(s, taker)
+        if question is not None:
+            return question
+    return take
 
 
 def _take_roll_arrow(s: GameState, emit: Emit) -> None:
@@ -136,6 +156,8 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
             if question is not None:
                 return question
         untargeted = tuple([i for i in shoot if i not in t.targets])
+        if final.doubles:
+            untargeted = _with_second_symbols(t, untargeted, shoot, final.doubles)
         if untargeted:
             return Awaiting(player=active.id, decision=Decision.SHOT_TARGET, dice=untargeted)
         return _arrows_instead_question(s, BatchKind.SHOTS, shot_damage(t)) or _fire_shots
@@ -144,6 +166,8 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
         beers = t.beer_dice()
         if beers:
             untargeted = tuple([i for i in beers if i not in t.targets])
+            if final.doubles:
+                untargeted = _with_second_symbols(t, untargeted, beers, final.doubles)
             if untargeted:
                 return Awaiting(player=active.id, decision=Decision.BEER_TARGET, dice=untargeted)
             return _pour_beers
@@ -159,15 +183,31 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
     return _end_of_turn
 
 
+def _with_second_symbols(
+    t: TurnState, untargeted: tuple[DieIndex, ...], dice: tuple[DieIndex, ...], doubles: tuple[DieIndex, ...]
+) -> tuple[DieIndex, ...]:
+    """``untargeted`` plus the double dice among ``dice`` whose second symbol has no target yet
+    (a beer half spent by Slab leaves one symbol to aim)."""
+    spent = t.doubled[1] if t.doubled is not None else None
+    seconds = [
+        i for i in doubles if i in dice and i in t.targets and i not in t.second_targets and i != spent
+    ]
+    return tuple(sorted((*untargeted, *seconds))) if seconds else untargeted
+
+
 def shot_damage(t: TurnState) -> dict[PlayerId, int]:
     planned: dict[PlayerId, int] = {}
     for die, (target, _face) in t.targets.items():
-        if t.dice[die] in SHOOT_FACES:
+        if t.dice[die] in ANY_SHOOT_FACES:
             planned[target] = planned.get(target, 0) + shot_amount(t, die)
+    for die, (target, _face) in t.second_targets.items():
+        if t.dice[die] in ANY_SHOOT_FACES:
+            planned[target] = planned.get(target, 0) + 1
     return planned
 
 
 def shot_amount(t: TurnState, die: DieIndex) -> int:
+    """The first symbol of ``die``: 2 when Slab doubled it (a double's second symbol is 1)."""
     return 2 if t.doubled is not None and t.doubled[0] == die else 1
 
 
@@ -225,7 +265,7 @@ def _batch_reaction(s: GameState, batch: DamageBatch, active: PlayerState) -> Mo
                 owed += hit_back(batch, p)
         if batch.hit_backs_given < owed:
             shooter = batch.source
-            return lambda s, emit: take_arrow(s, shooter, ArrowReason.HIT_BACK, emit)
+            return arrow_move(s, shooter, lambda s, emit: take_arrow(s, shooter, ArrowReason.HIT_BACK, emit))
     return None
 
 
@@ -246,11 +286,12 @@ def _fire_shots(s: GameState, emit: Emit) -> None:
         if key.startswith(BatchKind.SHOTS + ":")
     }
     hits: list[Hit] = []
-    for die in sorted(t.targets):
-        if t.dice[die] not in SHOOT_FACES:
+    aimed = [(die, t.targets[die], shot_amount(t, die)) for die in sorted(t.targets)]
+    if t.second_targets:
+        aimed += [(die, t.second_targets[die], 1) for die in sorted(t.second_targets)]
+    for die, (target, face), amount in aimed:
+        if t.dice[die] not in ANY_SHOOT_FACES:
             continue
-        target, face = t.targets[die]
-        amount = shot_amount(t, die)
         spared = min(avoided.get(target, 0), amount)
         if spared:
             avoided[target] -= spared
@@ -267,8 +308,11 @@ def _pour_beers(s: GameState, emit: Emit) -> None:
     own_beer = active.character.ability.own_beer
     # judged now, when the beers start to resolve, for every beer of the turn (Jesse Jones)
     self_heal = 1 if own_beer is None else own_beer(active)
-    for die in t.beer_dice():
-        target = s.by_id[t.targets[die][0]]
+    aimed = [t.targets[die][0] for die in t.beer_dice()]
+    if t.second_targets:
+        aimed += [t.second_targets[die][0] for die in t.beer_dice() if die in t.second_targets]
+    for target_id in aimed:
+        target = s.by_id[target_id]
         heal = self_heal if target is active else 1
         emit(
             ev.LifeGained(
@@ -321,8 +365,15 @@ def _start_next_turn(s: GameState, emit: Emit) -> None:
 # --- arrows, losses, eliminations ---------------------------------------------------------------
 
 
-def take_arrow(s: GameState, player: PlayerId, reason: ArrowReason, emit: Emit) -> None:
-    emit(ev.ArrowTaken(player=player, reason=reason))
+def take_arrow(
+    s: GameState, player: PlayerId, reason: ArrowReason, emit: Emit, *, chief: bool = False
+) -> None:
+    """``player`` takes one token from the pile: the Chief's Arrow when ``chief`` or when it is
+    the pile's last token (OS2), else a regular one. Taking the last token brings the attack."""
+    if chief or (s.chief_in_pile and s.arrow_pile == 1):
+        emit(ev.ChiefArrowTaken(player=player, reason=reason))
+    else:
+        emit(ev.ArrowTaken(player=player, reason=reason))
     if s.arrow_pile == 0:
         _indian_attack(s, emit)
 
@@ -330,10 +381,18 @@ def take_arrow(s: GameState, player: PlayerId, reason: ArrowReason, emit: Emit) 
 def _indian_attack(s: GameState, emit: Emit) -> None:
     emit(ev.IndiansAttacked())
     hits: list[Hit] = []
+    worth = {p.id: p.arrows for p in s.players if p.alive and p.arrows}
+    spared = None
+    holder = s.chief_holder
+    if holder is not None and holder in worth:
+        # OS2: the Chief's Arrow counts two; its holder loses nothing if he alone has the most
+        worth[holder] += 1
+        if all(n < worth[holder] for pid, n in worth.items() if pid != holder):
+            spared = holder
     for p in s.players:
-        if p.alive and p.arrows:
+        if p.id in worth and p.id != spared:
             cap = p.character.max_loss_per_indian_attack
-            lost = p.arrows if cap is None else min(cap, p.arrows)
+            lost = worth[p.id] if cap is None else min(cap, worth[p.id])
             hits.append((p.id, lost, Cause.INDIAN_ATTACK, None))
     apply_losses(s, hits, None, emit)
     if s.phase is not Phase.OVER:

@@ -8,8 +8,9 @@ enabled modules into one ``Rules`` table, once per module set (cached), and ever
 carries it (``GameState.rules``): ``decide``, ``legal``, ``flow``, ``evolve``, the timeouts and
 the bots read the game's table, never a module's globals.
 
-The base game is the empty module set. No expansion is implemented yet: ``ENGINE_MODULES`` is
-empty and ``rules_for`` refuses any module it does not hold, by name.
+The base game is the empty module set. Each expansion module is a file of its expansion's
+package (``old_saloon``) that ``register``s its ``RulesModule`` when the engine is imported;
+``ENGINE_MODULES`` shows what is registered and ``rules_for`` refuses any other module by name.
 """
 
 from __future__ import annotations
@@ -22,20 +23,27 @@ from typing import TYPE_CHECKING, Any
 
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.abilities import Ability
+from services.game.rules.dice.awaiting import describe_with
 from services.game.rules.dice.characters import CHARACTERS, Character
 from services.game.rules.dice.decisions import BASE_DECISIONS, DecisionSpec
 from services.game.rules.dice.errors import InvalidSetup
 from services.game.rules.dice.kinds import BASE, BASE_HAND, DieKind
-from services.game.rules.dice.vocabulary import CharacterId
+from services.game.rules.dice.vocabulary import CharacterId, PlayerId
 from services.game.rules.ruleset import MODULES, GameType, ModuleId, Ruleset
 
+ARROW_TOKENS = 9
+"""The base game's arrow pile."""
+
 if TYPE_CHECKING:
+    from services.game.rules.dice.awaiting import Awaiting
     from services.game.rules.dice.state import GameState, PlayerState
 
 Hand = Callable[["GameState", "PlayerState"], tuple[DieKind, ...]]
 """The kinds of the dice a player rolls this turn (base: five base dice)."""
 Handler = Callable[["GameState", Any], None]
 """Folds one event class into the state (``evolve``)."""
+ArrowChoice = Callable[["GameState", PlayerId], "Awaiting | None"]
+"""Before a player takes an arrow from the pile: the question of which token (OS2), or None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,11 +59,28 @@ class RulesModule:
     """Rule hooks at the points of the turn, for the active player (not a character's)."""
     hand: Hand | None = None
     """Set when the module changes the dice a turn rolls (OS1's Saloon die, UA1's Duel dice)."""
+    arrow_choice: ArrowChoice | None = None
+    """Set when a taker may choose which arrow token to take (OS2's Chief's Arrow)."""
+    extra_arrows: int = 0
+    """Tokens the module adds to the arrow pile (OS2: the Chief's Arrow)."""
     events: Mapping[type[ev.Event], Handler] = field(default_factory=lambda: MappingProxyType({}))
 
 
-ENGINE_MODULES: Mapping[ModuleId, RulesModule] = MappingProxyType({})
-"""The modules this engine plays. Empty: the base game only, for now."""
+_REGISTERED: dict[ModuleId, RulesModule] = {}
+ENGINE_MODULES: Mapping[ModuleId, RulesModule] = MappingProxyType(_REGISTERED)
+"""The modules this engine plays (a live view of what ``register`` was given)."""
+
+
+def register(module: RulesModule) -> RulesModule:
+    """Make ``module`` playable: ``rules_for`` assembles it, its events decode with the base
+    game's (``events.EVENT_TYPES``) and its questions describe themselves."""
+    if module.id in _REGISTERED:
+        raise InvalidSetup(f"module {module.id} is registered twice")
+    _REGISTERED[module.id] = module
+    for event_type in module.events:
+        ev.EVENT_TYPES[event_type.__name__] = event_type
+    describe_with({spec.decision: spec for spec in module.decisions})
+    return module
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -69,6 +94,9 @@ class Rules:
     hooks: tuple[Ability, ...]
     """The modules' rule hooks, in module order; empty for the base game (nothing to call)."""
     hand: Hand | None
+    arrow_choice: ArrowChoice | None
+    arrow_tokens: int
+    """The arrow pile at the start: 9, plus the tokens modules add."""
     handlers: Mapping[type[ev.Event], Handler]
     """Extra event handlers of the modules (the base game's are ``evolve``'s own)."""
 
@@ -111,6 +139,8 @@ def assemble(modules: Iterable[RulesModule]) -> Rules:
     decisions: dict[str, DecisionSpec] = {spec.decision: spec for spec in BASE_DECISIONS}
     hooks: list[Ability] = []
     hands: list[Hand] = []
+    choices: list[ArrowChoice] = []
+    extra_arrows = 0
     handlers: dict[type[ev.Event], Handler] = {}
     for module in enabled:
         module_id = module.id
@@ -122,6 +152,9 @@ def assemble(modules: Iterable[RulesModule]) -> Rules:
             hooks.append(module.hooks)
         if module.hand is not None:
             hands.append(module.hand)
+        if module.arrow_choice is not None:
+            choices.append(module.arrow_choice)
+        extra_arrows += module.extra_arrows
     if len(hands) > 1:
         ids = ", ".join(m.id for m in enabled if m.hand is not None)
         raise InvalidSetup(f"modules {ids} each set the dice a turn rolls")
@@ -132,6 +165,8 @@ def assemble(modules: Iterable[RulesModule]) -> Rules:
         decisions=MappingProxyType(decisions),
         hooks=tuple(hooks),
         hand=hands[0] if hands else None,
+        arrow_choice=choices[0] if choices else None,
+        arrow_tokens=ARROW_TOKENS + extra_arrows,
         handlers=MappingProxyType(handlers),
     )
 

@@ -14,6 +14,7 @@ class TurnPoint(StrEnum):
     START_OF_TURN = "start_of_turn"  # before the first roll (Sid Ketchum)
     ROLL = "roll"  # the dice are rolled (faces arrive as data)
     ON_RESOLVE_ARROWS = "on_resolve_arrows"  # each roll's arrows, one token at a time
+    AFTER_ROLL = "after_roll"  # each roll's other effects, after its arrows (OS1)
     ON_KEEP = "on_keep"  # reroll or stop: which dice may be rerolled
     ON_RESOLVE_DYNAMITE = "on_resolve_dynamite"
     ON_RESOLVE_SHOTS = "on_resolve_shots"  # targets, then all shots at once

@@ -12,8 +12,9 @@ from collections.abc import Mapping, Sequence
 from services.game.rules.dice.characters import Character
 from services.game.rules.dice.errors import InvalidSetup
 from services.game.rules.dice.events import GameStarted, Position, Seat
-from services.game.rules.dice.modules import BASE_GAME_RULES, Rules
+from services.game.rules.dice.modules import ARROW_TOKENS, BASE_GAME_RULES, Rules
 from services.game.rules.dice.vocabulary import CharacterId, Face, PlayerId, Role
+from services.game.rules.ruleset import ModuleId
 
 SHERIFF, DEPUTY, OUTLAW, RENEGADE = Role.SHERIFF, Role.DEPUTY, Role.OUTLAW, Role.RENEGADE
 
@@ -26,7 +27,6 @@ ROLES_BY_PLAYER_COUNT: dict[int, tuple[Role, ...]] = {
     8: (SHERIFF, RENEGADE, RENEGADE, OUTLAW, OUTLAW, OUTLAW, DEPUTY, DEPUTY),
 }
 
-ARROW_TOKENS = 9
 
 
 def roles_for(player_count: int) -> tuple[Role, ...]:
@@ -53,15 +53,21 @@ def new_game(
         raise InvalidSetup("every player needs a different character")
     for s in seats:
         if s.character not in characters:
-            raise InvalidSetup(f"{s.character!r} is not a character of the base game")
-    pile = ARROW_TOKENS
+            raise InvalidSetup(f"{s.character!r} is not a character of this game's ruleset")
+    for s in seats:
+        if s.special is not None and ModuleId.OS3 not in rules.modules:
+            raise InvalidSetup(f"{s.player} holds the special role {s.special}, but OS3 is not played")
+    pile = rules.arrow_tokens
     if position is not None:
-        pile = _check_position(seats, position, characters)
+        pile = _check_position(seats, position, characters, rules.arrow_tokens)
     return GameStarted(seats=tuple(seats), arrow_pile=pile, position=position)
 
 
 def _check_position(
-    seats: Sequence[Seat], position: Position, characters: Mapping[CharacterId, Character]
+    seats: Sequence[Seat],
+    position: Position,
+    characters: Mapping[CharacterId, Character],
+    tokens: int = ARROW_TOKENS,
 ) -> int:
     by_id = {s.player: s for s in seats}
     held = 0
@@ -80,8 +86,8 @@ def _check_position(
         if pp.arrows < 0 or (pp.life == 0 and pp.arrows):
             raise InvalidSetup(f"{pp.player} cannot hold {pp.arrows} arrows")
         held += pp.arrows
-    if held >= ARROW_TOKENS:
-        raise InvalidSetup(f"players hold {held} arrows; at most {ARROW_TOKENS - 1} can be out")
+    if held >= tokens:
+        raise InvalidSetup(f"players hold {held} arrows; at most {tokens - 1} can be out")
     dead = {pp.player for pp in position.players if pp.life == 0}
     _check_not_over(seats, dead)
     if position.active_player is not None:
@@ -100,7 +106,7 @@ def _check_position(
             raise InvalidSetup(f"{active.player}'s rolls_used is 1 to {max_rolls}")
     if position.turn < 1:
         raise InvalidSetup("turns are numbered from 1")
-    return ARROW_TOKENS - held
+    return tokens - held
 
 
 def _check_not_over(seats: Sequence[Seat], dead: set[PlayerId]) -> None:

@@ -14,7 +14,10 @@ from services.game.rules.dice.characters import Character
 from services.game.rules.dice.events import GameEnded
 from services.game.rules.dice.kinds import BASE_HAND, DieKind, count_symbols
 from services.game.rules.dice.vocabulary import (
+    ANY_BEER_FACES,
+    ANY_SHOOT_FACES,
     BEER,
+    DOUBLE_FACES,
     DYNAMITE,
     GATLING,
     SHOOT_FACES,
@@ -96,17 +99,22 @@ class FinalDice:
     """Every beer die, in die order (one may later be spent on a doubled shot)."""
     dynamite: int
     gatling: int
+    doubles: tuple[DieIndex, ...] = ()
+    """Shoot and beer dice showing two symbols (OS1's doubles): each symbol is aimed on its own,
+    so such a die is aimed twice. Empty in the base game."""
 
     @classmethod
     def of(cls, dice: list[Face | None], kinds: tuple[DieKind, ...] = BASE_HAND) -> FinalDice:
         if kinds is not BASE_HAND and not all(k.single_symbol for k in kinds):
-            # a double face counts twice; aiming each half on its own comes with the module
-            # that brings double faces (targets are per die today)
+            # every count is of symbols: a double face counts twice (RULINGS-expansions §0)
+            shoot = tuple([i for i, f in enumerate(dice) if f in ANY_SHOOT_FACES])
+            beer = tuple([i for i, f in enumerate(dice) if f in ANY_BEER_FACES])
             return cls(
-                shoot=tuple([i for i, f in enumerate(dice) if f in SHOOT_FACES]),
-                beer=tuple([i for i, f in enumerate(dice) if f is BEER]),
+                shoot=shoot,
+                beer=beer,
                 dynamite=count_symbols(kinds, dice, DYNAMITE),
                 gatling=count_symbols(kinds, dice, GATLING),
+                doubles=tuple([i for i in shoot + beer if dice[i] in DOUBLE_FACES]),
             )
         return cls(
             shoot=tuple([i for i, f in enumerate(dice) if f in SHOOT_FACES]),
@@ -142,6 +150,13 @@ class TurnState:
     kinds: tuple[DieKind, ...] = BASE_HAND
     """The kind of each die (``dice[i]`` shows a face of ``kinds[i]``): five base dice unless a
     module's start-of-turn hook gives another hand (the Saloon die, the Duel dice)."""
+    second_targets: dict[DieIndex, tuple[PlayerId, Face]] = field(default_factory=dict)
+    """A double die's second symbol → (target, symbol it is used as); ``targets`` holds the
+    first. Empty in the base game."""
+    roll_broken_left: int = 0
+    """``broken_arrow`` faces of the last roll still to act (OS1)."""
+    roll_bullets_left: int = 0
+    """``bullet`` faces of the last roll still to act (OS1)."""
 
     def clone(self) -> TurnState:
         return TurnState(
@@ -163,6 +178,9 @@ class TurnState:
             self.gatling_done,
             self.final,  # immutable: shared
             self.kinds,
+            dict(self.second_targets),
+            self.roll_broken_left,
+            self.roll_bullets_left,
         )
 
     def faces(self) -> list[Face]:
@@ -191,7 +209,8 @@ class TurnState:
         if self.doubled is None:
             return beers
         spent = self.doubled[1]
-        return tuple(i for i in beers if i != spent)
+        # half of a double beer spent leaves its other half to heal
+        return tuple(i for i in beers if i != spent or self.dice[i] is Face.BEERX2)
 
 
 @dataclass(slots=True)
@@ -214,6 +233,11 @@ class GameState:
     resting: tuple[int, Awaiting | None] | None = field(default=None, repr=False, compare=False)
     """(version, open question) noted by ``flow.advance`` so that asking again at the same
     version costs nothing; ignored once ``version`` moves on (every event bumps it)."""
+    chief_holder: PlayerId | None = None
+    """Who holds the Chief's Arrow (OS2); None while it is in the pile or out of the game. It is
+    one of its holder's ``arrows`` tokens (worth two in an Indian attack)."""
+    chief_in_pile: bool = False
+    """The Chief's Arrow is one of the ``arrow_pile`` tokens (OS2)."""
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.players}
@@ -231,10 +255,16 @@ class GameState:
             self.phase,
             self.result,
             self.version,
+            chief_holder=self.chief_holder,
+            chief_in_pile=self.chief_in_pile,
         )
 
     def player(self, id: PlayerId) -> PlayerState:
         return self.by_id[id]
+
+    def regular_arrows(self, p: PlayerState) -> int:
+        """The regular arrow tokens ``p`` holds (not the Chief's Arrow)."""
+        return p.arrows - 1 if self.chief_holder == p.id else p.arrows
 
     def living(self) -> list[PlayerState]:
         return [p for p in self.players if p.alive]

@@ -45,6 +45,9 @@ as much as reading a module constant."""
 
 SHOOT_FACES: frozenset[Face] = frozenset({SHOOT1, SHOOT2})
 BROKEN_ARROW, BULLET = Face.BROKEN_ARROW, Face.BULLET
+ANY_SHOOT_FACES: frozenset[Face] = frozenset({SHOOT1, SHOOT2, Face.SHOOT1X2, Face.SHOOT2X2})
+ANY_BEER_FACES: frozenset[Face] = frozenset({BEER, Face.BEERX2})
+DOUBLE_FACES: frozenset[Face] = frozenset({Face.SHOOT1X2, Face.SHOOT2X2, Face.BEERX2, Face.GATLINGX2})
 BASE_FACES: frozenset[Face] = frozenset({ARROW, DYNAMITE, SHOOT1, SHOOT2, BEER, GATLING})
 """The faces of a base die; every other face belongs to an expansion's die."""
 
@@ -124,6 +127,7 @@ class Cause(StrEnum):
     GATLING = "gatling"
     INDIAN_ATTACK = "indian_attack"
     DYNAMITE = "dynamite"
+    BULLET = "bullet"  # OS1's Loudmouth die: the roller loses 1, no source
 
 
 class GainCause(StrEnum):
@@ -142,6 +146,7 @@ class ArrowReason(StrEnum):
     GATLING = "gatling"  # the shooter returns all
     DISCARD_ON_LOSS = "discard_on_loss"  # Pedro Ramirez
     REMOVED_BY_GATLING_FACE = "removed_by_gatling_face"  # Kit Carlson
+    BROKEN_ARROW = "broken_arrow"  # OS1: a broken_arrow face makes a player return one
 
 
 class Phase(StrEnum):
