@@ -1,6 +1,7 @@
 """What the rating model is measured against, all behind one small interface.
 
-* ``BaseRate`` — only the side: each faction's win rate at its table size, counted online.
+* ``BaseRate`` — only the side: each faction's win rate at its table size under its ruleset,
+  counted online.
 * ``team_elo`` — the same Elo machinery with no offsets and no role ratings.
 * ``OpenSkill`` — the ``openskill`` package's Plackett–Luce model on the same factions.
 * ``Oracle`` — knows every player's true strength; fitted by maximum likelihood on other games.
@@ -55,9 +56,9 @@ def team_elo() -> Elo:
 
 
 class BaseRate:
-    """P(faction) from how often its kind has won at this table size so far.
+    """P(faction) from how often its kind has won at this table size under these rules so far.
 
-    Per (table size, kind) the rate is ``(wins + a/m) / (appearances + a)`` with ``m`` factions
+    Per (ruleset, table size, kind) the rate is ``(wins + a/m) / (appearances + a)`` with ``m`` factions
     at the table and ``a = 2`` pseudo-games of a uniform prior (so the first game is not a
     division by zero and early rates are not 0 or 1); the rates of a table's factions are then
     normalised to sum to 1. An 8-player table's two Renegades each count as an appearance.
@@ -66,24 +67,24 @@ class BaseRate:
     PRIOR_GAMES = 2.0
 
     def __init__(self) -> None:
-        self.wins: dict[tuple[int, Side], float] = {}
-        self.appearances: dict[tuple[int, Side], int] = {}
+        self.wins: dict[tuple[str, int, Side], float] = {}
+        self.appearances: dict[tuple[str, int, Side], int] = {}
 
-    def rate(self, players: int, kind: Side, factions: int) -> float:
-        key = (players, kind)
+    def rate(self, ruleset: str, players: int, kind: Side, factions: int) -> float:
+        key = (ruleset, players, kind)
         a = self.PRIOR_GAMES
         return (self.wins.get(key, 0.0) + a / factions) / (self.appearances.get(key, 0) + a)
 
     def predict(self, table: Table) -> list[float]:
         factions = table.factions()
-        rates = [self.rate(table.players, f.kind, len(factions)) for f in factions]
+        rates = [self.rate(table.ruleset, table.players, f.kind, len(factions)) for f in factions]
         total = sum(rates)
         return [r / total for r in rates]
 
     def observe(self, outcome: GameOutcome) -> None:
         winner = outcome.winner
         for i, f in enumerate(outcome.factions()):
-            key = (outcome.players, f.kind)
+            key = (outcome.ruleset, outcome.players, f.kind)
             self.appearances[key] = self.appearances.get(key, 0) + 1
             if winner is None:
                 self.wins[key] = self.wins.get(key, 0.0) + 1 / len(outcome.factions())
@@ -150,7 +151,7 @@ class OpenSkill:
 class Oracle:
     """A conditional logit that knows every player's true strength.
 
-    Faction ``f`` at a table of ``n`` scores ``offset[n, kind] + slope[kind] · mean(truth)``
+    Faction ``f`` at a table of ``n`` scores ``offset[ruleset, n, kind] + slope[kind] · mean(truth)``
     (natural-log odds) — the same shape as the Elo model, with the true strengths in place of
     ratings and a slope per kind because a strong player may matter more on one side than on
     another. It is fitted by maximum likelihood on *other* games than those it predicts (the
@@ -169,7 +170,7 @@ class Oracle:
         result: list[dict[Hashable, float]] = []
         for f in table.factions():
             mean = sum(self.truth[table.seats[i].player] for i in f.seats) / f.size
-            result.append({("offset", table.players, f.kind): 1.0, ("slope", f.kind): mean})
+            result.append({("offset", table.ruleset, table.players, f.kind): 1.0, ("slope", f.kind): mean})
         return result
 
     def predict(self, table: Table) -> list[float]:

@@ -5,9 +5,10 @@
 of its state in that transaction's tables: ``GameCreated`` records where a game belongs,
 ``SeatsDealt`` who sits in which seat, and the game's end (the engine's end event, read as a
 neutral ``GameFinish`` by services/game/results/decoder.py) is converted with ``from_finish``,
-applied to the book (only the rows of the players at that table and of
-that table size are read; see ``store.load_book``) and written back with its history points
-and the refitted offsets. A crash rolls the rows back with the checkpoint, and a restart
+applied to the book (only the rows of the players at that table and the offsets of that
+ruleset, and of the base ruleset a new module set starts from, at that table size are read;
+see ``store.load_book``) and written back with its history points and the refitted offsets of
+its ruleset. A crash rolls the rows back with the checkpoint, and a restart
 redoes the batch from the same rows: nothing is held in memory between events, so there is
 no cache to go stale. ``GameAbandoned`` forgets the game; it never ends, so it is not rated.
 
@@ -131,8 +132,14 @@ async def _rate(
         log.warning("game %s is not rated: %s", game_id, error)
         await store.mark_unrated(connection, target.generation, game_id, str(error))
         return target.games
+    # a ruleset never rated before has no offset rows: its cells start from the base game's
+    # (OffsetTable), so loading its own rows and the base ruleset's is all it takes
     book = await store.load_book(
-        connection, target, [s.player for s in outcome.seats], table_size=outcome.players
+        connection,
+        target,
+        [s.player for s in outcome.seats],
+        table_size=outcome.players,
+        ruleset=outcome.ruleset,
     )
     changes = book.apply(outcome)
     await store.write_game(connection, target.generation, book, outcome, changes)

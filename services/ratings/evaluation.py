@@ -23,6 +23,7 @@ from typing import Any
 
 import msgspec
 
+from services.game.results import BASE_RULESET
 from services.ratings import metrics
 from services.ratings.baselines import BaseRate, Elo, OpenSkill, Oracle, Predictor, team_elo
 from services.ratings.model import RatingConfig
@@ -139,9 +140,10 @@ def evaluate(league: League, config: RatingConfig | None = None) -> dict[str, An
             "team_elo": rho(team.ratings()),
             "openskill": rho(openskill.ratings()),
         },
+        # the leagues evaluated are base games, so the base ruleset's offsets are all there is
         "offsets": {
             str(n): {k.value: round(v, 1) for k, v in kinds.items()}
-            for n, kinds in model.book.offsets.normalised().items()
+            for n, kinds in model.book.offsets.normalised().get(BASE_RULESET, {}).items()
         },
         "side_win_rates": _side_win_rates(games),
         "seconds": {"play": round(league.seconds, 2), "evaluate": round(time.perf_counter() - started, 2)},

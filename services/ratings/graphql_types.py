@@ -1,4 +1,5 @@
-"""The ratings service's GraphQL types: leaderboards, a player's profile, the fitted offsets.
+"""The ratings service's GraphQL types: leaderboards, a player's profile, the fitted offsets
+(per ruleset, table size and side).
 
 Context keys the resolvers read:
 
@@ -12,6 +13,7 @@ other services' query types (``services/api/schema.py``); the type names start w
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from enum import Enum
 
@@ -19,7 +21,14 @@ import asyncpg
 import strawberry
 from strawberry.types import Info
 
-from services.game.edge.bounds import Identifier, LeaderboardLimit, PageOffset, TablePlayers, bounded
+from services.game.edge.bounds import (
+    Identifier,
+    InvalidArgument,
+    LeaderboardLimit,
+    PageOffset,
+    TablePlayers,
+    bounded,
+)
 from services.game.results import Role
 from services.ratings import store
 
@@ -81,13 +90,18 @@ class RatingProfile:
     )
 
 
-@strawberry.type(description="A side's fitted advantage at one table size, in Elo points.")
+@strawberry.type(description="A side's fitted advantage at one table size under one ruleset, in Elo points.")
 class RatingFactionOffset:
+    ruleset: str = strawberry.field(
+        description="The module set it is fitted for, as a game records it: 'dice', 'dice OS1 OS3'."
+    )
     players: int
     faction: str = strawberry.field(
         description="law, outlaws, renegade; at 3 players deputy, outlaw, renegade (each Renegade alone)."
     )
-    offset: float = strawberry.field(description="Centred: the mean over the table's factions is 0.")
+    offset: float = strawberry.field(
+        description="Centred: the mean over the table's factions (of this ruleset) is 0."
+    )
     raw: float = strawberry.field(description="The fitted value before centring.")
     games: int
 
@@ -103,6 +117,18 @@ def _pool(info: Info) -> asyncpg.Pool:
     return info.context["pool"]
 
 
+_RULESET = re.compile(r"[a-z]{1,20}( [A-Z]{2}[0-9]{1,2}){0,20}")
+RULESET_RULE = "a ruleset as games record it: the game type, then its modules, e.g. 'dice' or 'dice OS1 OS3'"
+
+
+def _ruleset(argument: str, value: str | None) -> str | None:
+    """A ruleset filter in ``Ruleset.text`` form, or InvalidArgument naming the rule. Module ids
+    are checked for shape only: a ruleset no game used simply matches nothing."""
+    if value is not None and _RULESET.fullmatch(value) is None:
+        raise InvalidArgument(argument, RULESET_RULE)
+    return value
+
+
 def _role(role: RatingRole | None) -> Role | None:
     return None if role is None else Role(role.value)
 
@@ -115,7 +141,8 @@ def _rating_role(role: Role | str) -> RatingRole:
 class RatingsQuery:
     @strawberry.field(
         description="Best first. A role's board lists who played the role at least once. With "
-        "league_id (and season_id) only members with a rated game there; ratings stay league-wide."
+        "league_id (and season_id) only members with a rated game there, with ruleset ('dice OS1 OS3') "
+        "only members with a rated game under it; a rating is one across leagues and rulesets."
     )
     async def rating_leaderboard(
         self,
@@ -123,6 +150,7 @@ class RatingsQuery:
         role: RatingRole | None = None,
         league_id: str | None = None,
         season_id: str | None = None,
+        ruleset: str | None = None,
         include_provisional: bool = True,
         limit: int = 50,
         offset: int = 0,
@@ -132,6 +160,7 @@ class RatingsQuery:
             role=_role(role),
             league_id=bounded("leagueId", league_id, Identifier),
             season_id=bounded("seasonId", season_id, Identifier),
+            ruleset=_ruleset("ruleset", ruleset),
             include_provisional=include_provisional,
             limit=bounded("limit", limit, LeaderboardLimit),
             offset=bounded("offset", offset, PageOffset),
@@ -183,11 +212,19 @@ class RatingsQuery:
             ],
         )
 
-    @strawberry.field(description="The fitted side offsets per table size and faction (optionally one size).")
-    async def rating_offsets(self, info: Info, players: int | None = None) -> list[RatingFactionOffset]:
-        rows = await store.offsets(_pool(info), bounded("players", players, TablePlayers))
+    @strawberry.field(
+        description="The fitted side offsets per ruleset, table size and faction (optionally one size, "
+        "one ruleset)."
+    )
+    async def rating_offsets(
+        self, info: Info, players: int | None = None, ruleset: str | None = None
+    ) -> list[RatingFactionOffset]:
+        rows = await store.offsets(
+            _pool(info), bounded("players", players, TablePlayers), _ruleset("ruleset", ruleset)
+        )
         return [
             RatingFactionOffset(
+                ruleset=row.ruleset,
                 players=row.players,
                 faction=row.faction.value,
                 offset=row.offset,

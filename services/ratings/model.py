@@ -6,9 +6,11 @@ The model (see docs/ratings.md for the reasoning and the measured numbers):
   ``d_role`` learned from the games in that role. The rating used for a game in role ``x`` is
   ``r + shrink(n_x) * d_x`` with ``shrink(n) = n / (n + role_shrinkage)``: with few games in a
   role the role rating stays close to the overall one.
-* A faction's strength is the **mean** of its members' ratings plus ``offset(players, kind)``.
-  The mean (not the sum) keeps strength independent of head count; the head-count and role
-  asymmetry of a table size is exactly what the offset absorbs, like home advantage in Elo.
+* A faction's strength is the **mean** of its members' ratings plus
+  ``offset(ruleset, players, kind)``. The mean (not the sum) keeps strength independent of head
+  count; the head-count and role asymmetry of a table size under a module set is exactly what
+  the offset absorbs, like home advantage in Elo. Ratings themselves are one per player across
+  rulesets, and role ratings are per base role (an Old Saloon special role is its base role).
 * The win probabilities are a Bradley–Terry–Luce softmax on the Elo scale:
   ``P(f) = 10^(s_f/400) / Σ_g 10^(s_g/400)``; they sum to 1 over the table's factions.
 * After the game every member of faction ``f`` moves by ``K_i * (actual_f - P(f)) / size_f``:
@@ -173,12 +175,15 @@ class RatingBook(msgspec.Struct, kw_only=True):
         return record.rating + self.shrink(rr.games) * rr.deviation
 
     def strengths(self, table: Table) -> list[float]:
-        """Each faction's strength (``table.factions()`` order): mean member rating + offset."""
+        """Each faction's strength (``table.factions()`` order): mean member rating + the offset
+        of the table's ruleset, size and faction kind."""
         result = []
         for faction in table.factions():
             members = [table.seats[i] for i in faction.seats]
             mean = sum(self._game_rating(s.player, s.role) for s in members) / len(members)
-            offset = self.offsets.offset(table.players, faction.kind) if self.config.fit_offsets else 0.0
+            offset = 0.0
+            if self.config.fit_offsets:
+                offset = self.offsets.offset(table.ruleset, table.players, faction.kind)
             result.append(mean + offset)
         return result
 
@@ -263,7 +268,7 @@ class RatingBook(msgspec.Struct, kw_only=True):
                     provisional=record.games < c.provisional_games,
                 )
         if c.fit_offsets:
-            self.offsets.update(table.players, [f.kind for f in factions], expected, actual)
+            self.offsets.update(table.ruleset, table.players, [f.kind for f in factions], expected, actual)
         return [changes[i] for i in range(len(outcome.seats))]
 
     # --- persistence ---------------------------------------------------------------------------

@@ -9,9 +9,9 @@ no engine is imported: a game of any type is rated from its ``GameResult``, a sp
 the base role it stands for. A side the model does not know (Undead or Alive's zombies) makes
 the game unratable, with that reason, rather than misread.
 
-``Table`` is what is known before the game (enough to predict it); ``GameOutcome`` adds the
-result. Both check themselves against the role table of the rules, so a model never has to
-guard against a malformed game.
+``Table`` is what is known before the game (enough to predict it: the seats and the ruleset,
+whose side offsets apply); ``GameOutcome`` adds the result. Both check themselves against the
+role table of the rules, so a model never has to guard against a malformed game.
 """
 
 from __future__ import annotations
@@ -97,13 +97,22 @@ def factions_of(roles: tuple[Role, ...]) -> tuple[Faction, ...]:
     return tuple(ordered + singles)
 
 
+def _check_ruleset(ruleset: str) -> None:
+    if not ruleset.strip() or ruleset != " ".join(ruleset.split()):
+        raise InvalidOutcome(f"a ruleset is its game type then its modules, one space apart, not {ruleset!r}")
+
+
 class Table(msgspec.Struct, frozen=True, kw_only=True):
-    """Who plays which role: everything a model may use to predict a game."""
+    """Who plays which role, under which rules: everything a model may use to predict a game."""
 
     seats: tuple[TableSeat, ...]
+    ruleset: str = BASE_RULESET
+    """The rules in ``Ruleset.text`` form (``dice``, ``dice OS1 OS3``): side offsets are kept
+    per ruleset, since each module set balances the sides its own way."""
 
     def __post_init__(self) -> None:
         _check_roles(tuple(s.player for s in self.seats), tuple(s.role for s in self.seats))
+        _check_ruleset(self.ruleset)
 
     @property
     def players(self) -> int:
@@ -125,10 +134,13 @@ class GameOutcome(msgspec.Struct, frozen=True, kw_only=True):
 
     game_id: str
     seats: tuple[SeatResult, ...]
+    ruleset: str = BASE_RULESET
+    """The rules the game was played with (``Table.ruleset``)."""
 
     def __post_init__(self) -> None:
         n = len(self.seats)
         _check_roles(tuple(s.player for s in self.seats), tuple(s.role for s in self.seats))
+        _check_ruleset(self.ruleset)
         for s in self.seats:
             if s.side != side_of(s.role, n):
                 raise InvalidOutcome(f"a {s.role} plays for {side_of(s.role, n)}, not {s.side}")
@@ -147,7 +159,9 @@ class GameOutcome(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def table(self) -> Table:
-        return Table(seats=tuple(TableSeat(player=s.player, role=s.role) for s in self.seats))
+        return Table(
+            seats=tuple(TableSeat(player=s.player, role=s.role) for s in self.seats), ruleset=self.ruleset
+        )
 
     def factions(self) -> tuple[Faction, ...]:
         return factions_of(tuple(s.role for s in self.seats))
@@ -175,8 +189,9 @@ def from_result(result: GameResult) -> GameOutcome:
         except ValueError:
             raise InvalidOutcome(f"seat {s.seat} plays for {s.side!r}, a side not rated") from None
         player = LeaguePlayerId(s.member_id)
+        # the base role, never the special role card: per-role ratings are the four base roles
         seats.append(SeatResult(player=player, role=Role(s.base_role), side=side, won=s.won))
-    outcome = GameOutcome(game_id=result.game_id, seats=tuple(seats))
+    outcome = GameOutcome(game_id=result.game_id, seats=tuple(seats), ruleset=result.ruleset)
     winner = outcome.winner
     won_side = None if winner is None else outcome.factions()[winner].kind
     if won_side != result.winning_side:

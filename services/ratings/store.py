@@ -4,9 +4,11 @@ read them. Plain SQL on asyncpg; the schema is ``migrations/`` (component ``rati
 Every row belongs to a *generation* (see ``migrations/0001_ratings.sql``): the live consumer
 writes the current one, a rebuild fills a new one and swaps it in. The book's state is kept
 per player (``ratings_players.state``, the ``PlayerRecord`` as msgspec JSON) and per offset
-cell (``ratings_offsets``), so rating a game reads and writes only the rows of the players at
-its table and of its table size, however large the league grows, and ``load_book`` assembles
-the whole ``RatingBook`` exactly (floats survive JSON and ``double precision`` bit for bit).
+cell (``ratings_offsets``, keyed by ruleset, table size and faction), so rating a game reads
+only the rows of the players at its table and the offsets of its ruleset (and of the base
+ruleset a new module set starts from) at its table size, and writes only the first and its own
+ruleset's offsets, however large the league grows; ``load_book`` assembles the whole
+``RatingBook`` exactly (floats survive JSON and ``double precision`` bit for bit).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import asyncpg
 import msgspec
 
 from event_store import migrate_component
-from services.game.results import BASE_RULESET, GameType, Role, Side
+from services.game.results import BASE_RULESET, GameType, Role, Side, base_ruleset_of
 from services.ratings.model import ROLES, PlayerRecord, RatingBook, RatingChange, RatingConfig
 from services.ratings.offsets import OffsetCell, OffsetTable
 from services.ratings.outcome import GameOutcome, LeaguePlayerId
@@ -233,8 +235,11 @@ def _offset_table(config: RatingConfig, rows: Iterable[asyncpg.Record]) -> Offse
     table = OffsetTable(prior_games=config.offset_prior_games, memory_games=config.offset_memory_games)
     for row in rows:
         cell = OffsetCell(value=row["value"], information=row["information"], games=row["games"])
-        table.cells.setdefault(row["players"], {})[Side(row["faction"])] = cell
+        table.cells.setdefault(row["ruleset"], {}).setdefault(row["players"], {})[Side(row["faction"])] = cell
     return table
+
+
+_OFFSET_COLUMNS = "ruleset, players, faction, value, information, games"
 
 
 async def load_book(
@@ -242,17 +247,18 @@ async def load_book(
     gen: Generation,
     players: Sequence[LeaguePlayerId] | None = None,
     table_size: int | None = None,
+    ruleset: str = BASE_RULESET,
 ) -> RatingBook:
     """The generation's book; with ``players`` and ``table_size``, only what rating one game
-    at that table reads and writes (those players, the offsets of that table size), which
+    of ``ruleset`` at that table reads and writes (those players; the offsets of that ruleset
+    and of the base ruleset its new cells start from, at that table size), which
     ``RatingBook.apply`` cannot tell from the whole book."""
     if players is None:
         player_rows = await connection.fetch(
             "SELECT member_id, state::text FROM ratings_players WHERE generation = $1", gen.generation
         )
         offset_rows = await connection.fetch(
-            "SELECT players, faction, value, information, games FROM ratings_offsets WHERE generation = $1",
-            gen.generation,
+            f"SELECT {_OFFSET_COLUMNS} FROM ratings_offsets WHERE generation = $1", gen.generation
         )
     else:
         player_rows = await connection.fetch(
@@ -262,10 +268,11 @@ async def load_book(
             list(players),
         )
         offset_rows = await connection.fetch(
-            "SELECT players, faction, value, information, games FROM ratings_offsets "
-            "WHERE generation = $1 AND players = $2",
+            f"SELECT {_OFFSET_COLUMNS} FROM ratings_offsets "
+            "WHERE generation = $1 AND players = $2 AND ruleset = ANY($3::text[])",
             gen.generation,
             table_size,
+            sorted({ruleset, base_ruleset_of(ruleset)}),
         )
     records = {
         LeaguePlayerId(row["member_id"]): msgspec.json.decode(row["state"], type=PlayerRecord)
@@ -284,7 +291,8 @@ async def write_game(
     changes: Sequence[RatingChange],
 ) -> None:
     """What rating ``outcome`` changed in ``book``: the seated players' rows (overall, four
-    roles, state), their history points, the offsets of the table size, the game's number."""
+    roles, state), their history points, the offsets of the game's ruleset at its table size,
+    the game's number."""
     game_number = book.games
     await connection.execute(
         "INSERT INTO ratings_games (generation, game_id, game_number) VALUES ($1, $2, $3) "
@@ -332,15 +340,18 @@ async def write_game(
         "VALUES ($1, $2, $3, $4, $5, $6)",
         history_rows,
     )
-    players = outcome.players
-    normalised = book.offsets.normalised().get(players, {})
+    players, ruleset = outcome.players, outcome.ruleset
+    normalised = book.offsets.normalised().get(ruleset, {}).get(players, {})
     offset_rows = [
-        (number, players, kind.value, cell.value, cell.information, cell.games, normalised.get(kind, 0.0))
-        for kind, cell in book.offsets.cells.get(players, {}).items()
+        (number, ruleset, players, kind.value, cell.value, cell.information, cell.games,
+         normalised.get(kind, 0.0))
+        for kind, cell in book.offsets.cells.get(ruleset, {}).get(players, {}).items()
     ]
     await connection.executemany(
-        "INSERT INTO ratings_offsets (generation, players, faction, value, information, games, normalised) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (generation, players, faction) DO UPDATE SET "
+        "INSERT INTO ratings_offsets "
+        "(generation, ruleset, players, faction, value, information, games, normalised) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+        "ON CONFLICT (generation, ruleset, players, faction) DO UPDATE SET "
         "value = EXCLUDED.value, information = EXCLUDED.information, games = EXCLUDED.games, "
         "normalised = EXCLUDED.normalised",
         offset_rows,
@@ -390,23 +401,31 @@ class ProfileRow(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class OffsetRow(msgspec.Struct, frozen=True, kw_only=True):
+    ruleset: str
+    """The module set the offset is fitted for (``Ruleset.text``: ``dice``, ``dice OS1 OS3``)."""
     players: int
     faction: Side
     offset: float
-    """Centred per table size (the mean over the table's factions is 0): how to read it."""
+    """Centred per ruleset and table size (the mean over the table's factions is 0): how to
+    read it."""
     raw: float
     games: int
 
 
-# A member is "in" a league (or season) when one of their rated games belongs to it; their
-# rating stays the one rating they have across leagues.
-_IN_LEAGUE = """
-    AND ($3::text IS NULL OR EXISTS (
+def _played_in(ruleset: str) -> str:
+    """The filter of a board: a member is "in" a league (or season) when one of their rated
+    games belongs to it, and "in" a ruleset when one of them was played under it; their rating
+    stays the one rating they have across leagues and rulesets. ``$3``/``$4`` are the league and
+    season, ``ruleset`` the parameter of the ruleset (a game stored before rulesets were is a
+    base game)."""
+    return f"""
+    AND (($3::text IS NULL AND {ruleset}::text IS NULL) OR EXISTS (
         SELECT 1 FROM ratings_history h
           JOIN ratings_games gm ON gm.generation = h.generation AND gm.game_id = h.game_id
          WHERE h.generation = p.generation AND h.member_id = p.member_id AND h.role = 'overall'
-           AND gm.league_id = $3 AND ($4::text IS NULL OR gm.season_id = $4)))
-"""
+           AND ($3::text IS NULL OR (gm.league_id = $3 AND ($4::text IS NULL OR gm.season_id = $4)))
+           AND ({ruleset}::text IS NULL OR coalesce(gm.ruleset, '{BASE_RULESET}') = {ruleset})))
+    """
 
 
 async def leaderboard(
@@ -415,22 +434,24 @@ async def leaderboard(
     role: Role | None = None,
     league_id: str | None = None,
     season_id: str | None = None,
+    ruleset: str | None = None,
     include_provisional: bool = True,
     limit: int = 50,
     offset: int = 0,
 ) -> list[LeaderboardRow]:
     """Best first (ties by member id), ranked after filtering. A role's board lists those who
-    played the role at least once. ``season_id`` narrows ``league_id``'s filter."""
+    played the role at least once. ``season_id`` narrows ``league_id``'s filter; ``ruleset``
+    keeps those with a rated game under that ruleset (``dice OS1 OS3``)."""
     if role is None:
         sql = f"""
             SELECT row_number() OVER (ORDER BY p.rating DESC, p.member_id) AS rank, p.member_id,
                    p.rating, p.games, p.wins, p.provisional, p.rating AS overall_rating
               FROM ratings_players p
               JOIN ratings_generations g ON g.generation = p.generation AND g.status = 'current'
-             WHERE ($5 OR NOT p.provisional) {_IN_LEAGUE}
+             WHERE ($5 OR NOT p.provisional) {_played_in("$6")}
              ORDER BY rank LIMIT $1 OFFSET $2
         """
-        rows = await pool.fetch(sql, limit, offset, league_id, season_id, include_provisional)
+        rows = await pool.fetch(sql, limit, offset, league_id, season_id, include_provisional, ruleset)
     else:
         sql = f"""
             SELECT row_number() OVER (ORDER BY r.rating DESC, r.member_id) AS rank, r.member_id,
@@ -438,10 +459,12 @@ async def leaderboard(
               FROM ratings_roles r
               JOIN ratings_players p ON p.generation = r.generation AND p.member_id = r.member_id
               JOIN ratings_generations g ON g.generation = r.generation AND g.status = 'current'
-             WHERE r.role = $6 AND r.games > 0 AND ($5 OR NOT r.provisional) {_IN_LEAGUE}
+             WHERE r.role = $6 AND r.games > 0 AND ($5 OR NOT r.provisional) {_played_in("$7")}
              ORDER BY rank LIMIT $1 OFFSET $2
         """
-        rows = await pool.fetch(sql, limit, offset, league_id, season_id, include_provisional, role.value)
+        rows = await pool.fetch(
+            sql, limit, offset, league_id, season_id, include_provisional, role.value, ruleset
+        )
     return [
         LeaderboardRow(
             rank=row["rank"],
@@ -515,15 +538,22 @@ async def profile(pool: asyncpg.Pool, member_id: str) -> ProfileRow | None:
     )
 
 
-async def offsets(pool: asyncpg.Pool, players: int | None = None) -> list[OffsetRow]:
+async def offsets(
+    pool: asyncpg.Pool, players: int | None = None, ruleset: str | None = None
+) -> list[OffsetRow]:
+    """The fitted offsets, by ruleset, table size and faction; optionally of one size or one
+    ruleset only."""
     rows = await pool.fetch(
-        "SELECT o.players, o.faction, o.normalised, o.value, o.games FROM ratings_offsets o "
+        "SELECT o.ruleset, o.players, o.faction, o.normalised, o.value, o.games FROM ratings_offsets o "
         "JOIN ratings_generations g ON g.generation = o.generation AND g.status = 'current' "
-        "WHERE $1::smallint IS NULL OR o.players = $1 ORDER BY o.players, o.faction",
+        "WHERE ($1::smallint IS NULL OR o.players = $1) AND ($2::text IS NULL OR o.ruleset = $2) "
+        "ORDER BY o.ruleset, o.players, o.faction",
         players,
+        ruleset,
     )
     return [
         OffsetRow(
+            ruleset=row["ruleset"],
             players=row["players"],
             faction=Side(row["faction"]),
             offset=row["normalised"],

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from services.game.results import ROLES_BY_PLAYER_COUNT, Side
+from services.game.results import BASE_RULESET, ROLES_BY_PLAYER_COUNT, Side
 from services.ratings.model import win_probabilities
 from services.ratings.outcome import GameOutcome, LeaguePlayerId, SeatResult, factions_of, side_of
 
@@ -37,8 +37,10 @@ def generate(
     seed: int,
     table_sizes: Sequence[int] = (4, 5, 6, 7, 8),
     offsets: Mapping[tuple[int, Side], float] = TRUE_OFFSETS,
+    ruleset: str = BASE_RULESET,
 ) -> list[GameOutcome]:
-    """``games`` results drawn from the model with these true strengths and offsets."""
+    """``games`` results drawn from the model with these true strengths and offsets, played
+    under ``ruleset`` (whose offsets these are)."""
     rng = random.Random(seed)
     pool = sorted(strengths)
     outcomes = []
@@ -57,7 +59,7 @@ def generate(
             SeatResult(player=players[i], role=roles[i], side=side_of(roles[i], n), won=i in won)
             for i in range(n)
         )
-        outcomes.append(GameOutcome(game_id=f"synthetic-{seed}-{g}", seats=seats))
+        outcomes.append(GameOutcome(game_id=f"synthetic-{seed}-{g}", seats=seats, ruleset=ruleset))
     return outcomes
 
 

@@ -34,6 +34,12 @@ BASE_RULESET = "dice"
 the modules, e.g. ``dice OS1 OS4``): every game created before rulesets were recorded."""
 
 
+def base_ruleset_of(ruleset: str) -> str:
+    """The base game of a ruleset's game type (``dice OS1 OS3`` → ``dice``): the first word of
+    its text form, which is the game type with no modules."""
+    return ruleset.split(maxsplit=1)[0] if ruleset.strip() else ruleset
+
+
 class Role(StrEnum):
     """A base role. Its values are the strings stored in league and ratings tables."""
 
@@ -92,8 +98,11 @@ def has_sheriff(players: int) -> bool:
     return Role.SHERIFF in roles_for(players)
 
 
-class SeatOutcome(msgspec.Struct, frozen=True, kw_only=True):
-    """How one seat ended a game, before anyone asks who sat there."""
+class SeatOutcome(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """How one seat ended a game, before anyone asks who sat there.
+
+    ``special`` and ``ghost`` are left out of the encoding when they have their defaults, so a
+    base game's result encodes exactly as it did before the expansions."""
 
     seat: str
     """The seat id in the game (``p1``…), as in ``SeatsDealt``/``PlayerJoined``."""
@@ -105,6 +114,12 @@ class SeatOutcome(msgspec.Struct, frozen=True, kw_only=True):
     """The side the seat played for at the end (a ``Side`` value, or one it does not list yet)."""
     alive: bool
     won: bool
+    special: str | None = None
+    """Old Saloon (OS3): the special role card as the engine names it (``le_doc``); None without
+    special roles. Informative only: ratings and league counts read ``base_role``."""
+    ghost: bool = False
+    """Old Saloon (OS5): the seat ended the game as the Ghost (eliminated, still playing for its
+    side); ``alive`` is False for it."""
 
 
 class SeatResult(SeatOutcome, frozen=True, kw_only=True):
@@ -171,6 +186,8 @@ class GameFinish(msgspec.Struct, frozen=True, kw_only=True):
                     side=s.side,
                     alive=s.alive,
                     won=s.won,
+                    special=s.special,
+                    ghost=s.ghost,
                 )
             )
         return GameResult(
@@ -216,6 +233,7 @@ __all__ = [
     "SeatOutcome",
     "SeatResult",
     "Side",
+    "base_ruleset_of",
     "has_sheriff",
     "roles_for",
 ]

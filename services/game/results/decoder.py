@@ -5,16 +5,20 @@ share, so none of them can disagree on what a game's result was, and none of the
 engine. Events are read through the game codec (``GAME_MAPPER``), so an event is understood
 here exactly as the game service wrote it.
 
-An engine plugs in by adding its end event to ``_FINISHES``: a function from that event to a
-``GameFinish``. Today that is the dice engine's ``GameEnded``.
+An engine plugs in by adding its end event to ``_FINISHES``: a function from that event (and
+its recorded payload) to a ``GameFinish``. Today that is the dice engine's ``GameEnded``, whose
+player lines carry Old Saloon's ``special`` role and ``ghost`` flag when a game has them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from event_store import RecordedEvent
+import msgspec
+
+from event_store import PayloadDecodeError, RecordedEvent
 from services.game.application.codec import GAME_MAPPER, game_id_of
 from services.game.application.lifecycle import GameAbandoned, GameCreated, PlayerJoined, SeatsDealt, seat_id
 from services.game.results import (
@@ -34,8 +38,26 @@ GameFact = GameCreated | PlayerJoined | SeatsDealt | GameAbandoned | GameFinish
 recorded them, and the engine's end as a neutral ``GameFinish``."""
 
 
-def dice_finish(ended: GameEnded) -> GameFinish:
-    """The dice engine's end in neutral words. Eliminations are ordered by turn, then seat."""
+def _expansion_fields(line: Mapping[str, Any]) -> tuple[str | None, bool]:
+    """(special role, ended as the Ghost) of one player's line of ``GameEnded.results``, read by
+    name: both are absent from a base game's line."""
+    special = line.get("special")
+    ghost = line.get("ghost", False)
+    if special is not None and not isinstance(special, str):
+        raise PayloadDecodeError(f"GameEnded: a player's special role is {special!r}, not a name")
+    if not isinstance(ghost, bool):
+        raise PayloadDecodeError(f"GameEnded: a player's ghost flag is {ghost!r}, not true or false")
+    return special, ghost
+
+
+def dice_finish(ended: GameEnded, payload: Mapping[str, Any] | None = None) -> GameFinish:
+    """The dice engine's end in neutral words. Eliminations are ordered by turn, then seat.
+
+    ``payload`` is the recorded event's data (the ended event's own fields when not given).
+    Old Saloon's fields of a player's line (``special``, ``ghost``) are read from it by name,
+    so the result carries them whichever engine version wrote or reads the record."""
+    lines = (msgspec.to_builtins(ended) if payload is None else payload)["results"]
+    extras = [_expansion_fields(line) for line in lines]
     seats = tuple(
         SeatOutcome(
             seat=r.player,
@@ -44,8 +66,10 @@ def dice_finish(ended: GameEnded) -> GameFinish:
             side=r.side.value,
             alive=r.alive,
             won=r.won,
+            special=special,
+            ghost=ghost,
         )
-        for r in ended.results
+        for r, (special, ghost) in zip(ended.results, extras, strict=True)
     )
     out = sorted(
         ((r.eliminated_turn, i, r) for i, r in enumerate(ended.results) if not r.alive),
@@ -70,8 +94,9 @@ def dice_finish(ended: GameEnded) -> GameFinish:
     )
 
 
-_FINISHES: dict[str, Callable[[GameEnded], GameFinish]] = {GameEnded.__name__: dice_finish}
-"""Each engine's end event (by stored type name) → its neutral finish."""
+_FINISHES: dict[str, Callable[[GameEnded, Mapping[str, Any]], GameFinish]] = {GameEnded.__name__: dice_finish}
+"""Each engine's end event (by stored type name) → its neutral finish, from the decoded event
+and the recorded payload."""
 
 FINISH_TYPES = frozenset(_FINISHES)
 """The stored event types that end a game, whatever its type."""
@@ -90,7 +115,7 @@ def decode_game_fact(event: RecordedEvent) -> GameFact | None:
     domain = GAME_MAPPER.to_domain(event)
     finish = _FINISHES.get(event.type)
     if finish is not None:
-        return finish(domain)  # type: ignore[arg-type]
+        return finish(domain, event.data)  # type: ignore[arg-type]
     return domain  # type: ignore[return-value]
 
 

@@ -30,14 +30,15 @@ def expected_rows(book: RatingBook) -> Rows:
                 history[(member, role.value, point.game)] = (point.game_id, point.rating)
     offsets: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     normalised = book.offsets.normalised()
-    for players_at_table, cells in book.offsets.cells.items():
-        for kind, cell in cells.items():
-            offsets[(players_at_table, kind.value)] = (
-                cell.value,
-                cell.information,
-                cell.games,
-                normalised[players_at_table][kind],
-            )
+    for ruleset, by_size in book.offsets.cells.items():
+        for players_at_table, cells in by_size.items():
+            for kind, cell in cells.items():
+                offsets[(ruleset, players_at_table, kind.value)] = (
+                    cell.value,
+                    cell.information,
+                    cell.games,
+                    normalised[ruleset][players_at_table][kind],
+                )
     return {"players": players, "roles": roles, "history": history, "offsets": offsets}
 
 
@@ -56,7 +57,9 @@ async def table_rows(pool: asyncpg.Pool, generation: int) -> Rows:
         for r in await pool.fetch("SELECT * FROM ratings_history WHERE generation = $1", generation)
     }
     offsets = {
-        (r["players"], r["faction"]): (r["value"], r["information"], r["games"], r["normalised"])
+        (r["ruleset"], r["players"], r["faction"]): (
+            r["value"], r["information"], r["games"], r["normalised"]
+        )
         for r in await pool.fetch("SELECT * FROM ratings_offsets WHERE generation = $1", generation)
     }
     return {"players": players, "roles": roles, "history": history, "offsets": offsets}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from event_store import PostgresEventStore
 from services.game.application.codec import GAME_MAPPER, game_id_of
-from services.game.application.lifecycle import GameContext, GameMode, SeatsDealt, seat_id
+from services.game.application.lifecycle import GameContext, GameCreated, GameMode, SeatsDealt, seat_id
 from services.game.application.service import Actor, ActorKind, GameService, NewGame, TableSeat
 from services.game.bots.heuristic import HeuristicBot
 from services.game.results.decoder import dice_finish
@@ -88,11 +88,18 @@ async def enter_games(
 
 async def recorded_outcomes(store: PostgresEventStore) -> list[GameOutcome]:
     """Every finished game as the ratings see it, in the order the games ended, read straight
-    from the store: the expectation the consumer is compared against."""
+    from the store: the expectation the consumer is compared against. The ruleset is the one
+    ``GameCreated`` recorded, and the end is read from the payload as recorded (so the
+    expansion fields a newer engine writes are read too)."""
     seats: dict[str, tuple[str, ...]] = {}
+    rulesets: dict[str, str] = {}
     outcomes = []
     async for recorded in store.iter_all(categories=["game"]):
-        if recorded.type == "SeatsDealt":
+        if recorded.type == "GameCreated":
+            created = GAME_MAPPER.to_domain(recorded)
+            assert isinstance(created, GameCreated)
+            rulesets[recorded.stream] = created.ruleset.text
+        elif recorded.type == "SeatsDealt":
             dealt = GAME_MAPPER.to_domain(recorded)
             assert isinstance(dealt, SeatsDealt)
             seats[recorded.stream] = dealt.members
@@ -100,5 +107,7 @@ async def recorded_outcomes(store: PostgresEventStore) -> list[GameOutcome]:
             ended = GAME_MAPPER.to_domain(recorded)
             assert isinstance(ended, GameEnded)
             players = {seat_id(i): LeaguePlayerId(m) for i, m in enumerate(seats[recorded.stream])}
-            outcomes.append(from_finish(dice_finish(ended), players, game_id_of(recorded.stream)))
+            finish = dice_finish(ended, recorded.data)
+            game_id = game_id_of(recorded.stream)
+            outcomes.append(from_finish(finish, players, game_id, ruleset=rulesets[recorded.stream]))
     return outcomes

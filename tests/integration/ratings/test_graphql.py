@@ -28,7 +28,7 @@ query Ratings($member: String!) {
   page: ratingLeaderboard(limit: 2, offset: 1) { rank memberId }
   leagueB: ratingLeaderboard(leagueId: "league-b") { rank memberId games }
   spring: ratingLeaderboard(leagueId: "league-a", seasonId: "spring") { memberId }
-  ratingOffsets { players faction offset raw games }
+  ratingOffsets { ruleset players faction offset raw games }
   fives: ratingOffsets(players: 5) { players }
   player: playerRating(memberId: $member) {
     memberId rating games wins provisional
@@ -117,12 +117,15 @@ async def test_the_queries_answer_from_the_ratings_tables(
 
     normalised = book.offsets.normalised()
     assert {
-        (o["players"], o["faction"]): (o["offset"], o["raw"], o["games"]) for o in data["ratingOffsets"]
+        (o["ruleset"], o["players"], o["faction"]): (o["offset"], o["raw"], o["games"])
+        for o in data["ratingOffsets"]
     } == {
-        (n, kind.value): (normalised[n][kind], cell.value, cell.games)
-        for n, cells in book.offsets.cells.items()
+        (ruleset, n, kind.value): (normalised[ruleset][n][kind], cell.value, cell.games)
+        for ruleset, by_size in book.offsets.cells.items()
+        for n, cells in by_size.items()
         for kind, cell in cells.items()
     }
+    assert {o["ruleset"] for o in data["ratingOffsets"]} == {"dice"}
     assert all(o["players"] == 5 for o in data["fives"])
 
     rating = book.rating(member)

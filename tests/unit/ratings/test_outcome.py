@@ -4,6 +4,7 @@ import msgspec
 import pytest
 
 from services.game.results import Elimination, FinishKind, GameFinish, Role, SeatOutcome, Side
+from services.ratings.model import RatingBook
 from services.ratings.outcome import (
     GameOutcome,
     InvalidOutcome,
@@ -117,3 +118,66 @@ def test_a_side_the_ratings_do_not_know_is_refused_by_name() -> None:
 def test_a_result_naming_another_winner_is_refused() -> None:
     with pytest.raises(InvalidOutcome, match="names law but outlaws won"):
         from_finish(_finish(winners=(Side.LAW,)), PLAYERS, "g")
+
+
+def _old_saloon_finish() -> GameFinish:
+    """A five-player OS3 + OS5 game: every seat holds a special role, the Outlaw Le Joueur ended
+    as the Ghost and shares the Outlaws' win."""
+
+    def seat(
+        p: str, role: Role, special: str, side: str, won: bool, alive: bool, ghost: bool = False
+    ) -> SeatOutcome:
+        return SeatOutcome(
+            seat=p, role=role.value, base_role=role, special=special, side=side, won=won, alive=alive,
+            ghost=ghost,
+        )
+
+    return GameFinish(
+        finish=FinishKind.WON,
+        winners=(Side.OUTLAWS,),
+        seats=(
+            seat("p1", SHERIFF, "l_ours", Side.LAW, False, False),
+            seat("p2", DEPUTY, "le_doc", Side.LAW, False, True),
+            seat("p3", OUTLAW, "le_joueur", Side.OUTLAWS, True, False, ghost=True),
+            seat("p4", OUTLAW, "le_vilain", Side.OUTLAWS, True, True),
+            seat("p5", RENEGADE, "main_gauche", Side.RENEGADE, False, False),
+        ),
+        eliminations=(
+            Elimination(seat="p3", by="p1", cause="shoot1", turn=2),
+            Elimination(seat="p5", by=None, cause="dynamite", turn=6),
+            Elimination(seat="p1", by="p4", cause="shoot2", turn=9),
+        ),
+        turn=9,
+    )
+
+
+def test_special_roles_are_rated_under_their_base_roles() -> None:
+    members = {f"p{i}": f"m{i}" for i in range(1, 6)}
+    result = _old_saloon_finish().result("os-game", members, ruleset="dice OS3 OS5")
+    assert [(s.special, s.ghost) for s in result.seats] == [
+        ("l_ours", False), ("le_doc", False), ("le_joueur", True), ("le_vilain", False),
+        ("main_gauche", False),
+    ]
+    outcome = from_result(result)
+    assert outcome.ruleset == "dice OS3 OS5" and outcome.table.ruleset == "dice OS3 OS5"
+    assert [s.role for s in outcome.seats] == [SHERIFF, DEPUTY, OUTLAW, OUTLAW, RENEGADE]
+    book = RatingBook()
+    changes = book.apply(outcome)
+    assert [c.role for c in changes] == [SHERIFF, DEPUTY, OUTLAW, OUTLAW, RENEGADE]
+    # the Ghost shares the Outlaws' win like any eliminated member of the winning side
+    assert [c.won for c in changes] == [False, False, True, True, False]
+    for player, record in book.players.items():
+        assert set(record.roles) <= set(Role), player
+        assert all(type(role) is Role for role in record.roles)
+    assert book.players[LeaguePlayerId("m2")].roles.keys() == {DEPUTY}
+    shown = {r.role: r.games for r in book.rating(LeaguePlayerId("m3")).roles}
+    assert shown == {SHERIFF: 0, DEPUTY: 0, OUTLAW: 1, RENEGADE: 0}
+    # what a rebuild reads back is the same book: no role key other than the four base roles
+    assert RatingBook.from_json(book.to_json()) == book
+
+
+def test_a_malformed_ruleset_is_refused_by_name() -> None:
+    members = {f"p{i}": f"m{i}" for i in range(1, 5)}
+    for ruleset in ("", "dice  OS1", " dice"):
+        with pytest.raises(InvalidOutcome, match="ruleset"):
+            from_result(_finish().result("g", members, ruleset=ruleset))
