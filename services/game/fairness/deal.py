@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from services.game.application.lifecycle import seat_id
 from services.game.fairness.streams import DEAL_LABEL, ByteStream
 from services.game.fairness.versions import DEAL_1
-from services.game.rules.dice import CharacterId, Role, Seat
+from services.game.rules.dice import CharacterId, PlayerId, Role, Seat
 
 DEAL_1_CHARACTERS: tuple[str, ...] = (
     "bart_cassidy",
@@ -91,5 +91,7 @@ def deal(
     else:
         roles = stream.shuffle(table)
     characters = stream.shuffle(_CHARACTERS)
-    seats = [Seat(player=seat_id(i), role=roles[i], character=characters[i]) for i in range(len(seated))]
+    seats = [
+        Seat(player=PlayerId(seat_id(i)), role=roles[i], character=characters[i]) for i in range(len(seated))
+    ]
     return seated, seats

@@ -14,20 +14,23 @@ reveals the seed after it, and anyone can re-derive every face. ``dice-1``, exac
    every face has probability exactly 1/6 (rejection sampling, no modulo bias).
 5. ``roll(count)`` takes the next ``count`` faces of that one face stream; nothing is
    discarded between calls, so the faces of a game are a prefix of the stream.
+   ``roll(count, kinds)`` is the same when every kind is ``"base"``; ``dice-1`` has no other
+   die kind and refuses any other (``ValueError``).
 
 ``rolls_made`` counts ``roll`` calls and ``faces_dealt`` counts faces handed out, so an auditor
 who holds the seed and the game's record can check that the recorded faces are exactly the
 first ``faces_dealt`` faces of the stream. ``commitment(seed)`` is ``sha256(seed).hexdigest()``.
 
-A later ``dice-2`` (die kinds: base, loudmouth, coward, duel, each with its own face table)
-is a new algorithm beside this one, registered in ``fairness.registry``; ``dice-1`` stays as
-it is for every game that recorded it.
+``dice-2`` (``dice_kinds``: die kinds base, loudmouth, coward, duel, each with its own face
+table) is a new algorithm beside this one, registered in ``fairness.registry``; ``dice-1`` stays
+as it is for every game that recorded it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Sequence
 from typing import Protocol
 
 from services.game.fairness.streams import DICE_LABEL, block
@@ -44,10 +47,26 @@ _ACCEPT_BELOW = 252  # largest multiple of 6 that fits a byte: bytes from here o
 SEED_BYTES = 32
 
 
+BASE_KIND = "base"
+
+
 class DiceSource(Protocol):
-    def roll(self, count: int) -> tuple[Face, ...]:
-        """The next ``count`` faces."""
+    def roll(self, count: int, kinds: Sequence[str] | None = None) -> tuple[Face, ...]:
+        """The next ``count`` faces; die ``i`` is of kind ``kinds[i]`` (``base``, ``loudmouth``,
+        ``coward``, ``duel``), every die a base die when ``kinds`` is None."""
         ...
+
+
+def check_kinds(version: str, count: int, kinds: Sequence[str], known: Sequence[str]) -> None:
+    """Refuse ``kinds`` unless it names ``count`` dice, each of a kind in ``known``."""
+    if len(kinds) != count:
+        raise ValueError(f"{version}: {count} dice to roll, but {len(kinds)} die kinds given")
+    for kind in kinds:
+        if kind in known:
+            continue
+        if len(known) == 1:
+            raise ValueError(f"{version} rolls {known[0]} dice only, not a {kind!r} die")
+        raise ValueError(f"{version} has no {kind!r} die (kinds: {', '.join(known)})")
 
 
 def new_seed() -> bytes:
@@ -86,9 +105,11 @@ class SeededDice:
     def commitment(self) -> str:
         return commitment(self.seed)
 
-    def roll(self, count: int) -> tuple[Face, ...]:
+    def roll(self, count: int, kinds: Sequence[str] | None = None) -> tuple[Face, ...]:
         if count < 0:
             raise ValueError(f"cannot roll {count} dice")
+        if kinds is not None:
+            check_kinds(DICE_1, count, kinds, (BASE_KIND,))
         buffer = self._buffer
         while len(buffer) < count:
             self._refill()

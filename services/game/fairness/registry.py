@@ -2,9 +2,18 @@
 
 A game records the versions it uses (``GameCreated.fairness``); the service derives with them
 and the audit re-derives with them, whatever versions new games use by then. Adding a
-derivation — ``dice-2`` with die kinds (base, loudmouth, coward, duel; one face table each),
-``rage-1`` card draws, deck shuffles, the special-role deal — is a new entry here (and, for a
-new kind, a new ``Fairness`` field), never an edit of an existing one.
+derivation (``rage-1`` card draws, deck shuffles, …) is a new entry here (and, for a new kind, a
+new ``Fairness`` field), never an edit of an existing one.
+
+- ``deal-1`` (``deal``): seats, roles, the 16 base characters. ``deal-2`` (``deal_pool``): the
+  same with the character pool of the game's ruleset (OS4).
+- ``dice-1`` (``dice``): base dice. ``dice-2`` (``dice_kinds``): the same stream, a face table
+  per die kind (base, loudmouth, coward, duel).
+- ``roles-os3-1`` (``special_roles``): OS3's special role card of each seat.
+
+``fairness_for(ruleset)`` says which versions a new game of that ruleset records; ``deal_seats``
+is the whole deal (base roles and characters, then special roles) a game's versions give, for
+the service and the audit alike.
 """
 
 from __future__ import annotations
@@ -13,19 +22,33 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Protocol
 
 from services.game.fairness import deal as deal_1
+from services.game.fairness import deal_pool as deal_2
 from services.game.fairness import dice as dice_1
-from services.game.fairness.versions import DEAL_1, DICE_1, Fairness
-from services.game.rules.dice import Seat
+from services.game.fairness import dice_kinds as dice_2
+from services.game.fairness import special_roles as roles_os3_1
+from services.game.fairness.versions import (
+    DEAL_1,
+    DEAL_2,
+    DICE_1,
+    DICE_2,
+    FAIRNESS_V1,
+    ROLES_OS3_1,
+    Fairness,
+)
+from services.game.rules.dice import Face, Seat
+from services.game.rules.ruleset import BASE_DICE, ModuleId, Ruleset
 
 
 class DerivationKind(StrEnum):
-    """What a derivation makes. Later: ``draws`` (cards from a deck, e.g. Rage), ``shuffles``
-    (a deck's order), ``special_roles`` (the OS3 deal)."""
+    """What a derivation makes (the ``Fairness`` field naming its version). Later: ``draws``
+    (cards from a deck, e.g. Rage), ``shuffles`` (a deck's order)."""
 
     DEAL = "deal"
     DICE = "dice"
+    SPECIAL_ROLES = "special_roles"
 
 
 class UnknownDerivation(LookupError):
@@ -37,8 +60,26 @@ class UnknownDerivation(LookupError):
         super().__init__(f"unknown {kind.value} derivation {version!r} (known: {known})")
 
 
-DealFunction = Callable[[bytes, Sequence[str], str | None], tuple[list[str], list[Seat]]]
-DiceFactory = Callable[[bytes], dice_1.SeededDice]
+class DealFunction(Protocol):
+    def __call__(
+        self,
+        seed: bytes,
+        members: Sequence[str],
+        sheriff_member: str | None = None,
+        ruleset: Ruleset = BASE_DICE,
+    ) -> tuple[list[str], list[Seat]]: ...
+
+
+class SeedDice(Protocol):
+    """A derivation's face stream: a ``DiceSource`` that counts the faces it dealt."""
+
+    faces_dealt: int
+
+    def roll(self, count: int, kinds: Sequence[str] | None = None) -> tuple[Face, ...]: ...
+
+
+DiceFactory = Callable[[bytes], SeedDice]
+SpecialRolesFunction = Callable[[bytes, Sequence[Seat]], list[Seat]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +99,15 @@ class DealDerivation(Derivation):
 @dataclass(frozen=True, slots=True)
 class DiceDerivation(Derivation):
     dice: DiceFactory
-    """seed → the face stream (``roll(count)``; ``dice-1`` has one die kind, ``base``)."""
+    """seed → the face stream (``roll(count, kinds)``; ``dice-1`` has one die kind, ``base``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialRolesDerivation(Derivation):
+    special_roles: SpecialRolesFunction
+    """(seed, the dealt seats) → the same seats, each with its special role card."""
+    data: tuple[str, str]
+    """The ruleset's data table (name, version) these cards are: another version is refused."""
 
 
 def _deal_tables() -> dict[str, tuple[str, ...]]:
@@ -67,17 +116,65 @@ def _deal_tables() -> dict[str, tuple[str, ...]]:
     return tables
 
 
+def _deal_2_tables() -> dict[str, tuple[str, ...]]:
+    tables = {f"{name} {version}": table for (name, version), table in deal_2.DEAL_2_CHARACTERS.items()}
+    tables["table-order"] = deal_2.DEAL_2_TABLE_ORDER
+    tables["pool-needs"] = tuple(f"{c} {m}" for c, m in deal_2.DEAL_2_NEEDS.items())
+    tables.update({f"roles-{n}": table for n, table in deal_2.DEAL_2_ROLES.items()})
+    return tables
+
+
+def _roles_os3_1_tables() -> dict[str, tuple[str, ...]]:
+    return {"order": roles_os3_1.ROLES_OS3_1_ORDER, **roles_os3_1.ROLES_OS3_1_CARDS}
+
+
+def _deal_1(
+    seed: bytes, members: Sequence[str], sheriff_member: str | None = None, ruleset: Ruleset = BASE_DICE
+) -> tuple[list[str], list[Seat]]:
+    """``deal-1``, for a ruleset whose characters are the base game's only."""
+    pool = deal_2.character_pool(ruleset)
+    if pool != list(deal_1.DEAL_1_CHARACTERS):
+        raise ValueError(f"{DEAL_1} deals the 16 base characters only, not the pool of {ruleset.text}")
+    return deal_1.deal(seed, members, sheriff_member)
+
+
 DERIVATIONS: Mapping[str, Derivation] = MappingProxyType(
     {
-        DEAL_1: DealDerivation(DEAL_1, DerivationKind.DEAL, MappingProxyType(_deal_tables()), deal_1.deal),
+        DEAL_1: DealDerivation(DEAL_1, DerivationKind.DEAL, MappingProxyType(_deal_tables()), _deal_1),
         DICE_1: DiceDerivation(
             DICE_1, DerivationKind.DICE, MappingProxyType({"base": dice_1.DICE_1_FACES}), dice_1.SeededDice
+        ),
+        DEAL_2: DealDerivation(DEAL_2, DerivationKind.DEAL, MappingProxyType(_deal_2_tables()), deal_2.deal),
+        DICE_2: DiceDerivation(
+            DICE_2, DerivationKind.DICE, MappingProxyType(dict(dice_2.DICE_2_FACES)), dice_2.KindedDice
+        ),
+        ROLES_OS3_1: SpecialRolesDerivation(
+            ROLES_OS3_1,
+            DerivationKind.SPECIAL_ROLES,
+            MappingProxyType(_roles_os3_1_tables()),
+            roles_os3_1.deal_special_roles,
+            (roles_os3_1.DATA_TABLE, roles_os3_1.DATA_VERSION),
         ),
     }
 )
 
-CURRENT = Fairness(deal=DEAL_1, dice=DICE_1)
-"""The versions a new online game records."""
+
+def fairness_for(ruleset: Ruleset) -> Fairness:
+    """The versions a new online game of ``ruleset`` records.
+
+    The base game keeps ``deal-1 dice-1``: its games record, deal and roll exactly as before
+    (``test_base_game_fingerprint``, ``tests/fixtures/online_game_v1.json``). A game with any
+    module records ``deal-2`` (the ruleset's character pool) and ``dice-2`` (a face table per die
+    kind), and, with OS3, ``roles-os3-1``."""
+    if ruleset.is_base:
+        return FAIRNESS_V1
+    if ruleset.has(ModuleId.OS3):
+        return Fairness(deal=DEAL_2, dice=DICE_2, special_roles=ROLES_OS3_1)
+    return Fairness(deal=DEAL_2, dice=DICE_2)
+
+
+CURRENT = fairness_for(BASE_DICE)
+"""The versions a new base game records (``fairness_for`` for any ruleset)."""
 
 
 def deal_derivation(version: str) -> DealDerivation:
@@ -94,7 +191,42 @@ def dice_derivation(version: str) -> DiceDerivation:
     return found
 
 
+def special_roles_derivation(version: str) -> SpecialRolesDerivation:
+    found = DERIVATIONS.get(version)
+    if not isinstance(found, SpecialRolesDerivation):
+        raise UnknownDerivation(DerivationKind.SPECIAL_ROLES, version)
+    return found
+
+
 def check_fairness(fairness: Fairness) -> None:
     """Raise ``UnknownDerivation`` unless this server has every version ``fairness`` names."""
     deal_derivation(fairness.deal)
     dice_derivation(fairness.dice)
+    if fairness.special_roles_version is not None:
+        special_roles_derivation(fairness.special_roles_version)
+
+
+def deal_seats(
+    fairness: Fairness,
+    seed: bytes,
+    members: Sequence[str],
+    sheriff_member: str | None = None,
+    ruleset: Ruleset = BASE_DICE,
+) -> tuple[list[str], list[Seat]]:
+    """The whole deal of an online game by the versions it recorded: (members by seat, seats),
+    each seat with its special role card when the ruleset has OS3. ``UnknownDerivation`` for a
+    version this server lacks; ``ValueError`` (saying why) when the versions cannot deal this
+    game."""
+    seated, seats = deal_derivation(fairness.deal).deal(seed, members, sheriff_member, ruleset)
+    version = fairness.special_roles_version
+    if not ruleset.has(ModuleId.OS3):
+        if version is not None:
+            raise ValueError(f"the game records the special-role deal {version}, but {ruleset} has no OS3")
+        return seated, seats
+    if version is None:
+        raise ValueError(f"{ruleset.text} has special roles (OS3), but the game records no special-role deal")
+    derivation = special_roles_derivation(version)
+    table, wanted = derivation.data
+    if ruleset.data.get(table) != wanted:
+        raise ValueError(f"{version} deals the {table} cards {wanted}, not {ruleset.data.get(table)}")
+    return seated, derivation.special_roles(seed, seats)

@@ -3,7 +3,9 @@
 For counter = 0, 1, 2, … the block is ``HMAC-SHA256(key=seed, msg=label +
 counter.to_bytes(8, "big"))`` (32 bytes); the stream is block 0's bytes in order, then block
 1's, and so on. Each derivation has its own label, so no two derivations share bytes: ``dice-1``
-uses the empty label, ``deal-1`` uses ``b"deal"``. A new derivation takes a new label.
+(and ``dice-2``, which reads the same stream) uses the empty label, ``deal-1`` (and ``deal-2``)
+uses ``b"deal"``, ``roles-os3-1`` uses ``b"special-roles"``. A new derivation takes a new label
+unless it is defined as reading an older one's stream.
 
 ``below(k)`` (integers, no bias): take the next 4 bytes as a big-endian unsigned integer ``x``;
 if ``x >= (2**32 // k) * k`` skip them and take 4 more; else answer ``x % k``.
@@ -23,6 +25,7 @@ T = TypeVar("T")
 DICE_LABEL = b""
 """``dice-1``'s label (the first derivation, made before labels had names)."""
 DEAL_LABEL = b"deal"
+SPECIAL_ROLES_LABEL = b"special-roles"
 
 
 def block(seed: bytes, counter: int, label: bytes = DICE_LABEL) -> bytes:

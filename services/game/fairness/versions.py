@@ -6,6 +6,12 @@ import msgspec
 
 DEAL_1 = "deal-1"
 DICE_1 = "dice-1"
+DEAL_2 = "deal-2"
+"""``deal-1`` with the character pool of the game's ruleset (``deal_pool.py``)."""
+DICE_2 = "dice-2"
+"""``dice-1``'s stream, each face read on the table of its die's kind (``dice_kinds.py``)."""
+ROLES_OS3_1 = "roles-os3-1"
+"""OS3's special-role deal (``special_roles.py``)."""
 
 
 class Fairness(msgspec.Struct, frozen=True, kw_only=True):
@@ -13,18 +19,26 @@ class Fairness(msgspec.Struct, frozen=True, kw_only=True):
     game recorded before this field existed used, and stay so: a new version is recorded by
     name, never by changing a default.
 
-    Later kinds join as new fields (``draws`` for card draws such as ``rage-1``, ``shuffles``
-    for decks, ``special_roles`` for the special-role deal), defaulting to None: not used."""
+    Later kinds join as new fields that are left out of the stored event unless a game uses
+    them (``msgspec.UNSET``), so a base game's ``GameCreated`` encodes exactly as before
+    (``draws`` for card draws such as ``rage-1`` and ``shuffles`` for decks will join so)."""
 
     deal: str = DEAL_1
-    """Seat order, roles and characters (``services.game.fairness.deal``)."""
+    """Seat order, roles and characters (``services.game.fairness.deal``, ``deal_pool``)."""
     dice: str = DICE_1
-    """The faces of every roll (``services.game.fairness.dice``)."""
+    """The faces of every roll (``services.game.fairness.dice``, ``dice_kinds``)."""
+    special_roles: str | msgspec.UnsetType = msgspec.UNSET
+    """OS3: each seat's special role card (``services.game.fairness.special_roles``); unset
+    (and not stored) for a game without special roles."""
+
+    @property
+    def special_roles_version(self) -> str | None:
+        return self.special_roles if isinstance(self.special_roles, str) else None
 
     @property
     def text(self) -> str:
-        """The compact form, e.g. ``deal-1 dice-1``."""
-        return " ".join(v for v in msgspec.structs.astuple(self) if v is not None)
+        """The compact form, e.g. ``deal-1 dice-1``, ``deal-2 dice-2 roles-os3-1``."""
+        return " ".join(v for v in msgspec.structs.astuple(self) if isinstance(v, str))
 
 
 FAIRNESS_V1 = Fairness()

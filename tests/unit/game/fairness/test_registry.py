@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 
 import pytest
 
 from services.game.fairness.deal import DEAL_1_CHARACTERS, DEAL_1_ROLES, deal
+from services.game.fairness.deal_pool import DEAL_2_CHARACTERS
 from services.game.fairness.dice import DICE_1_FACES, FACES
 from services.game.fairness.registry import (
     CURRENT,
@@ -16,10 +18,12 @@ from services.game.fairness.registry import (
     DealDerivation,
     DerivationKind,
     DiceDerivation,
+    SpecialRolesDerivation,
     UnknownDerivation,
     check_fairness,
     deal_derivation,
     dice_derivation,
+    special_roles_derivation,
 )
 from services.game.fairness.streams import ByteStream, block
 from services.game.fairness.versions import FAIRNESS_V1, Fairness
@@ -63,13 +67,76 @@ def test_the_registry_holds_deal_1_and_dice_1_with_their_tables_written_out() ->
             DerivationKind.DICE,
             {"base": ("arrow", "dynamite", "shoot1", "shoot2", "beer", "gatling")},
         ),
+        "deal-2": (
+            DerivationKind.DEAL,
+            {
+                "characters dice-base-1": (
+                    "bart_cassidy",
+                    "black_jack",
+                    "calamity_janet",
+                    "el_gringo",
+                    "jesse_jones",
+                    "jourdonnais",
+                    "kit_carlson",
+                    "lucky_duke",
+                    "paul_regret",
+                    "pedro_ramirez",
+                    "rose_doolan",
+                    "sid_ketchum",
+                    "slab_the_killer",
+                    "suzy_lafayette",
+                    "vulture_sam",
+                    "willy_the_kid",
+                ),
+                "characters-os4 os4-1": (
+                    "jose_delgado",
+                    "tequila_joe",
+                    "apache_kid",
+                    "bill_noface",
+                    "elena_fuente",
+                    "vera_custer",
+                    "doc_holyday",
+                    "molly_stark",
+                ),
+                "table-order": ("characters", "characters-os4"),
+                "pool-needs": ("jose_delgado OS1", "tequila_joe OS1", "apache_kid OS2"),
+                "roles-3": ("deputy", "outlaw", "renegade"),
+                "roles-4": ("sheriff", "renegade", "outlaw", "outlaw"),
+                "roles-5": ("sheriff", "renegade", "outlaw", "outlaw", "deputy"),
+                "roles-6": ("sheriff", "renegade", "outlaw", "outlaw", "outlaw", "deputy"),
+                "roles-7": ("sheriff", "renegade", "outlaw", "outlaw", "outlaw", "deputy", "deputy"),
+                "roles-8": (
+                    "sheriff", "renegade", "renegade", "outlaw", "outlaw", "outlaw", "deputy", "deputy",
+                ),
+            },
+        ),
+        "dice-2": (
+            DerivationKind.DICE,
+            {
+                "base": ("arrow", "dynamite", "shoot1", "shoot2", "beer", "gatling"),
+                "loudmouth": ("arrow", "dynamite", "bullet", "shoot1x2", "shoot2x2", "gatlingx2"),
+                "coward": ("arrow", "dynamite", "shoot1", "beer", "beerx2", "broken_arrow"),
+                "duel": ("arrow", "dynamite", "gatling", "whiskey", "duel", "duel"),
+            },
+        ),
+        "roles-os3-1": (
+            DerivationKind.SPECIAL_ROLES,
+            {
+                "order": ("sheriff", "deputy", "outlaw", "renegade"),
+                "sheriff": ("l_ours",),
+                "deputy": ("le_bien", "le_doc", "le_juge"),
+                "outlaw": ("le_joueur", "le_mauvais", "le_vilain"),
+                "renegade": ("main_droite", "main_gauche"),
+            },
+        ),
     }
 
 
 def test_the_tables_name_engine_values_and_match_the_base_game() -> None:
     # mapped by name: every entry is an engine value, and deal-1 covers the base game exactly
     assert tuple(Face(n) for n in DICE_1_FACES) == FACES
-    assert sorted(DEAL_1_CHARACTERS) == sorted(c.value for c in CharacterId)
+    assert set(DEAL_1_CHARACTERS) <= {c.value for c in CharacterId}
+    assert all(CharacterId(n).value == n for t in DEAL_2_CHARACTERS.values() for n in t)
     for n, table in DEAL_1_ROLES.items():
         assert sorted(Role(r) for r in table) == sorted(roles_for(n))
 
@@ -77,15 +144,25 @@ def test_the_tables_name_engine_values_and_match_the_base_game() -> None:
 def test_versions_resolve_by_name_and_by_kind() -> None:
     assert isinstance(deal_derivation("deal-1"), DealDerivation)
     assert isinstance(dice_derivation("dice-1"), DiceDerivation)
-    assert deal_derivation("deal-1").deal is deal
+    assert deal_derivation("deal-1").deal(bytes(32), ["a", "b", "c"]) == deal(bytes(32), ["a", "b", "c"])
     assert dice_derivation("dice-1").dice(bytes(32)).roll(3) == (Face.SHOOT2, Face.SHOOT2, Face.ARROW)
-    with pytest.raises(UnknownDerivation, match=r"unknown dice derivation 'deal-1' \(known: dice-1\)"):
+    assert dice_derivation("dice-2").dice(bytes(32)).roll(3) == (Face.SHOOT2, Face.SHOOT2, Face.ARROW)
+    assert isinstance(special_roles_derivation("roles-os3-1"), SpecialRolesDerivation)
+    def refused(message: str) -> pytest.RaisesExc[UnknownDerivation]:
+        return pytest.raises(UnknownDerivation, match=re.escape(message))
+
+    with refused("unknown dice derivation 'deal-1' (known: dice-1, dice-2)"):
         dice_derivation("deal-1")
-    with pytest.raises(UnknownDerivation, match=r"unknown deal derivation 'deal-9' \(known: deal-1\)"):
+    with refused("unknown deal derivation 'deal-9' (known: deal-1, deal-2)"):
         deal_derivation("deal-9")
+    with refused("unknown special_roles derivation 'dice-2' (known: roles-os3-1)"):
+        special_roles_derivation("dice-2")
     with pytest.raises(UnknownDerivation):
-        check_fairness(Fairness(deal="deal-1", dice="dice-2"))
+        check_fairness(Fairness(deal="deal-1", dice="dice-9"))
+    with pytest.raises(UnknownDerivation):
+        check_fairness(Fairness(deal="deal-2", dice="dice-2", special_roles="roles-os3-0"))
     check_fairness(CURRENT)
+    check_fairness(Fairness(deal="deal-2", dice="dice-2", special_roles="roles-os3-1"))
 
 
 def test_a_game_recorded_without_versions_used_deal_1_and_dice_1() -> None:
