@@ -13,16 +13,16 @@ throws away much:
 | double_shot, arrows_instead, discard_arrows, remove_arrows | decline            |
 
 Dice (``roll``) never time out: online games roll on the server, table games wait for the
-scorekeeper.
+scorekeeper. Each engine declares its decisions' defaults (the dice engine: ``DecisionSpec.timeout``);
+this is where the service asks for them, through the engine interface.
 """
 
 from __future__ import annotations
 
-from services.game.rules.dice import Awaiting, GameCommand, GameState
-from services.game.rules.dice.decisions import timeout_command
+from services.game.engines import GameEngine, PlayedGame
+from services.game.engines.interface import Command
 
 
-def default_command(state: GameState, question: Awaiting) -> GameCommand | None:
-    """The command played for ``question``'s player when their time is up (None: no default).
-    Each decision declares its own (``DecisionSpec.timeout``)."""
-    return timeout_command(state, question)
+def default_command(engine: GameEngine, game: PlayedGame) -> Command | None:
+    """The command played for the awaited player when their time is up (None: no default)."""
+    return engine.timeout_default(game)

@@ -107,6 +107,37 @@ def test_league_and_ratings_never_import_an_engine(package: str) -> None:
     assert not offending, "an engine imported where only the neutral result may be:\n" + "\n".join(offending)
 
 
+DICE_ENGINE = "services.game.rules.dice"
+THROUGH_THE_INTERFACE = (
+    "services/game/application",
+    "services/game/timeouts.py",
+    "services/game/projections.py",
+    "services/game/records/replay.py",
+    "services/game/audit/replay.py",
+    "services/game/audit/checks.py",
+    "services/game/audit/stream.py",
+    "services/game/edge/visibility.py",
+)
+"""Modules that reach the dice engine only through ``services/game/engines`` (``engine_for``):
+they play every game with the rules of its recorded ruleset, never the base game by default."""
+
+
+@pytest.mark.parametrize("where", THROUGH_THE_INTERFACE)
+def test_the_service_records_audit_and_visibility_reach_the_engine_only_through_the_interface(
+    where: str,
+) -> None:
+    path = ROOT / where
+    files = [path] if path.is_file() else sources(where)
+    assert files, f"no sources found at {where}"
+    offending = [
+        line
+        for f in files
+        for line in engine_imports(f)
+        if line.split(" imports ")[1].startswith(DICE_ENGINE)
+    ]
+    assert not offending, "an engine imported past services/game/engines:\n" + "\n".join(offending)
+
+
 def test_the_neutral_result_imports_only_the_standard_library_and_msgspec() -> None:
     path = ROOT / NEUTRAL
     names = [name for _, name in imports_of(path.read_text(), module_name(path))]

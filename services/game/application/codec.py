@@ -6,7 +6,7 @@ import re
 
 from event_store import Mapper
 from services.game.application.lifecycle import LIFECYCLE_EVENTS
-from services.game.rules.dice import EVENT_TYPES
+from services.game.engines import ENGINE_EVENT_TYPES
 
 GAME_CATEGORY = "game"
 _GAME_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
@@ -14,7 +14,7 @@ _GAME_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
 
 def build_mapper() -> Mapper:
     mapper = Mapper()
-    for cls in EVENT_TYPES.values():
+    for cls in ENGINE_EVENT_TYPES.values():
         mapper.register(cls, schema_version=cls.VERSION)
     for cls in LIFECYCLE_EVENTS:
         mapper.register(cls, schema_version=cls.VERSION)

@@ -55,9 +55,7 @@ from services.game.application.codec import GAME_CATEGORY, game_id_of, game_stre
 from services.game.application.lifecycle import GameAbandoned
 from services.game.application.service import GameService, PlayOutcome
 from services.game.application.session import GameSession, GameStatus
-from services.game.rules.dice import Awaiting, Decision, GameStarted
-from services.game.rules.dice.events import GameEnded
-from services.game.rules.dice.flow import next_move
+from services.game.engines import ENDING_TYPES, OPENING_TYPES
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +66,7 @@ SWEEP_INTERVAL_SECONDS = 0.5
 """How often the sweeper looks for due games: a default lands at most this late (plus the
 projection's own lag, milliseconds with wake-ups)."""
 
-_FINISHED = frozenset({GameEnded.__name__, GameAbandoned.__name__})
+_FINISHED = ENDING_TYPES | {GameAbandoned.__name__}
 
 Clock = Callable[[], datetime]
 
@@ -101,7 +99,7 @@ class DeadlineProjection:
             self._folds.pop(game_id, None)
             return
         known = await tx.fetchval("SELECT version FROM game_deadlines WHERE game_id = $1", game_id)
-        if known is None and event.type != GameStarted.__name__:
+        if known is None and event.type not in OPENING_TYPES:
             return  # a game without a limit, still in its lobby, or over: nothing falls due
         if known is not None and event.version <= known:
             # applied already: the checkpoint went back (a restored backup) but the row did not
@@ -119,8 +117,8 @@ class DeadlineProjection:
             return
         # Between the events of one append the engine is between automatic steps and asks
         # nothing; the append's last event says what it awaits (they all share recorded_at).
-        move = next_move(session.game.state)
-        decision = move if isinstance(move, Awaiting) and move.decision is not Decision.ROLL else None
+        question = session.engine.question(session.game)
+        decision = None if question is None or question.random else question
         await tx.execute(
             """
             INSERT INTO game_deadlines (game_id, timeout_seconds, version, latest_event_at,
@@ -137,7 +135,7 @@ class DeadlineProjection:
             event.version,
             event.recorded_at,
             None if decision is None else decision.player,
-            None if decision is None else decision.decision.value,
+            None if decision is None else decision.decision,
             None if decision is None else event.recorded_at + timedelta(seconds=limit),
         )
 

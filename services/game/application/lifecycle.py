@@ -20,8 +20,6 @@ from typing import ClassVar
 import msgspec
 
 from services.game.fairness.versions import FAIRNESS_V1, Fairness
-from services.game.rules.dice import PlayerId, Role
-from services.game.rules.dice.characters import CharacterId
 from services.game.rules.ruleset import BASE_DICE, GameType, Ruleset
 
 
@@ -84,7 +82,7 @@ class PlayerJoined(LifecycleEvent, frozen=True, kw_only=True):
     member_id: str
     """The player's identity across games and seasons (league player id)."""
     name: str
-    player: PlayerId | None = None
+    player: str | None = None
     """The seat id in this game (p1…), known once the seats are dealt; None while in the lobby."""
 
 
@@ -104,7 +102,7 @@ class DecisionTimedOut(LifecycleEvent, frozen=True, kw_only=True):
     """The awaited player did not decide in time; ``applied`` (a command's text form) was
     played for them and its events follow."""
 
-    player: PlayerId
+    player: str
     decision: str
     applied: str
 
@@ -125,13 +123,12 @@ LIFECYCLE_EVENTS: tuple[type[LifecycleEvent], ...] = (
 )
 
 
-def seat_id(index: int) -> PlayerId:
-    return PlayerId(f"p{index + 1}")
+def seat_id(index: int) -> str:
+    return f"p{index + 1}"
 
 
 __all__ = [
     "LIFECYCLE_EVENTS",
-    "CharacterId",
     "DecisionTimedOut",
     "GameAbandoned",
     "GameContext",
@@ -139,7 +136,6 @@ __all__ = [
     "GameMode",
     "GameOptions",
     "PlayerJoined",
-    "Role",
     "SeatsDealt",
     "SeedRevealed",
     "seat_id",

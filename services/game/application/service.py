@@ -25,10 +25,11 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -61,34 +62,25 @@ from services.game.application.lifecycle import (
     seat_id,
 )
 from services.game.application.session import CommandTrace, GameSession, GameStatus
+from services.game.engines import (
+    RULE_ERRORS,
+    GameEngine,
+    PlayedGame,
+    RandomNeed,
+    engine_for,
+    implemented_modules,
+    unplayable,
+)
+from services.game.engines.interface import Command
 from services.game.fairness.dice import DiceSource, commitment, new_seed
 from services.game.fairness.registry import CURRENT, deal_derivation, dice_derivation
 from services.game.fairness.vault import SeedVault
 from services.game.fairness.versions import Fairness
-from services.game.rules.dice import (
-    Decision,
-    Game,
-    GameCommand,
-    Position,
-    RollDice,
-    RuleError,
-    Seat,
-    awaiting,
-    execute,
-)
-from services.game.rules.dice.characters import CharacterId
-from services.game.rules.dice.events import DiceRolled
-from services.game.rules.dice.state import GameState
-from services.game.rules.dice.vocabulary import Role
-from services.game.rules.ruleset import (
-    BASE_DICE,
-    ModuleId,
-    Ruleset,
-    RulesetError,
-    check_ruleset,
-    unimplemented,
-)
+from services.game.rules.ruleset import BASE_DICE, GameType, ModuleId, Ruleset, RulesetError, check_ruleset
 from services.game.timeouts import default_command
+
+GameCommand = Command
+"""A command of the game's engine (its msgspec Struct; ``str(command)`` is its text form)."""
 
 _EVENT_IDS = uuid.UUID("5b1e7c52-6d0e-4f59-9a55-0c7f5e0b6a11")
 _CONFLICT_RETRIES = 8
@@ -126,8 +118,11 @@ class TableSeat(msgspec.Struct, frozen=True, kw_only=True):
 
     member_id: str
     name: str
-    role: Role
-    character: CharacterId
+    role: str
+    """The role card as the engine names it (``sheriff``)."""
+    character: str
+    """The character as the engine names it (``bart_cassidy``); checked against the ruleset's
+    pool when the game starts."""
 
 
 class NewGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -136,8 +131,9 @@ class NewGame(msgspec.Struct, frozen=True, kw_only=True):
     members: tuple[Member, ...] = ()
     """Online: the players known now (the rest join later). Table: leave empty, use ``seats``."""
     seats: tuple[TableSeat, ...] | None = None
-    position: Position | None = None
-    """Table games only: start from a mid-game position (a resumed game, a rule case)."""
+    position: object | None = None
+    """Table games only: start from a mid-game position (a resumed game, a rule case), in the
+    engine's own words (the dice engine's ``Position``)."""
     sheriff_member: str | None = None
     context: GameContext = GameContext()
     options: GameOptions = GameOptions()
@@ -288,19 +284,19 @@ class GameService:
                 PlayerJoined(member_id=s.member_id, name=s.name, player=seat_id(i))
                 for i, s in enumerate(spec.seats)
             ]
-            engine_seats = [
-                Seat(player=seat_id(i), role=s.role, character=s.character) for i, s in enumerate(spec.seats)
-            ]
+            seats = [_Seat(seat_id(i), s.role, s.character) for i, s in enumerate(spec.seats)]
             events += joined
             events.append(SeatsDealt(members=tuple(s.member_id for s in spec.seats)))
-            events += _start(engine_seats, spec.position).events
+            events += _start(engine_for(spec.ruleset), seats, spec.position).events
         else:
             joined = [PlayerJoined(member_id=m.member_id, name=m.name) for m in spec.members]
             events += joined
             if len(joined) == spec.player_count:
                 assert seed is not None and created.fairness is not None
                 members = [m.member_id for m in spec.members]
-                events += _deal_and_start(seed, members, spec.sheriff_member, created.fairness)
+                events += _deal_and_start(
+                    engine_for(spec.ruleset), seed, members, spec.sheriff_member, created.fairness
+                )
         return GameSession(game_id, created), events
 
     async def join(self, game_id: str, member: Member, *, command_id: str) -> GameSession:
@@ -334,7 +330,9 @@ class GameService:
                 seed = await self.seeds.seed_of(game_id)
                 fairness = session.created.derivations
                 assert fairness is not None
-                events += _deal_and_start(seed, members, session.created.sheriff_member, fairness)
+                events += _deal_and_start(
+                    session.engine, seed, members, session.created.sheriff_member, fairness
+                )
             try:
                 await self._append(
                     session,
@@ -361,7 +359,7 @@ class GameService:
         command_id: str,
         expected_version: int | None = None,
     ) -> PlayOutcome:
-        """Apply one rules command. Raises the engine's RuleError for an illegal command,
+        """Apply one rules command. Raises the engine's refusal (a RuleError) for an illegal command,
         NotAllowed for the wrong caller, StaleVersion when ``expected_version`` is behind.
 
         A game this process has folded is decided on without the catch-up read first: the
@@ -379,7 +377,7 @@ class GameService:
                 return await self._play_on(cached, command, actor, command_id, fingerprint, expected_version)
             except (ConcurrencyError, DuplicateEventConflict):
                 self.forget(game_id)
-            except (GameServiceError, RuleError):
+            except (GameServiceError, *RULE_ERRORS):
                 pass  # maybe refused only because the cache is behind: ask the store
         for _ in range(_CONFLICT_RETRIES):
             session = await self.load(game_id)
@@ -424,8 +422,9 @@ class GameService:
             raise StaleVersion(game_id, expected_version, session.version)
         game = _playable(session)
         _authorize(session, command, actor)
-        working = game.state.clone()
-        events: list[msgspec.Struct] = list(execute(working, command))
+        engine = session.engine
+        working = engine.copy(game)
+        events: list[msgspec.Struct] = list(engine.play(working, command))
         events += await self._server_rolls(session, working, events)
         return await self._append(
             session,
@@ -447,16 +446,17 @@ class GameService:
         if (now - session.last_event_at).total_seconds() < limit:
             return None
         assert session.game is not None
-        question = session.game.awaiting
+        engine = session.engine
+        question = engine.question(session.game)
         assert question is not None
-        command = default_command(session.game.state, question)
+        command = default_command(engine, session.game)
         if command is None:
             return None
-        working = session.game.state.clone()
+        working = engine.copy(session.game)
         events: list[msgspec.Struct] = [
-            DecisionTimedOut(player=question.player, decision=question.decision.value, applied=str(command))
+            DecisionTimedOut(player=question.player, decision=question.decision, applied=str(command))
         ]
-        events += execute(working, command)
+        events += engine.play(working, command)
         events += await self._server_rolls(session, working, events)
         command_id = f"{_TIMEOUT_COMMANDS}{game_id}/{session.version}"
         asked = {"version": session.version, "applied": str(command)}
@@ -503,7 +503,7 @@ class GameService:
     # -- internals ---------------------------------------------------------------------------
 
     async def _server_rolls(
-        self, session: GameSession, working: GameState, events: list[msgspec.Struct]
+        self, session: GameSession, working: PlayedGame, events: list[msgspec.Struct]
     ) -> list[msgspec.Struct]:
         """What an online game adds to an append after ``events`` (already applied to
         ``working``): the rolls the engine now awaits, from the seed, and ``SeedRevealed`` if
@@ -513,7 +513,8 @@ class GameService:
         seed = await self.seeds.seed_of(session.game_id)
         assert session.created.derivations is not None
         dice = session.created.derivations.dice
-        added = _roll_online(working, seed, session.faces_rolled + _faces_in(events), dice)
+        engine = session.engine
+        added = _roll_online(engine, working, seed, session.faces_rolled + _faces_in(engine, events), dice)
         if working.is_over:
             added.append(SeedRevealed(seed=seed.hex()))
         return added
@@ -590,8 +591,8 @@ class GameService:
         if before.game is None:
             return False
         try:
-            produced = list(execute(before.game.state.clone(), command))
-        except RuleError:
+            produced = list(before.engine.play(before.engine.copy(before.game), command))
+        except RULE_ERRORS:
             return False
         return bool(produced) and events[: len(produced)] == produced
 
@@ -635,7 +636,7 @@ def _public_spec(spec: NewGame) -> dict[str, object]:
         public.pop("ruleset", None)  # as creates were fingerprinted before rulesets existed
     if spec.seats is not None:
         public["seats"] = [
-            {"member_id": s.member_id, "name": s.name, "character": s.character.value} for s in spec.seats
+            {"member_id": s.member_id, "name": s.name, "character": str(s.character)} for s in spec.seats
         ]
     return public
 
@@ -678,8 +679,18 @@ def _check_spec(spec: NewGame) -> None:
     check_new_ruleset(spec.ruleset, spec.player_count)
 
 
-IMPLEMENTED_MODULES: frozenset[ModuleId] = frozenset()
-"""The expansion modules this server's engines play (none yet: the base game only)."""
+def implemented(game_type: GameType = GameType.DICE) -> frozenset[ModuleId]:
+    """The expansion modules this server's engine of ``game_type`` plays, read now: they grow
+    as the engine does (``rules/dice/modules.py``'s ``ENGINE_MODULES``)."""
+    return implemented_modules(game_type)
+
+
+def __getattr__(name: str) -> object:
+    # ``IMPLEMENTED_MODULES`` as it was a constant, but read at each use: the engine's modules
+    # are registered while a server is built, after this module is imported
+    if name == "IMPLEMENTED_MODULES":
+        return implemented_modules(GameType.DICE)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def check_new_ruleset(ruleset: Ruleset, players: int) -> None:
@@ -689,51 +700,69 @@ def check_new_ruleset(ruleset: Ruleset, players: int) -> None:
         check_ruleset(ruleset, players)
     except RulesetError as error:
         raise InvalidRuleset(str(error)) from None
-    reason = unimplemented(ruleset, IMPLEMENTED_MODULES)
+    reason = unplayable(ruleset)
     if reason is not None:
         raise InvalidRuleset(reason)
 
 
-def _start(seats: list[Seat], position: Position | None) -> Game:
+class _Seat(NamedTuple):
+    """A seat as the engine's ``start`` takes it (``engines.SeatSpec``)."""
+
+    player: str
+    role: str
+    character: str
+
+
+def _start(engine: GameEngine, seats: Sequence[Any], position: object | None) -> PlayedGame:
     """A new game at its first question; a setup the rules refuse is an invalid spec."""
     try:
-        return Game.start(seats, position)
-    except RuleError as error:
+        return engine.start(seats, position)
+    except RULE_ERRORS as error:
         raise InvalidGameSpec(str(error)) from error
 
 
 def _deal_and_start(
-    seed: bytes, members: list[str], sheriff_member: str | None, fairness: Fairness
+    engine: GameEngine, seed: bytes, members: list[str], sheriff_member: str | None, fairness: Fairness
 ) -> list[msgspec.Struct]:
     """An online game whose last seat is taken: the deal, the start and the opening roll, by
-    the derivations the game recorded."""
+    the derivations the game recorded, with the rules of its ruleset."""
     seated, seats = deal_derivation(fairness.deal).deal(seed, members, sheriff_member)
-    game = _start(seats, None)
-    opening = _roll_online(game.state, seed, 0, fairness.dice)
-    return [SeatsDealt(members=tuple(seated)), *game.events, *opening]
+    game = _start(engine, seats, None)
+    started = list(game.events)
+    opening = _roll_online(engine, game, seed, 0, fairness.dice)
+    return [SeatsDealt(members=tuple(seated)), *started, *opening]
 
 
-def _roll_online(state: GameState, seed: bytes, faces_rolled: int, version: str) -> list[msgspec.Struct]:
+def _roll_online(
+    engine: GameEngine, game: PlayedGame, seed: bytes, faces_rolled: int, version: str
+) -> list[msgspec.Struct]:
     """Roll from the game's face stream (derivation ``version``) for as long as the engine
-    awaits dice."""
+    awaits dice. Each die is rolled over its own kind's faces; a game whose dice are all base
+    dice asks the source as ``dice-1`` games always have (``roll(count)``)."""
     produced: list[msgspec.Struct] = []
     dice: DiceSource | None = None
     while True:
-        question = awaiting(state)
-        if question is None or question.decision is not Decision.ROLL:
+        need = engine.random_need(game)
+        if need is None:
             return produced
         if dice is None:
             dice = dice_derivation(version).dice(seed)
             if faces_rolled:
                 dice.roll(faces_rolled)  # the faces already dealt in earlier appends
-        produced += execute(state, RollDice(player=question.player, faces=dice.roll(len(question.dice))))
+        produced += engine.play(game, engine.supply(game, need, _roll(dice, need)))
 
 
-def _faces_in(events: list[msgspec.Struct]) -> int:
-    return sum(len(e.faces) for e in events if isinstance(e, DiceRolled))
+def _roll(dice: DiceSource, need: RandomNeed) -> tuple[Any, ...]:
+    if need.all_base:
+        return tuple(dice.roll(len(need.dice)))
+    return tuple(dice.roll(len(need.dice), kinds=need.dice))  # type: ignore[call-arg]
 
 
-def _playable(session: GameSession) -> Game:
+def _faces_in(engine: GameEngine, events: list[msgspec.Struct]) -> int:
+    return sum(engine.random_used(e) for e in events)
+
+
+def _playable(session: GameSession) -> PlayedGame:
     if session.status is GameStatus.LOBBY:
         raise GameNotStarted(session.game_id, len(session.joined), session.created.player_count)
     if session.status in (GameStatus.ENDED, GameStatus.ABANDONED):
@@ -761,7 +790,7 @@ def _authorize(session: GameSession, command: GameCommand, actor: Actor) -> None
         return
     if actor.kind is not ActorKind.PLAYER:
         raise NotAllowed(f"game {session.game_id} is played online: only its players make decisions")
-    if isinstance(command, RollDice):
+    if session.engine.is_server_input(command):
         raise NotAllowed("the server rolls the dice in online games")
     seat = session.seat_of(actor.id or "")
     if seat is None:

@@ -19,8 +19,7 @@ from services.game.application.lifecycle import (
     SeedRevealed,
     seat_id,
 )
-from services.game.rules.dice import Game, GameStarted, PlayerId, evolve, initial_state
-from services.game.rules.dice.events import DiceRolled, Event
+from services.game.engines import GameEngine, PlayedGame, engine_for
 
 
 class GameStatus(StrEnum):
@@ -48,14 +47,26 @@ class GameSession:
     game_id: str
     created: GameCreated
     joined: list[PlayerJoined] = field(default_factory=list)
-    seat_members: dict[PlayerId, str] = field(default_factory=dict)
-    game: Game | None = None
+    seat_members: dict[str, str] = field(default_factory=dict)
+    game: PlayedGame | None = None
+    """The engine's game (``engine``), from its opening event on."""
     version: int = 0
     commands: dict[str, CommandTrace] = field(default_factory=dict)
     seed_revealed: str | None = None
     abandoned: bool = False
     last_event_at: datetime | None = None
     faces_rolled: int = 0
+    """Random values the game has consumed so far (an online game's dice faces)."""
+    _engine: GameEngine | None = None
+
+    @property
+    def engine(self) -> GameEngine:
+        """The engine of the game's recorded ruleset (``UnplayableRuleset`` if this server has
+        none): the game is folded with that ruleset's rules, never the base game's by default."""
+        engine = self._engine
+        if engine is None:
+            engine = self._engine = engine_for(self.created.ruleset)
+        return engine
 
     @property
     def mode(self) -> GameMode:
@@ -69,7 +80,7 @@ class GameSession:
             return GameStatus.LOBBY
         return GameStatus.ENDED if self.game.is_over else GameStatus.ONGOING
 
-    def seat_of(self, member_id: str) -> PlayerId | None:
+    def seat_of(self, member_id: str) -> str | None:
         for seat, member in self.seat_members.items():
             if member == member_id:
                 return seat
@@ -90,27 +101,28 @@ class GameSession:
     ) -> None:
         """Fold one event of the stream (stored at ``version``) into the session; ``fingerprint``
         and ``actor`` come with a command's first event."""
-        match event:
-            case GameCreated():
-                raise ValueError("GameCreated can only open a game's stream")
-            case PlayerJoined():
-                self.joined.append(event)
-            case SeatsDealt(members=members):
-                self.seat_members = {seat_id(i): m for i, m in enumerate(members)}
-            case GameStarted():
-                self.game = Game(initial_state(event), [event])
-            case SeedRevealed(seed=seed):
-                self.seed_revealed = seed
-            case GameAbandoned():
-                self.abandoned = True
-            case Event():
-                assert self.game is not None, f"{type(event).__name__} before GameStarted"
-                evolve(self.game.state, event)
-                self.game.events.append(event)
-                if isinstance(event, DiceRolled):
-                    self.faces_rolled += len(event.faces)
-            case _:
-                pass  # lifecycle facts that change nothing here (DecisionTimedOut)
+        engine = self.engine
+        if engine.owns(event):
+            if engine.opens(event):
+                self.game = engine.begin(event)
+            else:
+                assert self.game is not None, f"{type(event).__name__} before the game started"
+                engine.evolve(self.game, event)
+                self.faces_rolled += engine.random_used(event)
+        else:
+            match event:
+                case GameCreated():
+                    raise ValueError("GameCreated can only open a game's stream")
+                case PlayerJoined():
+                    self.joined.append(event)
+                case SeatsDealt(members=members):
+                    self.seat_members = {seat_id(i): m for i, m in enumerate(members)}
+                case SeedRevealed(seed=seed):
+                    self.seed_revealed = seed
+                case GameAbandoned():
+                    self.abandoned = True
+                case _:
+                    pass  # lifecycle facts that change nothing here (DecisionTimedOut)
         self.version = version
         if at is not None:
             self.last_event_at = at

@@ -2,8 +2,9 @@
 
 ``checks.py`` runs the checks in order (docs/audit.md); ``stream.py`` sorts a stored stream
 into what they read, ``seed.py`` re-derives an online game's deal and rolls from its revealed
-seed, ``replay.py`` plays the inputs through the engine and compares, ``report.py`` is the
-answer and ``words.py`` the referee's words for events (never naming a hidden role).
+seed, ``replay.py`` plays the inputs through the engine and compares (``differences.py`` says
+what differs), ``report.py`` is the answer and ``words.py`` the referee's words for events
+(never naming a hidden role).
 """
 
 from services.game.audit.checks import (
@@ -22,7 +23,8 @@ from services.game.audit.checks import (
     check_chain,
     explain_chain_problem,
 )
-from services.game.audit.replay import explain_difference, replay_events
+from services.game.audit.differences import explain_difference
+from services.game.audit.replay import replay_events
 from services.game.audit.words import referee_words
 
 __all__ = [

@@ -48,7 +48,8 @@ from services.game.audit.report import (
 from services.game.audit.seed import check_seed
 from services.game.audit.stream import GameStream, StoredEvent, decode_stream, parse_stream
 from services.game.audit.words import referee_words, win_words
-from services.game.rules.dice import GameEnded
+from services.game.engines import engine_for
+from services.game.results import GameFinish
 from services.game.rules.ruleset import BASE_DICE
 
 __all__ = [
@@ -133,7 +134,8 @@ def audit_events(game_id: str, events: Sequence[StoredEvent], chain: Verificatio
     """The whole audit of a game's decoded events, given its chain's verification."""
     stream = parse_stream(events)
     seed = check_seed(stream)
-    replay = replay_events(stream.engine)
+    ruleset = BASE_DICE if stream.created is None else stream.created.ruleset
+    replay = replay_events(stream.engine, ruleset)
     checks = [
         check_chain(chain),
         seed.commitment,
@@ -209,17 +211,19 @@ def check_result(stream: GameStream, replay: Replay) -> AuditCheck:
     if replay.divergence is not None:
         return failed(RESULT, f"{NOT_CHECKED} the replay stopped at event {replay.stopped_at}")
     if stream.ended is not None:
-        return _ended_result(stream.ended, stream.after_end)
+        return _ended_result(stream, replay, stream.ended, stream.after_end)
     if stream.abandoned is not None:
         return _abandoned_result(stream, stream.abandoned)
     if replay.game is None:
         return passed(RESULT, "no result yet: the game has not started")
-    question = replay.game.awaiting
-    waiting = "" if question is None else f"; the rules await {question.describe()}"
+    question = replay.question
+    waiting = "" if question is None else f"; the rules await {question}"
     return passed(RESULT, f"no result yet: the game is still going{waiting}")
 
 
-def _ended_result(ended: StoredEvent, after: list[StoredEvent]) -> AuditCheck:
+def _ended_result(
+    stream: GameStream, replay: Replay, ended: StoredEvent, after: list[StoredEvent]
+) -> AuditCheck:
     if after:
         n = len(after)
         events = "event" if n == 1 else "events"
@@ -228,14 +232,23 @@ def _ended_result(ended: StoredEvent, after: list[StoredEvent]) -> AuditCheck:
             f"the store has {n} {events} after the game ended "
             f"(from event {after[0].number}: {referee_words(after[0].event)})",
         )
-    result = ended.event
-    assert isinstance(result, GameEnded)
-    winners = " ".join(result.winners) or "all eliminated"
+    finish = _finish(stream, replay)
+    winners = " ".join(s.seat for s in finish.seats if s.won) or "all eliminated"
     return passed(
         RESULT,
-        f"event {ended.number}: the game ended on turn {result.turn} with {win_words(result.winning_side)} "
+        f"event {ended.number}: the game ended on turn {finish.turn} with {win_words(finish.winning_side)} "
         f"({winners}), as the rules give",
     )
+
+
+def _finish(stream: GameStream, replay: Replay) -> GameFinish:
+    """The end in neutral words, as the game's engine gives it where the replay stopped: the
+    replay has checked it is the stored one, event for event."""
+    assert replay.game is not None
+    ruleset = BASE_DICE if stream.created is None else stream.created.ruleset
+    finish = engine_for(ruleset).finish(replay.game)
+    assert finish is not None
+    return finish
 
 
 def _abandoned_result(stream: GameStream, abandoned: StoredEvent) -> AuditCheck:

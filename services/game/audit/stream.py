@@ -21,8 +21,7 @@ from services.game.application.lifecycle import (
     SeedRevealed,
 )
 from services.game.audit.words import Unreadable
-from services.game.rules.dice import EVENT_TYPES, GameEnded, GameStarted
-from services.game.rules.dice.events import Event
+from services.game.engines import ENDING_TYPES, ENGINE_EVENT_TYPES, OPENING_TYPES
 
 
 class StoredEvent(msgspec.Struct, frozen=True):
@@ -35,8 +34,8 @@ class StoredEvent(msgspec.Struct, frozen=True):
     def is_engine_event(self) -> bool:
         """Produced by the rules engine (as opposed to the service's lifecycle facts)."""
         if isinstance(self.event, Unreadable):
-            return self.event.type in EVENT_TYPES
-        return isinstance(self.event, Event)
+            return self.event.type in ENGINE_EVENT_TYPES
+        return type(self.event).__name__ in ENGINE_EVENT_TYPES
 
 
 def decode_stream(recorded: Sequence[RecordedEvent], mapper: Mapper) -> list[StoredEvent]:
@@ -98,15 +97,20 @@ def parse_stream(events: Sequence[StoredEvent]) -> GameStream:
                 stream.joined.append(event)
             case SeatsDealt() if stream.dealt is None:
                 stream.dealt = stored
-            case GameStarted() if stream.started is None:
+            case _ if stream.started is None and _named(event, OPENING_TYPES):
                 stream.started = stored
-            case GameEnded():
+            case _ if _named(event, ENDING_TYPES):
                 stream.ended = stored
             case SeedRevealed() if stream.revealed is None:
                 stream.revealed = stored
             case GameAbandoned() if stream.abandoned is None:
                 stream.abandoned = stored
     return stream
+
+
+def _named(event: msgspec.Struct, types: frozenset[str]) -> bool:
+    # by the stored type name, as the store knows it: any engine's opening or end
+    return not isinstance(event, Unreadable) and type(event).__name__ in types
 
 
 def _after_end(stream: GameStream, stored: StoredEvent) -> None:

@@ -18,8 +18,6 @@ import msgspec
 
 from services.game.application.lifecycle import GameCreated, GameMode
 from services.game.application.session import GameSession, GameStatus
-from services.game.records.summary import awaiting_to_object
-from services.game.rules.dice import GameStarted, PlayerId, Role
 
 
 class Viewer(msgspec.Struct, frozen=True, kw_only=True):
@@ -32,28 +30,24 @@ class Viewer(msgspec.Struct, frozen=True, kw_only=True):
 PUBLIC = Viewer()
 
 
-def role_visible(session: GameSession, viewer: Viewer, seat: PlayerId) -> bool:
+def role_visible(session: GameSession, viewer: Viewer, seat: str) -> bool:
     game = session.game
     if game is None:
         return False
-    if session.status is GameStatus.ENDED or game.state.three_player:
+    if session.status is GameStatus.ENDED:
         return True
     if viewer.scorekeeper and session.mode is GameMode.TABLE:
         return True
-    player = game.state.by_id[seat]
-    if player.role is Role.SHERIFF or not player.alive:
+    if viewer.member_id is not None and session.seat_members.get(seat) == viewer.member_id:
         return True
-    return viewer.member_id is not None and session.seat_members.get(seat) == viewer.member_id
+    return session.engine.role_public(game, seat)  # what the rules have shown to all
 
 
 def redact_event(session: GameSession, viewer: Viewer, event: msgspec.Struct) -> dict[str, Any]:
     """The event as JSON-ready data, with what ``viewer`` may not see set to null."""
-    data: dict[str, Any] = msgspec.to_builtins(event)
-    if isinstance(event, GameStarted):
-        for seat in data["seats"]:
-            if not role_visible(session, viewer, seat["player"]):
-                seat["role"] = None
-    return data
+    if not session.engine.owns(event):
+        return msgspec.to_builtins(event)  # lifecycle facts hide nothing (the seed comes at the end)
+    return session.engine.redact_event(event, lambda seat: not role_visible(session, viewer, seat))
 
 
 def _ruleset_view(created: GameCreated) -> dict[str, Any]:
@@ -82,26 +76,16 @@ def redact_state(session: GameSession, viewer: Viewer) -> dict[str, Any]:
     if game is None:
         out.update(players=[], arrow_pile=None, active_player=None, turn=None, awaiting=None, result=None)
         return out
-    state = game.state
+    view = session.engine.view(game, lambda seat: role_visible(session, viewer, seat))
     names = session.member_names()
-    out["players"] = [
+    view["players"] = [
         {
-            "id": p.id,
-            "member_id": session.seat_members.get(p.id),
-            "name": names.get(session.seat_members.get(p.id, ""), None),
-            "role": p.role.value if role_visible(session, viewer, p.id) else None,
-            "character": p.character.id.value,
-            "life": p.life,
-            "max_life": p.max_life,
-            "arrows": p.arrows,
-            "alive": p.alive,
+            "id": p["id"],
+            "member_id": session.seat_members.get(p["id"]),
+            "name": names.get(session.seat_members.get(p["id"], ""), None),
+            **{k: v for k, v in p.items() if k != "id"},
         }
-        for p in state.players
+        for p in view["players"]
     ]
-    out["arrow_pile"] = state.arrow_pile
-    out["active_player"] = state.turn.player if state.turn else None
-    out["turn"] = state.turn.number if state.turn else state.last_turn_number
-    out["dice"] = [None if f is None else f.value for f in state.turn.dice] if state.turn else []
-    out["awaiting"] = awaiting_to_object(game.awaiting)
-    out["result"] = None if state.result is None else msgspec.to_builtins(state.result)
+    out.update(view)
     return out

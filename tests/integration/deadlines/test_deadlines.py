@@ -126,7 +126,7 @@ async def test_an_absent_players_decisions_get_their_defaults_one_after_another(
         assert question is not None
         assert row["awaiting_player"] == question.player
         assert row["awaiting_decision"] == question.decision.value
-        expected = default_command(session.game.state, question)
+        expected = default_command(session.engine, session.game)
 
         clock.now = row["due_at"] - timedelta(milliseconds=1)
         assert (await sweeper.sweep()).applied == []  # not yet

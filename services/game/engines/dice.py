@@ -1,0 +1,295 @@
+"""The dice engine (``services/game/rules/dice``) behind the ``GameEngine`` interface.
+
+One ``DiceEngine`` per ruleset (``registry.engine_for`` caches them), holding that ruleset's
+``Rules`` table: every game it starts, folds or replays is played with the ruleset's modules,
+never the base game by default. A game is the engine's ``Game`` (state and events).
+
+The methods are thin on purpose: the service calls them per command and the sessions per
+event, so each does what the engine's own call does and nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from services.game.engines.interface import Question, RandomNeed, SeatSpec
+from services.game.results import Elimination, FinishKind, GameFinish, GameResult, SeatOutcome
+from services.game.results import Role as BaseRole
+from services.game.rules.dice import (
+    EVENT_TYPES,
+    Awaiting,
+    CharacterId,
+    Decision,
+    Game,
+    GameCommand,
+    GameEnded,
+    GameStarted,
+    InvalidSetup,
+    LegalCommands,
+    Position,
+    Role,
+    RollDice,
+    RuleError,
+    Seat,
+    initial_state,
+    timeout_command,
+)
+from services.game.rules.dice.events import DiceRolled, Event
+from services.game.rules.dice.evolve import evolve, fold
+from services.game.rules.dice.flow import next_move
+from services.game.rules.dice.modules import Rules, rules_of
+from services.game.rules.ruleset import CHARACTER_NEEDS, MODULES, Ruleset
+
+
+class DiceEngine:
+    """BANG! The Dice Game with the modules of one ruleset."""
+
+    __slots__ = ("_pool", "rules", "ruleset")
+
+    refusal: type[Exception] = RuleError
+    event_types: Mapping[str, type[Event]] = EVENT_TYPES
+
+    def __init__(self, ruleset: Ruleset, rules: Rules | None = None) -> None:
+        """``rules``: the table to play (``rules_of(ruleset)`` unless given, e.g. a test's own
+        ``assemble``d modules)."""
+        self.ruleset = ruleset
+        self.rules = rules_of(ruleset) if rules is None else rules
+        excluded = set(ruleset.excluded_characters())
+        self._pool = frozenset(c for c in self.rules.characters if c.value not in excluded)
+
+    def __repr__(self) -> str:
+        return f"<DiceEngine {self.ruleset.text}>"
+
+    # -- setup and fold -------------------------------------------------------------------------
+
+    def start(self, seats: Sequence[SeatSpec], position: Any = None) -> Game:
+        engine_seats = [self._seat(s) for s in seats]
+        self._check_pool(engine_seats)
+        return Game.start(engine_seats, position, self.rules)
+
+    def restart(self, opening: Event) -> Game:
+        assert isinstance(opening, GameStarted)
+        return self.start(opening.seats, opening.position)
+
+    def opens(self, event: object) -> bool:
+        return type(event) is GameStarted
+
+    def ends(self, event: object) -> bool:
+        return type(event) is GameEnded
+
+    def owns(self, event: object) -> bool:
+        return isinstance(event, Event)
+
+    def begin(self, opening: Event) -> Game:
+        assert isinstance(opening, GameStarted)
+        return Game(initial_state(opening, self.rules), [opening])
+
+    def evolve(self, game: Game, event: Event) -> None:
+        evolve(game.state, event)
+        game.events.append(event)
+
+    def replay(self, events: Sequence[Event]) -> Game:
+        events = list(events)
+        return Game(fold(events, self.rules), events)
+
+    # -- deciding -------------------------------------------------------------------------------
+
+    def copy(self, game: Game) -> Game:
+        return Game(game.state.clone(), list(game.events))
+
+    def play(self, game: Game, command: GameCommand) -> list[Event]:
+        return game.play(command)
+
+    def question(self, game: Game) -> Question | None:
+        awaited = _awaited(game)
+        if awaited is None:
+            return None
+        return Question(
+            player=awaited.player,
+            decision=awaited.decision.value,
+            describe=awaited.describe(),
+            optional=awaited.optional,
+            random=awaited.decision is Decision.ROLL,
+            detail=awaiting_detail(awaited),
+        )
+
+    def legal_commands(self, game: Game) -> LegalCommands:
+        return game.legal_commands()
+
+    def timeout_default(self, game: Game) -> GameCommand | None:
+        awaited = game.awaiting
+        return None if awaited is None else timeout_command(game.state, awaited)
+
+    def is_server_input(self, command: GameCommand) -> bool:
+        return isinstance(command, RollDice)
+
+    # -- randomness -----------------------------------------------------------------------------
+
+    def random_need(self, game: Game) -> RandomNeed | None:
+        awaited = game.awaiting
+        if awaited is None or awaited.decision is not Decision.ROLL:
+            return None
+        turn = game.state.turn
+        kinds = turn.kinds if turn is not None else ()
+        return RandomNeed(
+            player=awaited.player,
+            dice=tuple(kinds[i].name if i < len(kinds) else "base" for i in awaited.dice),
+        )
+
+    def supply(self, game: Game, need: RandomNeed, values: Sequence[Any]) -> GameCommand:
+        return RollDice(player=need.player, faces=tuple(values))  # type: ignore[arg-type]
+
+    def random_used(self, event: Event) -> int:
+        return len(event.faces) if type(event) is DiceRolled else 0
+
+    # -- the result and what a viewer sees ------------------------------------------------------
+
+    def finish(self, game: Game) -> GameFinish | None:
+        ended = game.state.result
+        return None if ended is None else dice_finish(ended)
+
+    def result(self, game: Game, game_id: str, members: Mapping[str, str]) -> GameResult | None:
+        finish = self.finish(game)
+        if finish is None:
+            return None
+        ruleset = self.ruleset
+        return finish.result(game_id, members, game_type=ruleset.game_type.value, ruleset=ruleset.text)
+
+    def role_public(self, game: Game, seat: str) -> bool:
+        state = game.state
+        if state.is_over or state.three_player:
+            return True
+        player = state.by_id[seat]  # type: ignore[index]
+        return player.role is Role.SHERIFF or not player.alive
+
+    def redact_event(self, event: Event, hidden: Callable[[str], bool]) -> dict[str, Any]:
+        data: dict[str, Any] = msgspec.to_builtins(event)
+        if type(event) is GameStarted:
+            for seat in data["seats"]:
+                if hidden(seat["player"]):
+                    seat["role"] = None
+                    if "special" in seat:
+                        seat["special"] = None
+        return data
+
+    def view(self, game: Game, role_shown: Callable[[str], bool]) -> dict[str, Any]:
+        state = game.state
+        turn = state.turn
+        return {
+            "players": [
+                {
+                    "id": p.id,
+                    "role": p.role.value if role_shown(p.id) else None,
+                    "character": p.character.id.value,
+                    "life": p.life,
+                    "max_life": p.max_life,
+                    "arrows": p.arrows,
+                    "alive": p.alive,
+                }
+                for p in state.players
+            ],
+            "arrow_pile": state.arrow_pile,
+            "active_player": turn.player if turn else None,
+            "turn": turn.number if turn else state.last_turn_number,
+            "dice": [None if f is None else f.value for f in turn.dice] if turn else [],
+            "awaiting": awaiting_detail(game.awaiting),
+            "result": None if state.result is None else msgspec.to_builtins(state.result),
+        }
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _seat(self, seat: SeatSpec) -> Seat:
+        if type(seat) is Seat:
+            return seat
+        try:
+            role = Role(seat.role)
+        except ValueError:
+            raise InvalidSetup(f"{seat.player}: {seat.role!r} is not a role of this game") from None
+        try:
+            character = CharacterId(seat.character)
+        except ValueError:
+            raise InvalidSetup(
+                f"{seat.player}: {seat.character!r} is not a character of {self.ruleset.text}"
+            ) from None
+        return Seat(player=seat.player, role=role, character=character)  # type: ignore[arg-type]
+
+    def _check_pool(self, seats: Sequence[Seat]) -> None:
+        """Every seat's character is in the ruleset's pool: the characters of its modules,
+        less those a missing module leaves out (§OS4, §UA3)."""
+        for seat in seats:
+            if seat.character in self._pool:
+                continue
+            name = seat.character.value
+            needs = CHARACTER_NEEDS.get(name)
+            if needs is not None and needs[0] in self.ruleset.modules:
+                raise InvalidSetup(
+                    f"{seat.player}: {name} is not in the character pool of {self.ruleset.text}: "
+                    f"it needs {MODULES[needs[1]].short}"
+                )
+            raise InvalidSetup(f"{seat.player}: {name} is not a character of {self.ruleset.text}")
+
+
+def _awaited(game: Game) -> Awaiting | None:
+    """The open question, also between the events of one step (then None: nothing is asked
+    until the automatic steps are done)."""
+    state = game.state
+    resting = state.resting
+    if resting is not None and resting[0] == state.version:
+        return resting[1]
+    move = next_move(state)
+    return move if isinstance(move, Awaiting) else None
+
+
+def awaiting_detail(question: Awaiting | None) -> dict[str, Any] | None:
+    """The open question as plain JSON data (the shape of ``records.summary``'s)."""
+    if question is None:
+        return None
+    return {
+        "player": question.player,
+        "decision": question.decision.value,
+        "dice": list(question.dice),
+        "max_count": question.max_count,
+        "rolls_left": question.rolls_left,
+    }
+
+
+def dice_finish(ended: GameEnded) -> GameFinish:
+    """The dice engine's end in neutral words. Eliminations are ordered by turn, then seat."""
+    seats = tuple(
+        SeatOutcome(
+            seat=r.player,
+            role=r.role.value,
+            base_role=BaseRole(r.role.value),
+            side=r.side.value,
+            alive=r.alive,
+            won=r.won,
+        )
+        for r in ended.results
+    )
+    out = sorted(
+        ((r.eliminated_turn, i, r) for i, r in enumerate(ended.results) if not r.alive),
+        key=lambda t: (t[0] if t[0] is not None else 0, t[1]),
+    )
+    eliminations = tuple(
+        Elimination(
+            seat=r.player,
+            by=r.eliminated_by,
+            # a player out before a recorded position starts has no cause on record
+            cause=None if r.eliminated_cause is None else r.eliminated_cause.value,
+            turn=turn if turn is not None else 0,
+        )
+        for turn, _, r in out
+    )
+    return GameFinish(
+        finish=FinishKind.NO_WINNER if ended.winning_side is None else FinishKind.WON,
+        winners=() if ended.winning_side is None else (ended.winning_side.value,),
+        seats=seats,
+        eliminations=eliminations,
+        turn=ended.turn,
+    )
+
+
+__all__ = ["DiceEngine", "Position", "awaiting_detail", "dice_finish"]

@@ -1,0 +1,64 @@
+"""Which engine plays a ruleset: ``engine_for(ruleset)``.
+
+One engine per game type; each is built once per ruleset (cached) with that ruleset's rules,
+so every caller gets the same object for the same ruleset. A ruleset no engine of this server
+plays is refused naming why: an unknown game type, or a module not implemented yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from services.game.engines.dice import DiceEngine
+from services.game.engines.interface import Event, GameEngine
+from services.game.rules.dice import EVENT_TYPES as DICE_EVENT_TYPES
+from services.game.rules.dice import GameEnded, GameStarted, RuleError
+from services.game.rules.dice import modules as dice_modules
+from services.game.rules.ruleset import GameType, ModuleId, Ruleset, unimplemented
+
+
+class UnplayableRuleset(ValueError):
+    """A ruleset this server has no engine for; the message says why."""
+
+
+ENGINE_EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(dict(DICE_EVENT_TYPES))
+"""Every engine's events by stored type name (the game codec registers them all)."""
+
+OPENING_TYPES: frozenset[str] = frozenset({GameStarted.__name__})
+"""The stored type names of every engine's opening event (a game has started)."""
+ENDING_TYPES: frozenset[str] = frozenset({GameEnded.__name__})
+"""The stored type names of every engine's end of a game."""
+
+RULE_ERRORS: tuple[type[Exception], ...] = (RuleError,)
+"""The roots of every engine's refusals."""
+
+
+def implemented_modules(game_type: GameType = GameType.DICE) -> frozenset[ModuleId]:
+    """The modules the engine of ``game_type`` plays, read now: they grow as the engine does."""
+    if game_type is GameType.DICE:
+        return frozenset(dice_modules.ENGINE_MODULES)
+    return frozenset()
+
+
+def unplayable(ruleset: Ruleset) -> str | None:
+    """Why this server cannot play ``ruleset``, or None."""
+    if ruleset.game_type is not GameType.DICE:
+        return f"this server has no engine for {ruleset.game_type.value} games yet"
+    return unimplemented(ruleset, implemented_modules(ruleset.game_type))
+
+
+def engine_for(ruleset: Ruleset) -> GameEngine:
+    """The engine that plays ``ruleset``, with its rules. Raises ``UnplayableRuleset``."""
+    reason = unplayable(ruleset)
+    if reason is not None:
+        raise UnplayableRuleset(reason)
+    key = (ruleset.game_type, ruleset.modules, tuple(sorted(ruleset.data.items())))
+    engine = _ENGINES.get(key)
+    if engine is None:
+        # keyed by the ruleset's parts: a Ruleset holds a dict, so it is not hashable itself
+        engine = _ENGINES[key] = DiceEngine(ruleset)
+    return engine
+
+
+_ENGINES: dict[tuple[GameType, tuple[ModuleId, ...], tuple[tuple[str, str], ...]], GameEngine] = {}
