@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from services.game.bots.base import Bot
 from services.game.fairness.dice import DiceSource, SeededDice
 from services.game.rules.dice import (
-    CharacterId,
     Decision,
     Game,
     GameCommand,
@@ -26,6 +25,7 @@ from services.game.rules.dice import (
     Side,
     roles_for,
 )
+from services.game.rules.dice.characters import CHARACTERS
 
 MAX_COMMANDS = 20_000
 """Far beyond any real game (a five-player bot game takes about a hundred commands)."""
@@ -44,7 +44,7 @@ def deal(n: int, rng: random.Random) -> list[Seat]:
     """Seats for ``n`` players ``p1``..``pn``: the role table shuffled, distinct random characters."""
     roles = list(roles_for(n))
     rng.shuffle(roles)
-    characters = rng.sample(list(CharacterId), n)
+    characters = rng.sample(list(CHARACTERS), n)
     return [
         Seat(player=PlayerId(f"p{i + 1}"), role=role, character=ch)
         for i, (role, ch) in enumerate(zip(roles, characters, strict=True))

@@ -8,7 +8,8 @@ from litestar import Litestar
 
 from services.game.application.lifecycle import seat_id
 from services.game.records import GameRecord, record_from_events
-from services.game.rules.dice import CharacterId, Decision, Game, Role, RollDice, Seat
+from services.game.rules.dice import Decision, Game, Role, RollDice, Seat
+from services.game.rules.dice.characters import CHARACTERS
 from services.game.rules.dice.kinds import BASE
 from tests.integration.api.conftest import resources_of
 
@@ -22,7 +23,7 @@ LONG_SEED = 885
 
 def long_record(seed: int = LONG_SEED) -> GameRecord:
     rng = random.Random(seed)
-    characters = rng.sample(list(CharacterId), len(ROLES))
+    characters = rng.sample(list(CHARACTERS), len(ROLES))
     seats = zip(ROLES, characters, strict=True)
     game = Game.start([Seat(player=seat_id(i), role=r, character=c) for i, (r, c) in enumerate(seats)])
     while (question := game.awaiting) is not None:

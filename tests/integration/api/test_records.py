@@ -10,7 +10,8 @@ import httpx
 
 from services.game.application.lifecycle import seat_id
 from services.game.records import record_from_events, record_to_object
-from services.game.rules.dice import CharacterId, Decision, Game, Role, RollDice, Seat
+from services.game.rules.dice import Decision, Game, Role, RollDice, Seat
+from services.game.rules.dice.characters import CHARACTERS
 from services.game.rules.dice.kinds import BASE
 from tests.integration.api.bots import bearer, create_online_game
 from tests.integration.api.test_errors import problem
@@ -21,7 +22,7 @@ ROLES = (Role.SHERIFF, Role.RENEGADE, Role.OUTLAW, Role.OUTLAW, Role.DEPUTY)
 def a_finished_table_game(seed: int) -> dict[str, Any]:
     """A whole game played through the engine with random dice and choices, as a record."""
     rng = random.Random(seed)
-    characters = rng.sample(list(CharacterId), len(ROLES))
+    characters = rng.sample(list(CHARACTERS), len(ROLES))
     game = Game.start(
         [
             Seat(player=seat_id(i), role=r, character=c)

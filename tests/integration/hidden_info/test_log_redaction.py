@@ -13,7 +13,8 @@ from collections.abc import Iterator
 import pytest
 import structlog
 
-from services.game.rules.dice import CharacterId, GameStarted, Role, Seat
+from services.game.rules.dice import GameStarted, Role, Seat
+from services.game.rules.dice.characters import CHARACTERS
 from services.runtime.logging import configure_logging, get_logger
 
 TOKEN = "pL4y3r-t0k3n-0f-m2-xxxxxxxxxxxxxxxxxxxxxxxx"
@@ -43,7 +44,7 @@ def _started() -> GameStarted:
     return GameStarted(
         seats=tuple(
             Seat(player=f"p{i + 1}", role=r, character=c)  # type: ignore[arg-type]
-            for i, (r, c) in enumerate(zip(roles, list(CharacterId), strict=False))
+            for i, (r, c) in enumerate(zip(roles, list(CHARACTERS), strict=False))
         )
     )
 

@@ -6,7 +6,6 @@ import random
 from collections.abc import Iterator
 
 from services.game.rules.dice import (
-    CharacterId,
     Decision,
     Game,
     GameCommand,
@@ -15,6 +14,7 @@ from services.game.rules.dice import (
     Seat,
     roles_for,
 )
+from services.game.rules.dice.characters import CHARACTERS
 from services.game.rules.dice.kinds import BASE
 
 FACES = list(BASE.faces)
@@ -23,7 +23,7 @@ FACES = list(BASE.faces)
 def random_seats(n: int, rng: random.Random) -> list[Seat]:
     roles = list(roles_for(n))
     rng.shuffle(roles)
-    characters = rng.sample(list(CharacterId), n)
+    characters = rng.sample(list(CHARACTERS), n)
     return [Seat(player=PlayerId(f"p{i + 1}"), role=roles[i], character=characters[i]) for i in range(n)]
 
 

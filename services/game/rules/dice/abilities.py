@@ -75,6 +75,9 @@ class Ability:
     """The hooks one character adds to the turn; None (or empty) where the base rule holds."""
 
     start_of_turn: StartOfTurn | None = None
+    choose_dice: StartOfTurn | None = None
+    """``TurnPoint.CHOOSE_DICE``, a module's: after every start-of-turn rule, the dice of the
+    turn (OS1's Saloon die choice)."""
     after_roll: AfterRoll | None = None
     on_keep: Rerollable | None = None
     shot_used_as: Mapping[Face, tuple[Face, ...]] = field(default_factory=lambda: NO_SHOT_SWAPS)

@@ -101,6 +101,25 @@ class RemoveArrows(Command, frozen=True, kw_only=True):
         return f"{self.player} remove {' '.join(self.from_players)}"
 
 
+class ChooseSaloonDie(Command, frozen=True, kw_only=True):
+    """OS1: roll the ``loudmouth`` or the ``coward`` die this turn instead of a base die, or
+    neither (None)."""
+
+    die: str | None = None
+
+    def text(self) -> str:
+        return f"{self.player} saloon {self.die or 'none'}"
+
+
+class TakeArrow(Command, frozen=True, kw_only=True):
+    """OS2: which token to take from the pile: the Chief's Arrow (``chief``) or a regular one."""
+
+    chief: bool
+
+    def text(self) -> str:
+        return f"{self.player} arrow {'chief' if self.chief else 'regular'}"
+
+
 class Decline(Command, frozen=True, kw_only=True):
     """Answer "no" to the optional decision awaited."""
 
@@ -117,6 +136,8 @@ GameCommand = (
     | TakeArrowsInstead
     | DiscardArrows
     | RemoveArrows
+    | ChooseSaloonDie
+    | TakeArrow
     | Decline
 )
 
@@ -170,7 +191,11 @@ def parse_command(text: str) -> GameCommand:
             return RemoveArrows(player=player, from_players=tuple(PlayerId(w) for w in args))
         case "decline" if not args:
             return Decline(player=player)
+        case "saloon" if len(args) == 1:
+            return ChooseSaloonDie(player=player, die=None if args[0] == "none" else args[0])
+        case "arrow" if len(args) == 1 and args[0] in ("chief", "regular"):
+            return TakeArrow(player=player, chief=args[0] == "chief")
     raise MalformedCommand(
         f"{text!r}: unknown or incomplete command; expected one of roll, reroll, stop, target, "
-        "double, arrows-instead, discard, remove, decline"
+        "double, arrows-instead, discard, remove, decline, saloon, arrow"
     )

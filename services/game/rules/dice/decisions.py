@@ -97,7 +97,7 @@ def _turn(state: GameState) -> TurnState:
     return state.turn
 
 
-def _living_target(state: GameState, target: str) -> None:
+def living_target(state: GameState, target: str) -> None:
     p = state.by_id.get(target)  # type: ignore[call-overload]
     if p is None:
         raise IllegalCommand(f"{target} is not a player in this game")
@@ -152,7 +152,7 @@ def _check_heal(state: GameState, q: Awaiting, c: cmd.Command) -> None:
     assert isinstance(c, cmd.ChooseTarget)
     if c.die is not None or c.as_face is not None:
         raise MalformedCommand(f"'{c}': the turn-start heal names only a player, no die")
-    _living_target(state, c.target)
+    living_target(state, c.target)
 
 
 def _respond_heal(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
@@ -295,7 +295,7 @@ def _check_shot_target(state: GameState, q: Awaiting, c: cmd.Command) -> None:
         if c.as_face not in shooter.character.ability.shot_used_as.get(face, ()):
             raise IllegalCommand(f"die {die} is a {face}; only Calamity Janet may use it as another")
         face = c.as_face
-    _living_target(state, c.target)
+    living_target(state, c.target)
     if c.target == shooter.id:
         raise IllegalCommand(f"{shooter.id} cannot shoot themselves")
     d = distance(state, shooter, state.by_id[c.target])
@@ -352,7 +352,7 @@ def _check_beer_target(state: GameState, q: Awaiting, c: cmd.Command) -> None:
         raise IllegalCommand(f"die {die} is not a beer awaiting a target; beers awaiting: {_dice(q)}")
     if c.as_face is not None:
         raise MalformedCommand("a beer cannot be used as another face")
-    _living_target(state, c.target)
+    living_target(state, c.target)
 
 
 def _generate_beer_target(s: GameState, q: Awaiting) -> Iterator[cmd.GameCommand]:
@@ -421,7 +421,7 @@ def _check_remove(state: GameState, q: Awaiting, c: cmd.Command) -> None:
     if not 1 <= len(c.from_players) <= q.max_count:
         raise IllegalCommand(f"'{c}': name 1 to {q.max_count} arrows (one per gatling face)")
     for pid, n in Counter(c.from_players).items():
-        _living_target(state, pid)
+        living_target(state, pid)
         held = state.by_id[pid].arrows
         if n > held:
             raise IllegalCommand(f"{pid} holds {held} arrow(s); cannot return {n}")

@@ -85,6 +85,12 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
         question = start(s, t, active)
         if question is not None:
             return question
+    if t.rolls_used == 0:
+        for rule in s.rules.hooks:  # the dice of the turn (OS1's Saloon die), last before rolling
+            if rule.choose_dice is not None:
+                question = rule.choose_dice(s, t, active)
+                if question is not None:
+                    return question
     if t.pending_roll is not None:
         return Awaiting(player=active.id, decision=Decision.ROLL, dice=t.pending_roll)
     if t.roll_arrows_left > 0:

@@ -12,6 +12,7 @@ from enum import StrEnum
 
 class TurnPoint(StrEnum):
     START_OF_TURN = "start_of_turn"  # before the first roll (Sid Ketchum)
+    CHOOSE_DICE = "choose_dice"  # which dice the turn rolls (OS1's Saloon die)
     ROLL = "roll"  # the dice are rolled (faces arrive as data)
     ON_RESOLVE_ARROWS = "on_resolve_arrows"  # each roll's arrows, one token at a time
     AFTER_ROLL = "after_roll"  # each roll's other effects, after its arrows (OS1)

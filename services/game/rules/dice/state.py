@@ -69,6 +69,7 @@ class BatchKind:
     DYNAMITE = "dynamite"
     SHOTS = "shots"
     GATLING = "gatling"
+    BULLET = "bullet"  # OS1: one bullet face, while rolling
 
 
 @dataclass(slots=True)

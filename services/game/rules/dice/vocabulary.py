@@ -53,7 +53,8 @@ BASE_FACES: frozenset[Face] = frozenset({ARROW, DYNAMITE, SHOOT1, SHOOT2, BEER, 
 
 
 class CharacterId(StrEnum):
-    """The characters of the base game (their rules: ``characters.CHARACTERS``)."""
+    """Every character of the dice game: the base game's 16 (their rules:
+    ``characters.CHARACTERS``), then each module's (their rules: the module's file)."""
 
     BART_CASSIDY = "bart_cassidy"
     BLACK_JACK = "black_jack"
@@ -71,6 +72,15 @@ class CharacterId(StrEnum):
     SUZY_LAFAYETTE = "suzy_lafayette"
     VULTURE_SAM = "vulture_sam"
     WILLY_THE_KID = "willy_the_kid"
+    # Old Saloon, OS4 (old_saloon/characters.py)
+    APACHE_KID = "apache_kid"
+    BILL_NOFACE = "bill_noface"
+    DOC_HOLYDAY = "doc_holyday"
+    ELENA_FUENTE = "elena_fuente"
+    JOSE_DELGADO = "jose_delgado"
+    MOLLY_STARK = "molly_stark"
+    TEQUILA_JOE = "tequila_joe"
+    VERA_CUSTER = "vera_custer"
 
 
 class Role(StrEnum):
