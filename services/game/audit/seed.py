@@ -2,25 +2,40 @@
 
 An online game publishes ``sha256(seed)`` in ``GameCreated`` and reveals the seed in
 ``SeedRevealed`` when it ends. With the seed anyone re-derives the deal (seat order, roles,
-characters) and the face stream, by the derivation versions the game recorded in
-``GameCreated.fairness`` (``deal-1`` and ``dice-1`` when it recorded none; see
-``services/game/fairness``): the faces of the game's ``DiceRolled`` events, in stream order,
-must be exactly a prefix of that stream.
+characters from the ruleset's pool, and with OS3 each seat's special role) and the face stream,
+by the derivation versions the game recorded in ``GameCreated.fairness`` (``deal-1`` and
+``dice-1`` when it recorded none; see ``services/game/fairness``): the faces of the game's
+``DiceRolled`` events, in stream order, must be exactly a prefix of that stream, each die read
+on the face table of its kind. The kind of each rolled die is a fact of the game, not of the
+seed: it is the engine's (``state.turn.kinds``) on the stored events folded up to that roll.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from services.game.application.lifecycle import SeatsDealt, SeedRevealed
 from services.game.audit.report import COMMITMENT, DEAL, NOT_CHECKED, ROLLS, AuditCheck, failed, passed
 from services.game.audit.stream import GameStream, StoredEvent
-from services.game.audit.words import character_name, faces, role_words
+from services.game.audit.words import (
+    character_name,
+    die_kind_words,
+    faces,
+    role_words,
+    special_role_words,
+)
 from services.game.fairness.dice import commitment
-from services.game.fairness.registry import UnknownDerivation, deal_derivation, dice_derivation
-from services.game.fairness.versions import FAIRNESS_V1
-from services.game.rules.dice import GameStarted, Seat
-from services.game.rules.dice.events import DiceRolled
+from services.game.fairness.registry import UnknownDerivation, deal_seats, dice_derivation
+from services.game.fairness.versions import DICE_1, FAIRNESS_V1
+from services.game.rules.dice import GameStarted, RuleError, Seat
+from services.game.rules.dice.events import DiceRolled, Event
+from services.game.rules.dice.evolve import evolve, initial_state
+from services.game.rules.dice.modules import Rules, rules_of
+from services.game.rules.ruleset import BASE_DICE, Ruleset
+
+RollKinds = Mapping[int, tuple[str, ...]]
+"""Stored event number of a ``DiceRolled`` → the kind of each die it rolled."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +53,9 @@ def check_seed(stream: GameStream) -> SeedChecks:
     if seed is None:
         return SeedChecks(found, _without_seed(stream, found, DEAL), _without_seed(stream, found, ROLLS), 0)
     fairness = stream.created.derivations if stream.created is not None else None
+    ruleset = stream.created.ruleset if stream.created is not None else BASE_DICE
     dice_version = (fairness or FAIRNESS_V1).dice
-    rolls, count = check_rolls(stream.engine, seed, dice_version)
+    rolls, count = check_rolls(stream.engine, seed, dice_version, ruleset)
     return SeedChecks(found, check_deal(stream, seed), rolls, count)
 
 
@@ -94,26 +110,27 @@ def _without_seed(stream: GameStream, found: AuditCheck, name: str) -> AuditChec
 
 
 def check_deal(stream: GameStream, seed: bytes) -> AuditCheck:
-    """Seat order (SeatsDealt), then each seat's role and character (GameStarted)."""
+    """Seat order (SeatsDealt), then each seat's role, special role and character (GameStarted)."""
     assert stream.created is not None
     members = [j.member_id for j in stream.joined]  # the deal shuffles them in join order
     if stream.dealt is None or stream.started is None:
         return failed(DEAL, "the store has no deal (SeatsDealt and GameStarted) to check")
-    version = (stream.created.derivations or FAIRNESS_V1).deal
+    created = stream.created
+    fairness = created.derivations or FAIRNESS_V1
+    versions = " ".join(v for v in (fairness.deal, fairness.special_roles_version) if v is not None)
     try:
-        derivation = deal_derivation(version)
+        seated, seats = deal_seats(fairness, seed, members, created.sheriff_member, created.ruleset)
     except UnknownDerivation as error:
         return failed(DEAL, f"event 1: {error}")
-    try:
-        seated, seats = derivation.deal(seed, members, stream.created.sheriff_member)
     except ValueError as error:
-        return failed(DEAL, f"{version} cannot deal this game: {error}")
+        return failed(DEAL, f"{versions} cannot deal this game ({created.ruleset}): {error}")
     problem = _seat_order_problem(stream.dealt, seated) or _seats_problem(stream.started, seats)
     if problem is not None:
         return failed(DEAL, problem)
+    what = "roles, special roles" if fairness.special_roles_version is not None else "roles"
     detail = (
-        f"the seat order of event {stream.dealt.number} and the roles and characters of event "
-        f"{stream.started.number} are the ones the seed deals ({version})"
+        f"the seat order of event {stream.dealt.number} and the {what} and characters of event "
+        f"{stream.started.number} are the ones the seed deals ({versions})"
     )
     return passed(DEAL, detail)
 
@@ -150,6 +167,11 @@ def _seats_problem(started: StoredEvent, dealt: list[Seat]) -> str | None:
             return (
                 f"event {n}: {p} is {role_words(got.role)}, but the seed deals {p} {role_words(wanted.role)}"
             )
+        if got.special != wanted.special:
+            return (
+                f"event {n}: {p} holds {special_role_words(got.special)}, but the seed deals "
+                f"{p} {special_role_words(wanted.special)}"
+            )
     return None
 
 
@@ -157,27 +179,94 @@ def _seats_problem(started: StoredEvent, dealt: list[Seat]) -> str | None:
 
 
 def check_rolls(
-    engine: list[StoredEvent], seed: bytes, version: str = FAIRNESS_V1.dice
+    engine: Sequence[StoredEvent],
+    seed: bytes,
+    version: str = FAIRNESS_V1.dice,
+    ruleset: Ruleset | Rules = BASE_DICE,
 ) -> tuple[AuditCheck, int]:
     """Every roll's faces against the seed's face stream (derivation ``version``), in the order
-    of the DiceRolled events."""
+    of the DiceRolled events, each die read on its kind's table. The kinds come from the
+    engine's rules for ``ruleset`` (or the ``Rules`` table given) on the stored events folded up
+    to each roll; ``dice-1`` has base dice only and needs no fold."""
     try:
         dice = dice_derivation(version).dice(seed)
     except UnknownDerivation as error:
         return failed(ROLLS, f"event 1: {error}"), 0
+    kinds: RollKinds = {}
+    unfollowed: str | None = None
+    if version != DICE_1:
+        kinds, unfollowed = roll_kinds(engine, ruleset)
     count = 0
     for stored in engine:
         if not isinstance(stored.event, DiceRolled):
             continue
         shown = stored.event.faces
-        derived = dice.roll(len(shown))
+        if version == DICE_1:
+            derived = dice.roll(len(shown))
+            rolled: tuple[str, ...] = ("base",) * len(shown)
+        elif stored.number in kinds:
+            rolled = kinds[stored.number]
+            try:
+                derived = dice.roll(len(shown), rolled)
+            except ValueError as error:
+                detail = f"event {stored.number}: {version} cannot roll these dice: {error}"
+                return failed(ROLLS, detail), count
+        else:
+            detail = unfollowed or f"event {stored.number}: the kind of each die rolled cannot be followed"
+            return failed(ROLLS, f"{NOT_CHECKED} {detail}"), count
         if shown != derived:
-            detail = (
-                f"event {stored.number}: {stored.event.player}'s roll shows {faces(shown)}, "
-                f"but the seed gives {faces(derived)}"
-            )
-            return failed(ROLLS, detail), count
+            return failed(ROLLS, _roll_problem(stored, rolled, derived)), count
         count += 1
     faces_dealt = dice.faces_dealt
     detail = f"{count} rolls ({faces_dealt} faces) re-derived from the seed ({version}): every face matches"
     return passed(ROLLS, detail), count
+
+
+def _roll_problem(stored: StoredEvent, kinds: tuple[str, ...], derived: Sequence[object]) -> str:
+    event = stored.event
+    assert isinstance(event, DiceRolled)
+    detail = (
+        f"event {stored.number}: {event.player}'s roll shows {faces(event.faces)}, "
+        f"but the seed gives {faces(derived)}"  # type: ignore[arg-type]
+    )
+    if all(k == "base" for k in kinds):
+        return detail
+    first = next(i for i, (a, b) in enumerate(zip(event.faces, derived, strict=True)) if a != b)
+    return (
+        f"{detail} (die {event.dice[first]}, {die_kind_words(kinds[first])}, shows "
+        f"{event.faces[first]}; the seed gives {derived[first]})"
+    )
+
+
+def roll_kinds(
+    engine: Sequence[StoredEvent], ruleset: Ruleset | Rules = BASE_DICE
+) -> tuple[RollKinds, str | None]:
+    """The kind of each die of each stored ``DiceRolled``, folding the stored engine events
+    with the rules of ``ruleset``: (kinds by event number, why the fold stopped early or None).
+
+    The fold trusts the stored events (the rules replay judges them): a stream the engine
+    cannot fold stops it, and the rolls after that point cannot be checked."""
+    if not engine or not isinstance(engine[0].event, GameStarted):
+        return {}, "the store has no GameStarted to follow the dice from"
+    first = engine[0]
+    try:
+        rules = ruleset if isinstance(ruleset, Rules) else rules_of(ruleset)
+        state = initial_state(first.event, rules)  # type: ignore[arg-type]
+    except RuleError as error:
+        return {}, f"event {first.number}: the dice of this game cannot be followed: {error}"
+    found: dict[int, tuple[str, ...]] = {}
+    for stored in engine[1:]:
+        event = stored.event
+        if not isinstance(event, Event):
+            return found, f"event {stored.number} cannot be read, so the dice after it cannot be followed"
+        if isinstance(event, DiceRolled):
+            turn = state.turn
+            if turn is None or any(not 0 <= i < len(turn.kinds) for i in event.dice):
+                return found, f"event {stored.number} rolls dice the rules do not have at that point"
+            found[stored.number] = tuple(turn.kinds[i].name for i in event.dice)
+        try:
+            evolve(state, event)
+        except Exception:  # a tampered stream must be named by the replay, never crash the audit
+            return found, f"the dice cannot be followed past event {stored.number} (the replay says why)"
+    return found, None
+

@@ -26,7 +26,7 @@ from services.game.application.lifecycle import (
 )
 from services.game.rules.dice import CHARACTERS, CharacterId, Role, Side
 from services.game.rules.dice import events as ev
-from services.game.rules.dice.vocabulary import ArrowReason, Cause, Face, GainCause, RollingEnd
+from services.game.rules.dice.vocabulary import ArrowReason, Cause, Face, GainCause, RollingEnd, SpecialRole
 
 
 class Unreadable(msgspec.Struct, frozen=True, kw_only=True):
@@ -123,7 +123,31 @@ def role_words(role: Role) -> str:
 
 def character_name(character: CharacterId) -> str:
     known = CHARACTERS.get(character)
-    return known.name if known is not None else str(character)
+    # a module's character (OS4's molly_stark) by its id in title case: "Molly Stark"
+    return known.name if known is not None else str(character).replace("_", " ").title()
+
+
+_SPECIAL_ROLE = {
+    SpecialRole.L_OURS: "L'Ours",
+    SpecialRole.LE_BIEN: "Le Bien",
+    SpecialRole.LE_DOC: "Le Doc",
+    SpecialRole.LE_JUGE: "Le Juge",
+    SpecialRole.LE_JOUEUR: "Le Joueur",
+    SpecialRole.LE_MAUVAIS: "Le Mauvais",
+    SpecialRole.LE_VILAIN: "Le Vilain",
+    SpecialRole.MAIN_DROITE: "La Main Droite du Diable",
+    SpecialRole.MAIN_GAUCHE: "La Main Gauche du Diable",
+}
+
+
+def special_role_words(special: SpecialRole | None) -> str:
+    """A special role card (OS3) by its name, "Le Juge"; only where the rules made it public."""
+    return "no special role" if special is None else _SPECIAL_ROLE.get(special, str(special))
+
+
+def die_kind_words(kind: str) -> str:
+    """A die by its kind: "a base die", "the Loudmouth die"."""
+    return "a base die" if kind == "base" else f"the {kind.title()} die"
 
 
 def referee_words(event: msgspec.Struct) -> str:
