@@ -218,15 +218,23 @@ def deal_seats(
     version this server lacks; ``ValueError`` (saying why) when the versions cannot deal this
     game."""
     seated, seats = deal_derivation(fairness.deal).deal(seed, members, sheriff_member, ruleset)
+    return seated, with_special_roles(fairness, seed, seats, ruleset)
+
+
+def with_special_roles(
+    fairness: Fairness, seed: bytes, seats: Sequence[Seat], ruleset: Ruleset
+) -> list[Seat]:
+    """The dealt ``seats``, each with its special role card when the ruleset has OS3 (by the
+    game's ``special_roles`` version); unchanged without OS3."""
     version = fairness.special_roles_version
     if not ruleset.has(ModuleId.OS3):
         if version is not None:
             raise ValueError(f"the game records the special-role deal {version}, but {ruleset} has no OS3")
-        return seated, seats
+        return list(seats)
     if version is None:
         raise ValueError(f"{ruleset.text} has special roles (OS3), but the game records no special-role deal")
     derivation = special_roles_derivation(version)
     table, wanted = derivation.data
     if ruleset.data.get(table) != wanted:
         raise ValueError(f"{version} deals the {table} cards {wanted}, not {ruleset.data.get(table)}")
-    return seated, derivation.special_roles(seed, seats)
+    return derivation.special_roles(seed, seats)
