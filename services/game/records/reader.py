@@ -59,6 +59,7 @@ from services.game.rules.dice import (
     parse_command,
 )
 from services.game.rules.dice import commands as cmd
+from services.game.rules.dice.vocabulary import SpecialRole
 from services.game.rules.ruleset import BASE_DICE, Ruleset, RulesetError, check_ruleset, ruleset_of
 
 # --- the wire shape: strict mirrors of the schema (unknown fields are an error), every field
@@ -72,6 +73,8 @@ class _Seat(msgspec.Struct, forbid_unknown_fields=True):
     player: PlayerRef
     role: Role
     character: CharacterId
+    special: SpecialRole | None = None
+    """OS3's special role card."""
 
 
 class _PlayerPosition(msgspec.Struct, forbid_unknown_fields=True):
@@ -86,6 +89,8 @@ class _Position(msgspec.Struct, forbid_unknown_fields=True):
     turn: Turn = 1
     dice: SeatList[Face] | None = None
     rolls_used: Count = 1
+    chief_holder: PlayerRef | None = None
+    """OS2: the player holding the Chief's Arrow (one of his arrows)."""
 
 
 Word = Annotated[str, msgspec.Meta(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")]
@@ -187,7 +192,10 @@ def _from_object(obj: Mapping[str, Any]) -> GameRecord:
                 f"record: player id {seat.player!r} at `$.seats[{n}].player` must be 1-64 letters, digits, "
                 "'_', '.' or '-', starting with a letter or digit"
             )
-    seats = tuple(Seat(player=PlayerId(s.player), role=s.role, character=s.character) for s in wire.seats)
+    seats = tuple(
+        Seat(player=PlayerId(s.player), role=s.role, character=s.character, special=s.special)
+        for s in wire.seats
+    )
     position = None if wire.position is None else _position(wire.position)
     inputs = tuple(_input(i, raw) for i, raw in enumerate(wire.inputs))
     try:
@@ -290,6 +298,7 @@ def _position(p: _Position) -> Position:
         turn=p.turn,
         dice=None if p.dice is None else tuple(p.dice),
         rolls_used=p.rolls_used,
+        chief_holder=None if p.chief_holder is None else PlayerId(p.chief_holder),
     )
 
 

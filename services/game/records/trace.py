@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from services.game.rules.dice import Event
 from services.game.rules.dice import events as ev
+from services.game.rules.dice.old_saloon import saloon_dice as os1
 
 
 def trace_line(event: Event) -> str:
@@ -26,6 +27,16 @@ def trace_line(event: Event) -> str:
             return f"{p} final dice: {' '.join(faces)} ({reason})"
         case ev.ArrowTaken(player=p, reason=reason):
             return f"{p} took an arrow ({reason})"
+        case ev.ChiefArrowTaken(player=p, reason=reason):
+            return f"{p} took the Chief's Arrow ({reason})"
+        case os1.SaloonDieChosen(player=p, die=die):
+            return f"{p} rolls {'no Saloon die' if die is None else f'the {die} die'}"
+        case os1.BrokenArrowUsed(player=p, target=None):
+            return f"{p}'s broken arrow: nobody holds an arrow"
+        case os1.BrokenArrowUsed(player=p, target=target):
+            return f"{p}'s broken arrow: {target} returns an arrow"
+        case os1.BulletHit(player=p):
+            return f"{p} is hit by a bullet"
         case ev.ArrowsReturned(player=p, count=n, reason=reason):
             return f"{p} returned {n} arrow{'s' if n != 1 else ''} ({reason})"
         case ev.IndiansAttacked():

@@ -5,12 +5,18 @@ from __future__ import annotations
 from services.game.records import trace_line
 from services.game.rules.dice import EVENT_TYPES
 from tests.unit.records.test_roundtrip import play_random
+from tests.unit.rules.modular_play import playable_modules, random_game
 
 
 def test_every_event_type_is_described() -> None:
     seen: dict[str, str] = {}
-    for seed in range(60):
-        game, _ = play_random(3 + seed % 6, 5000 + seed)
+    games = [play_random(3 + seed % 6, 5000 + seed)[0] for seed in range(60)]
+    for seed in range(12):  # and with every module the engine plays, for the modules' events
+        players = 5 + seed % 4
+        for game, _command in random_game(players, seed, playable_modules(players)):  # noqa: B007
+            pass
+        games.append(game)
+    for game in games:
         for event in game.events:
             line = trace_line(event)
             assert line and line != type(event).__name__, event

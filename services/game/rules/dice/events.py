@@ -61,6 +61,8 @@ class Position(msgspec.Struct, frozen=True, kw_only=True):
     dice: tuple[Face, ...] | None = None
     """The active player's dice after their last roll; arrows of that roll already taken."""
     rolls_used: int = 1
+    chief_holder: PlayerId | None = None
+    """OS2: who holds the Chief's Arrow, one of his listed arrows (None: it is in the pile)."""
 
 
 class GameStarted(Event, frozen=True, kw_only=True):

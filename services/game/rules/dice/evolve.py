@@ -52,6 +52,8 @@ def initial_state(started: ev.GameStarted, rules: Rules = BASE_GAME_RULES) -> Ga
             if pp.life <= 0:
                 p.alive, p.life, p.eliminated_turn = False, 0, 0
         state.arrow_total = started.arrow_pile + sum(p.arrows for p in players)
+        if pos.chief_holder is not None:
+            state.chief_holder, state.chief_in_pile = pos.chief_holder, False
         if pos.active_player is not None:
             active = state.by_id[pos.active_player]
             state.last_active_seat = active.seat - 1

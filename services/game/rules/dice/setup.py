@@ -104,6 +104,12 @@ def _check_position(
         max_rolls = 1 + characters[active.character].rerolls
         if not 1 <= position.rolls_used <= max_rolls:
             raise InvalidSetup(f"{active.player}'s rolls_used is 1 to {max_rolls}")
+    if position.chief_holder is not None:
+        if tokens == ARROW_TOKENS:
+            raise InvalidSetup("a position gives the Chief's Arrow to a player, but OS2 is not played")
+        holder = next((pp for pp in position.players if pp.player == position.chief_holder), None)
+        if holder is None or holder.arrows < 1:
+            raise InvalidSetup(f"{position.chief_holder} holds the Chief's Arrow: list it among his arrows")
     if position.turn < 1:
         raise InvalidSetup("turns are numbered from 1")
     return tokens - held
