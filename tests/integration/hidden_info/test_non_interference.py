@@ -260,7 +260,7 @@ def _online_game(
     member_of = {f"p{i + 1}": m for i, m in enumerate(seated)}
     bystander = next(m for seat, m in member_of.items() if seat not in script.swapped)
 
-    def swapped_deal(seed: bytes, members: list[str], sheriff: str | None = None) -> Any:
+    def swapped_deal(seed: bytes, members: list[str], sheriff: str | None = None, *_: object) -> Any:
         order, seats = deal(seed, members, sheriff)
         return order, list(swap_roles(seats, *script.swapped))
 
