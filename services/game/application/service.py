@@ -73,7 +73,7 @@ from services.game.engines import (
 )
 from services.game.engines.interface import Command
 from services.game.fairness.dice import DiceSource, commitment, new_seed
-from services.game.fairness.registry import CURRENT, deal_derivation, dice_derivation
+from services.game.fairness.registry import deal_derivation, dice_derivation, fairness_for, with_special_roles
 from services.game.fairness.vault import SeedVault
 from services.game.fairness.versions import Fairness
 from services.game.rules.ruleset import BASE_DICE, GameType, ModuleId, Ruleset, RulesetError, check_ruleset
@@ -275,7 +275,7 @@ class GameService:
             sheriff_member=spec.sheriff_member,
             created_by=actor.id,
             ruleset=spec.ruleset,
-            fairness=CURRENT if spec.mode is GameMode.ONLINE else None,
+            fairness=fairness_for(spec.ruleset) if spec.mode is GameMode.ONLINE else None,
         )
         events: list[msgspec.Struct] = [created]
         if spec.mode is GameMode.TABLE:
@@ -726,7 +726,8 @@ def _deal_and_start(
 ) -> list[msgspec.Struct]:
     """An online game whose last seat is taken: the deal, the start and the opening roll, by
     the derivations the game recorded, with the rules of its ruleset."""
-    seated, seats = deal_derivation(fairness.deal).deal(seed, members, sheriff_member)
+    seated, seats = deal_derivation(fairness.deal).deal(seed, members, sheriff_member, engine.ruleset)
+    seats = with_special_roles(fairness, seed, seats, engine.ruleset)
     game = _start(engine, seats, None)
     started = list(game.events)
     opening = _roll_online(engine, game, seed, 0, fairness.dice)

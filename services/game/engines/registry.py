@@ -22,8 +22,9 @@ class UnplayableRuleset(ValueError):
     """A ruleset this server has no engine for; the message says why."""
 
 
-ENGINE_EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(dict(DICE_EVENT_TYPES))
-"""Every engine's events by stored type name (the game codec registers them all)."""
+ENGINE_EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(DICE_EVENT_TYPES)
+"""Every engine's events by stored type name (the game codec registers them all). A live view:
+a dice module adds its events to the engine's table when it is registered."""
 
 OPENING_TYPES: frozenset[str] = frozenset({GameStarted.__name__})
 """The stored type names of every engine's opening event (a game has started)."""

@@ -43,7 +43,7 @@ def online(players: int, modules: list[str], game_id: str) -> dict[str, Any]:
         (3, ["UA4"], "the zombie outbreak (UA4) needs 4 or more players"),
         (5, ["OS9"], "unknown module 'OS9' (known: OS1, OS2, OS3, OS4, OS5, UA1, UA2, UA3, UA4, UA5)"),
         (5, ["OS2", "OS2"], "module OS2 is named twice"),
-        (5, ["OS1"], "module OS1 (The Loudmouth and the Coward) is not implemented by this server yet"),
+        (5, ["UA2"], "module UA2 (Two Bullets Are Enough) is not implemented by this server yet"),
         (8, ["UA1", "UA2"], "module UA1 (Look Me in the Eyes) is not implemented by this server yet"),
     ],
 )
@@ -130,11 +130,11 @@ async def test_a_record_import_refuses_a_ruleset_naming_why_and_stores_nothing(
     refused = problem(await imported({"modules": ["UA1"]}, "rec-ua1"), 422, "malformed-record")
     assert refused["detail"] == "record: `$.ruleset`: module UA1 needs UA2"
     problem(await client.get("/games/rec-ua1"), 404, "game-not-found")
-    later = problem(await imported({"modules": ["OS2"]}, "rec-os2"), 422, "invalid-ruleset")
+    later = problem(await imported({"modules": ["UA2"]}, "rec-ua2"), 422, "invalid-ruleset")
     assert later["detail"].endswith(
-        "module OS2 (The Arrow of the Indian Chief) is not implemented by this server yet"
+        "module UA2 (Two Bullets Are Enough) is not implemented by this server yet"
     )
-    problem(await client.get("/games/rec-os2"), 404, "game-not-found")
+    problem(await client.get("/games/rec-ua2"), 404, "game-not-found")
 
     v1 = {k: v for k, v in record.items() if k not in ("game_type", "ruleset")} | {"version": 1}
     body = {"command_id": "import-v1", "record": v1, "game_id": "rec-v1"}

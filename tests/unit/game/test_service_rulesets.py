@@ -1,0 +1,95 @@
+"""The game service plays every game with its recorded ruleset's rules (services/game/engines),
+on the in-memory store: a reload folds the stream with the ruleset's engine, never the base
+game by default; modules this server does not play and characters outside the pool are refused,
+and nothing is stored."""
+
+from __future__ import annotations
+
+import pytest
+
+from event_store import MemoryEventStore
+from services.game.application.codec import GAME_MAPPER
+from services.game.application.errors import InvalidGameSpec, InvalidRuleset
+from services.game.application.lifecycle import GameMode
+from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame, TableSeat
+from services.game.engines import engine_for, implemented_modules
+from services.game.fairness.memory_vault import MemorySeedVault
+from services.game.rules.dice.modules import ENGINE_MODULES, rules_of
+from services.game.rules.ruleset import BASE_DICE, MODULES, ruleset_of
+
+UA2 = ruleset_of(["UA2"])
+"""Undead or Alive's Rage cards: no engine of this server plays them (yet)."""
+ORGANISER = Actor(kind=ActorKind.ORGANISER, id="club-organiser")
+SEATS = (
+    TableSeat(member_id="m1", name="Ann", role="sheriff", character="bart_cassidy"),
+    TableSeat(member_id="m2", name="Bob", role="renegade", character="black_jack"),
+    TableSeat(member_id="m3", name="Cid", role="outlaw", character="calamity_janet"),
+    TableSeat(member_id="m4", name="Dee", role="outlaw", character="el_gringo"),
+)
+
+
+@pytest.fixture
+def store() -> MemoryEventStore:
+    return MemoryEventStore(mapper=GAME_MAPPER)
+
+
+@pytest.fixture
+def seeds() -> MemorySeedVault:
+    return MemorySeedVault()
+
+
+def table(ruleset=BASE_DICE, seats=SEATS) -> NewGame:  # type: ignore[no-untyped-def]
+    return NewGame(mode=GameMode.TABLE, player_count=len(seats), seats=seats, ruleset=ruleset)
+
+
+def test_the_servers_modules_are_the_engines_read_at_call_time() -> None:
+    assert implemented_modules() == frozenset(ENGINE_MODULES)
+    from services.game.application import service
+
+    assert frozenset(ENGINE_MODULES) == service.IMPLEMENTED_MODULES
+
+
+async def test_a_game_is_folded_with_its_rulesets_rules_after_a_reload(
+    store: MemoryEventStore, seeds: MemorySeedVault
+) -> None:
+    # a module the engine plays that a four-player table may take alone
+    alone = [m for m in sorted(ENGINE_MODULES) if MODULES[m].min_players <= 4 and not MODULES[m].requires]
+    module = alone[0]
+    ruleset = ruleset_of([module])
+    first = GameService(store, seeds)  # type: ignore[arg-type]
+    session = await first.create_game(table(ruleset), command_id="c1", actor=ORGANISER)
+    reloaded = await GameService(store, seeds).load(session.game_id)  # type: ignore[arg-type]
+    assert reloaded.created.ruleset == ruleset
+    assert reloaded.engine is engine_for(ruleset)
+    assert reloaded.game is not None and reloaded.game.state.rules is rules_of(ruleset)
+    assert reloaded.game.state.rules.modules == (module,)
+    base = await first.create_game(table(), command_id="c2", actor=ORGANISER)
+    assert base.game is not None and base.game.state.rules.modules == ()
+
+
+@pytest.mark.parametrize("mode", [GameMode.TABLE, GameMode.ONLINE])
+async def test_a_module_this_server_does_not_play_is_refused_naming_it(
+    store: MemoryEventStore, seeds: MemorySeedVault, mode: GameMode
+) -> None:
+    service = GameService(store, seeds)  # type: ignore[arg-type]
+    spec = (
+        table(UA2)
+        if mode is GameMode.TABLE
+        else NewGame(mode=mode, player_count=4, members=(Member(member_id="m1", name="Ann"),), ruleset=UA2)
+    )
+    with pytest.raises(InvalidRuleset) as refused:
+        await service.create_game(spec, command_id="c1", actor=ORGANISER)
+    reason = "module UA2 (Two Bullets Are Enough) is not implemented by this server yet"
+    assert str(refused.value).endswith(f": {reason}")
+    assert not await store.read_all()
+
+
+async def test_a_table_seat_with_a_character_outside_the_pool_is_refused_and_nothing_stored(
+    store: MemoryEventStore, seeds: MemorySeedVault
+) -> None:
+    service = GameService(store, seeds)  # type: ignore[arg-type]
+    seats = (TableSeat(member_id="m1", name="Ann", role="sheriff", character="jose_delgado"), *SEATS[1:])
+    with pytest.raises(InvalidGameSpec) as refused:
+        await service.create_game(table(seats=seats), command_id="c1", actor=ORGANISER)
+    assert "p1: jose_delgado is not a character of dice" in str(refused.value)
+    assert not await store.read_all()
