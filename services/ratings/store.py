@@ -6,9 +6,9 @@ writes the current one, a rebuild fills a new one and swaps it in. The book's st
 per player (``ratings_players.state``, the ``PlayerRecord`` as msgspec JSON) and per offset
 cell (``ratings_offsets``, keyed by ruleset, table size and faction), so rating a game reads
 only the rows of the players at its table and the offsets of its ruleset (and of the base
-ruleset a new module set starts from) at its table size, and writes only the first and its own
-ruleset's offsets, however large the league grows; ``load_book`` assembles the whole
-``RatingBook`` exactly (floats survive JSON and ``double precision`` bit for bit).
+ruleset a new module set starts from) at its table size, and writes back only those players
+and its own ruleset's offsets, however large the league grows; ``load_book`` assembles the
+whole ``RatingBook`` exactly (floats survive JSON and ``double precision`` bit for bit).
 """
 
 from __future__ import annotations
