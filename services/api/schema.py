@@ -1,4 +1,4 @@
-"""The one GraphQL schema: every service's query and subscription types merged.
+"""The one GraphQL schema: every service's query, mutation and subscription types merged.
 
 Adding a service's types is one line in ``PARTS``. A module that does not exist yet is left
 out (services land one at a time); a module that exists but lacks the named type is an error,
@@ -37,6 +37,9 @@ PARTS: tuple[tuple[str, str, str | None], ...] = (
     ("services.league.graphql_types", "LeagueQuery", "LeagueSubscription"),
     ("services.ratings.graphql_types", "RatingsQuery", None),
 )
+
+# (module, its Mutation type)
+MUTATIONS: tuple[tuple[str, str], ...] = (("services.game.edge.graphql_mutations", "GameMutation"),)
 
 # Errors whose messages are written for the caller (and never carry a hidden role or the
 # seed); anything else is masked as "Unexpected error." so an unexpected message cannot leak.
@@ -90,9 +93,12 @@ def build_schema(limits: LimitSettings | None = None) -> strawberry.Schema:
     when not given; ``services/api/graphql_cost.py``)."""
     queries, subscriptions = service_types()
     query = merge_types("Query", tuple(queries))
+    mutations = [getattr(importlib.import_module(module), name) for module, name in MUTATIONS]
+    mutation = merge_types("Mutation", tuple(mutations)) if mutations else None
     subscription = merge_types("Subscription", tuple(subscriptions)) if subscriptions else None
     return _Schema(
         query=query,
+        mutation=mutation,
         subscription=subscription,
         extensions=[
             lambda: MaskErrors(should_mask_error=lambda error: not _shown(error)),
