@@ -32,6 +32,7 @@ from services.game.records import (
     write_record,
 )
 from services.game.rules.dice import Game
+from services.game.rules.dice.modules import rules_of
 
 SCENARIOS = Path(__file__).parent
 
@@ -88,7 +89,7 @@ def run_scenario(path: Path) -> None:
 
 
 def _assert_unchanged(record: Any, e: IllegalInput) -> None:
-    before = Game.start(record.seats, record.position)
+    before = Game.start(record.seats, record.position, rules=rules_of(record.ruleset))
     for command in record.inputs[: e.index]:
         before.play(command)
     assert e.game.events == before.events and e.game.state == before.state, "a refused input changed the game"

@@ -26,6 +26,8 @@ from services.game.application.lifecycle import (
 )
 from services.game.rules.dice import CHARACTERS, CharacterId, Role, Side
 from services.game.rules.dice import events as ev
+from services.game.rules.dice.old_saloon import chief_arrow as os2
+from services.game.rules.dice.old_saloon import saloon_dice as os1
 from services.game.rules.dice.vocabulary import ArrowReason, Cause, Face, GainCause, RollingEnd, SpecialRole
 
 
@@ -40,6 +42,7 @@ _CAUSE = {
     Cause.SHOOT1: "a shoot1",
     Cause.SHOOT2: "a shoot2",
     Cause.GATLING: "the gatling",
+    Cause.BULLET: "a bullet",
     Cause.INDIAN_ATTACK: "the Indian attack",
     Cause.DYNAMITE: "the dynamite",
 }
@@ -175,6 +178,22 @@ def referee_words(event: msgspec.Struct) -> str:
             return f"{p} aimed die {die}{used} at {target}"
         case ev.ArrowTaken(player=p, reason=reason):
             return f"{p} took an arrow{_ARROW_TAKEN.get(reason, f' ({reason})')}"
+        case ev.ChiefArrowTaken(player=p, reason=reason):
+            return f"{p} took the Chief's Arrow{_ARROW_TAKEN.get(reason, f' ({reason})')}"
+        case os1.SaloonDieChosen(player=p, die=None):
+            return f"{p} chose to roll no Saloon die"
+        case os1.SaloonDieChosen(player=p, die=die):
+            return f"{p} chose to roll {die_kind_words(die)}"
+        case os1.BrokenArrowUsed(player=p, target=None):
+            return f"{p}'s broken arrow had no effect (nobody held an arrow)"
+        case os1.BrokenArrowUsed(player=p, target=target):
+            return f"{p}'s broken arrow made {target} return an arrow"
+        case os1.BulletHit(player=p):
+            return f"{p} rolled a bullet"
+        case os2.ArrowTokenChosen(player=p, chief=True):
+            return f"{p} chose to take the Chief's Arrow"
+        case os2.ArrowTokenChosen(player=p, chief=False):
+            return f"{p} chose to take a regular arrow"
         case ev.ArrowsReturned(player=p, count=n, reason=reason):
             return f"{p} returned {_arrows(n)} {_ARROWS_RETURNED.get(reason, f'({reason})')}"
         case ev.IndiansAttacked():

@@ -59,6 +59,7 @@ from services.game.rules.dice import (
     parse_command,
 )
 from services.game.rules.dice import commands as cmd
+from services.game.rules.dice.modules import rules_of
 from services.game.rules.dice.vocabulary import SpecialRole
 from services.game.rules.ruleset import BASE_DICE, Ruleset, RulesetError, check_ruleset, ruleset_of
 
@@ -198,14 +199,19 @@ def _from_object(obj: Mapping[str, Any]) -> GameRecord:
     )
     position = None if wire.position is None else _position(wire.position)
     inputs = tuple(_input(i, raw) for i, raw in enumerate(wire.inputs))
+    ruleset = _ruleset(wire, len(seats))
     try:
-        new_game(seats, position)
-    except InvalidSetup as e:
-        raise MalformedRecord(f"setup: {e}") from None
+        rules = rules_of(ruleset)
+    except InvalidSetup:
+        rules = None  # a module this server does not play: replaying the record says so
+    if rules is not None:
+        try:
+            new_game(seats, position, rules)
+        except InvalidSetup as e:
+            raise MalformedRecord(f"setup: {e}") from None
     options = wire.options or _Options()
     meta = wire.meta or _Meta()
     _check_options_and_meta(options, meta)
-    ruleset = _ruleset(wire, len(seats))
     fairness = _fairness(options)
     return GameRecord(
         seats=seats,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from services.game.rules.dice import Event
 from services.game.rules.dice import events as ev
+from services.game.rules.dice.old_saloon import chief_arrow as os2
 from services.game.rules.dice.old_saloon import saloon_dice as os1
 
 
@@ -37,6 +38,8 @@ def trace_line(event: Event) -> str:
             return f"{p}'s broken arrow: {target} returns an arrow"
         case os1.BulletHit(player=p):
             return f"{p} is hit by a bullet"
+        case os2.ArrowTokenChosen(player=p, chief=chief):
+            return f"{p} chooses {'the Chief' if chief else 'a regular arrow'}"
         case ev.ArrowsReturned(player=p, count=n, reason=reason):
             return f"{p} returned {n} arrow{'s' if n != 1 else ''} ({reason})"
         case ev.IndiansAttacked():

@@ -30,8 +30,11 @@ from services.game.rules.dice import (
     TakeArrowsInstead,
 )
 from services.game.rules.dice import events as ev
+from services.game.rules.dice.commands import ChooseSaloonDie, TakeArrow
+from services.game.rules.dice.old_saloon import chief_arrow as os2
+from services.game.rules.dice.old_saloon import saloon_dice as os1
 from services.game.rules.dice.vocabulary import ArrowReason, RollingEnd
-from services.game.rules.ruleset import BASE_DICE, Ruleset
+from services.game.rules.ruleset import BASE_DICE, Ruleset, ruleset_of
 
 
 def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
@@ -62,6 +65,17 @@ def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
                 inputs.append(DiscardArrows(player=p, count=count))
             case ev.ArrowsRemoved(player=p, from_players=players):
                 inputs.append(RemoveArrows(player=p, from_players=players))
+            case ev.ChiefArrowTaken(reason=ArrowReason.INSTEAD_OF_LIFE):
+                # Bart never takes the pile's last token: the Chief's among his arrows was chosen
+                last = inputs[-1]
+                assert isinstance(last, TakeArrowsInstead)
+                inputs[-1] = TakeArrowsInstead(player=last.player, count=last.count, chief=True)
+            case os1.SaloonDieChosen(player=p, die=die):
+                inputs.append(ChooseSaloonDie(player=p, die=die))
+            case os1.BrokenArrowUsed(player=p, target=target) if target is not None:
+                inputs.append(ChooseTarget(player=p, target=target))
+            case os2.ArrowTokenChosen(player=p, chief=chief):
+                inputs.append(TakeArrow(player=p, chief=chief))
     return inputs
 
 
@@ -105,7 +119,8 @@ def write_record(
             )
     else:
         events = source.events if isinstance(source, Game) else source
-        record = record_from_events(events, options=options, meta=meta)
+        played = ruleset_of(source.state.rules.modules) if isinstance(source, Game) else BASE_DICE
+        record = record_from_events(events, options=options, meta=meta, ruleset=played)
     return _dump(record_to_object(record, structured=structured))
 
 

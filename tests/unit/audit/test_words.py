@@ -20,6 +20,8 @@ from services.game.audit.words import Unreadable, referee_words
 from services.game.rules.dice import EVENT_TYPES, PlayerId, PlayerResult, Role, Side
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.characters import CharacterId
+from services.game.rules.dice.old_saloon import chief_arrow as os2
+from services.game.rules.dice.old_saloon import saloon_dice as os1
 from services.game.rules.dice.vocabulary import ArrowReason, Cause, Face, GainCause, RollingEnd
 from tests.unit.audit.games import TABLE_SEATS, online_game
 
@@ -46,6 +48,10 @@ EXAMPLES: list[tuple[msgspec.Struct, str]] = [
     ),
     (ev.ArrowTaken(player=P1, reason=ArrowReason.ROLL), "p1 took an arrow"),
     (ev.ChiefArrowTaken(player=P1, reason=ArrowReason.ROLL), "p1 took the Chief's Arrow"),
+    (os1.SaloonDieChosen(player=P1, die="loudmouth"), "p1 chose to roll the Loudmouth die"),
+    (os1.BrokenArrowUsed(player=P1, target=P2), "p1's broken arrow made p2 return an arrow"),
+    (os1.BulletHit(player=P1), "p1 rolled a bullet"),
+    (os2.ArrowTokenChosen(player=P1, chief=True), "p1 chose to take the Chief's Arrow"),
     (
         ev.ArrowsReturned(player=P1, count=3, reason=ArrowReason.GATLING),
         "p1 returned 3 arrows for the gatling",

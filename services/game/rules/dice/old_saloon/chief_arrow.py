@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from enum import StrEnum
+from types import MappingProxyType
 
 from services.game.rules.dice import commands as cmd
+from services.game.rules.dice import events as ev
 from services.game.rules.dice.abilities import Emit
 from services.game.rules.dice.awaiting import Awaiting
 from services.game.rules.dice.decisions import BotHint, DecisionSpec, Who
@@ -20,12 +22,23 @@ from services.game.rules.dice.flow import take_arrow
 from services.game.rules.dice.modules import RulesModule
 from services.game.rules.dice.points import TurnPoint
 from services.game.rules.dice.state import GameState
-from services.game.rules.dice.vocabulary import ArrowReason, Phase, PlayerId
+from services.game.rules.dice.vocabulary import ArrowReason, PlayerId
 from services.game.rules.ruleset import ModuleId
 
 
 class ChiefDecision(StrEnum):
     ARROW_TOKEN = "arrow_token"
+
+
+class ArrowTokenChosen(ev.Event, frozen=True, kw_only=True):
+    """The taker chose which token to take (the ``ArrowTaken`` or ``ChiefArrowTaken`` follows)."""
+
+    player: PlayerId
+    chief: bool
+
+
+def _arrow_token_chosen(s: GameState, e: ArrowTokenChosen) -> None:
+    pass  # the token taken is the next event's
 
 
 def arrow_choice(s: GameState, taker: PlayerId) -> Awaiting | None:
@@ -40,7 +53,7 @@ def arrow_reason(s: GameState, taker: PlayerId) -> ArrowReason:
     only other arrow taken one at a time by ``flow``)."""
     t = s.turn
     assert t is not None
-    if t.phase is Phase.ROLLING and t.roll_arrows_left > 0 and t.player == taker:
+    if t.roll_arrows_left > 0 and t.player == taker:
         return ArrowReason.ROLL
     return ArrowReason.HIT_BACK
 
@@ -51,6 +64,7 @@ def _check(s: GameState, q: Awaiting, c: cmd.Command) -> None:
 
 def _respond(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
     assert isinstance(c, cmd.TakeArrow)
+    emit(ArrowTokenChosen(player=c.player, chief=c.chief))
     take_arrow(s, c.player, arrow_reason(s, c.player), emit, chief=c.chief)
 
 
@@ -81,4 +95,5 @@ OS2 = RulesModule(
     ),
     arrow_choice=arrow_choice,
     extra_arrows=1,
+    events=MappingProxyType({ArrowTokenChosen: _arrow_token_chosen}),
 )
