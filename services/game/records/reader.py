@@ -101,6 +101,8 @@ Word = Annotated[str, msgspec.Meta(min_length=1, max_length=32, pattern=r"^[A-Za
 class _Fairness(msgspec.Struct, forbid_unknown_fields=True):
     deal: Word
     dice: Word
+    special_roles: Word | None = None
+    """OS3 games: the special-role deal's version."""
 
 
 class _Options(msgspec.Struct, forbid_unknown_fields=True):
@@ -231,7 +233,11 @@ def _fairness(options: _Options) -> Fairness | None:
         return None
     if options.dice is not DiceSource.SEEDED:
         raise MalformedRecord("record: `$.options.fairness` names seed derivations: only for seeded dice")
-    fairness = Fairness(deal=given.deal, dice=given.dice)
+    fairness = Fairness(
+        deal=given.deal,
+        dice=given.dice,
+        special_roles=msgspec.UNSET if given.special_roles is None else given.special_roles,
+    )
     try:
         check_fairness(fairness)
     except UnknownDerivation as e:
