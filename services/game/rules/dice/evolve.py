@@ -131,6 +131,8 @@ def _dice_rolled(s: GameState, e: ev.DiceRolled) -> None:
     t.rolls_used = e.roll
     t.pending_roll = None
     t.roll_arrows_left = e.faces.count(Face.ARROW)
+    if t.preset and e.roll == 1:  # Ghost-preset dice act as rolled with the first roll (OS5)
+        t.roll_arrows_left += sum(1 for i in t.preset if t.dice[i] is Face.ARROW)
 
 
 def _dice_finalized(s: GameState, e: ev.DiceFinalized) -> None:

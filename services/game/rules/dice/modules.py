@@ -8,8 +8,8 @@ enabled modules into one ``Rules`` table, once per module set (cached), and ever
 carries it (``GameState.rules``): ``decide``, ``legal``, ``flow``, ``evolve``, the timeouts and
 the bots read the game's table, never a module's globals.
 
-The base game is the empty module set. No expansion is implemented yet: ``ENGINE_MODULES`` is
-empty and ``rules_for`` refuses any module it does not hold, by name.
+The base game is the empty module set. Each implemented module is registered (``register``, from
+its package, e.g. ``old_saloon``); ``rules_for`` refuses any module it does not hold, by name.
 """
 
 from __future__ import annotations
@@ -54,8 +54,16 @@ class RulesModule:
     events: Mapping[type[ev.Event], Handler] = field(default_factory=lambda: MappingProxyType({}))
 
 
-ENGINE_MODULES: Mapping[ModuleId, RulesModule] = MappingProxyType({})
-"""The modules this engine plays. Empty: the base game only, for now."""
+_REGISTERED: dict[ModuleId, RulesModule] = {}
+ENGINE_MODULES: Mapping[ModuleId, RulesModule] = MappingProxyType(_REGISTERED)
+"""The modules this engine plays (``register``); read-only."""
+
+
+def register(module: RulesModule) -> None:
+    """Make ``module`` playable by ``rules_for`` (each package of modules registers its own)."""
+    if module.id in _REGISTERED and _REGISTERED[module.id] is not module:
+        raise InvalidSetup(f"module {module.id} is registered twice")
+    _REGISTERED[module.id] = module  # a refusal is never cached: no table needs rebuilding
 
 
 @dataclass(frozen=True, slots=True, eq=False)
