@@ -112,3 +112,7 @@ __all__ = [
     "roles_for",
     "timeout_command",
 ]
+
+# The expansions' modules register themselves with the engine; imported last, as they build on
+# everything above.
+from services.game.rules.dice import old_saloon  # noqa: F401
