@@ -151,6 +151,18 @@ def test_never_the_sheriff_even_when_he_is_nearest() -> None:
     assert by_player[PlayerId("p1")].ghost is msgspec.UNSET
 
 
+def test_a_seat_out_before_the_record_is_never_the_ghost_and_the_ghost_has_no_ability() -> None:
+    with_sid = ("paul_regret", "jourdonnais", "sid_ketchum", "willy_the_kid", "calamity_janet")
+    game = start("p4", at("p2", 0), at("p3", 1), characters=with_sid)
+    play(game, "p4 roll shoot1 beer beer dynamite dynamite", "p4 stop", "p4 target 0 p3")
+    play(game, "p4 target 1 p4", "p4 target 2 p4")
+    assert of(game, BecameGhost) == [BecameGhost(player=PlayerId("p3"), turn=1)]
+    for player in ("p5", "p1"):  # p2 is out for good: skipped
+        play(game, f"{player} roll dynamite dynamite dynamite arrow arrow")
+    # Sid Ketchum's start-of-turn heal is not asked of him as the Ghost
+    assert asked(game) == Awaiting(player=PlayerId("p3"), decision=Decision.ROLL, dice=(0, 1))
+
+
 # --- the Ghost's turn and his gift ------------------------------------------------------------
 
 
@@ -186,7 +198,9 @@ def test_x9_two_beers_give_beer_x2_and_the_recipient_rolls_the_other_three() -> 
 
 def test_the_ghost_rolls_once_and_gives_only_a_face_he_shows() -> None:
     game = p2_becomes_the_ghost()
+    pile = game.state.arrow_pile
     play(game, "p2 roll arrow dynamite")
+    assert game.state.arrow_pile == pile and not of(game, ev.ArrowTaken), "his faces do nothing"
     ghost = PlayerId("p2")
     refusals = {
         "p2 ghost-give beer p3": "the Ghost's dice show arrow and dynamite; he cannot give a beer token",
