@@ -27,6 +27,7 @@ from services.game.application.lifecycle import (
 from services.game.rules.dice import CHARACTERS, CharacterId, Role, Side
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.old_saloon import chief_arrow as os2
+from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
 from services.game.rules.dice.vocabulary import ArrowReason, Cause, Face, GainCause, RollingEnd, SpecialRole
 
@@ -190,6 +191,15 @@ def referee_words(event: msgspec.Struct) -> str:
             return f"{p}'s broken arrow made {target} return an arrow"
         case os1.BulletHit(player=p):
             return f"{p} rolled a bullet"
+        case os5.BecameGhost(player=p):
+            return f"{p} became the Ghost"
+        case os5.GhostTokenGiven(player=p, target=target, face=face, x2=x2):
+            return f"the Ghost {p} gave the {face} token{' and the x2 token' if x2 else ''} to {target}"
+        case os5.GhostDiceSet(player=p, dice=preset, face=face):
+            which = "die" if len(preset) == 1 else "dice"
+            return f"{p}'s Ghost token set {which} {' and '.join(map(str, preset))} to {face}"
+        case os5.GhostTokensReturned(player=p):
+            return f"{p}'s Ghost tokens went back to the Ghost"
         case os2.ArrowTokenChosen(player=p, chief=True):
             return f"{p} chose to take the Chief's Arrow"
         case os2.ArrowTokenChosen(player=p, chief=False):

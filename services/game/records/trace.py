@@ -9,6 +9,7 @@ from __future__ import annotations
 from services.game.rules.dice import Event
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.old_saloon import chief_arrow as os2
+from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
 
 
@@ -38,6 +39,14 @@ def trace_line(event: Event) -> str:
             return f"{p}'s broken arrow: {target} returns an arrow"
         case os1.BulletHit(player=p):
             return f"{p} is hit by a bullet"
+        case os5.BecameGhost(player=p):
+            return f"{p} becomes the Ghost"
+        case os5.GhostTokenGiven(player=p, target=target, face=face, x2=x2):
+            return f"{p} gives the {face} Ghost token{' and x2' if x2 else ''} to {target}"
+        case os5.GhostDiceSet(player=p, dice=dice, face=face):
+            return f"{p}'s Ghost token sets die {' '.join(map(str, dice))} to {face}"
+        case os5.GhostTokensReturned(player=p):
+            return f"{p}'s Ghost tokens go back"
         case os2.ArrowTokenChosen(player=p, chief=chief):
             return f"{p} chooses {'the Chief' if chief else 'a regular arrow'}"
         case ev.ArrowsReturned(player=p, count=n, reason=reason):

@@ -21,6 +21,7 @@ from services.game.rules.dice import EVENT_TYPES, PlayerId, PlayerResult, Role, 
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.characters import CharacterId
 from services.game.rules.dice.old_saloon import chief_arrow as os2
+from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
 from services.game.rules.dice.vocabulary import ArrowReason, Cause, Face, GainCause, RollingEnd
 from tests.unit.audit.games import TABLE_SEATS, online_game
@@ -51,6 +52,13 @@ EXAMPLES: list[tuple[msgspec.Struct, str]] = [
     (os1.SaloonDieChosen(player=P1, die="loudmouth"), "p1 chose to roll the Loudmouth die"),
     (os1.BrokenArrowUsed(player=P1, target=P2), "p1's broken arrow made p2 return an arrow"),
     (os1.BulletHit(player=P1), "p1 rolled a bullet"),
+    (os5.BecameGhost(player=P1, turn=3), "p1 became the Ghost"),
+    (
+        os5.GhostTokenGiven(player=P1, target=P2, face=Face.BEER, x2=True),
+        "the Ghost p1 gave the beer token and the x2 token to p2",
+    ),
+    (os5.GhostDiceSet(player=P2, dice=(0, 1), face=Face.BEER), "p2's Ghost token set dice 0 and 1 to beer"),
+    (os5.GhostTokensReturned(player=P2), "p2's Ghost tokens went back to the Ghost"),
     (os2.ArrowTokenChosen(player=P1, chief=True), "p1 chose to take the Chief's Arrow"),
     (
         ev.ArrowsReturned(player=P1, count=3, reason=ArrowReason.GATLING),

@@ -66,6 +66,12 @@ OnElimination = Callable[["GameState", "PlayerState", Sequence["PlayerState"], E
 before the end of the game is checked."""
 EndOfTurn = Callable[["GameState", "TurnState", "PlayerState", Emit], None]
 """``TurnPoint.END_OF_TURN``, the active player's, if still alive."""
+BeforeFirstRoll = Callable[["GameState", "TurnState", "PlayerState"], Step | None]
+"""``TurnPoint.START_OF_TURN``, a module's, after the start-of-turn questions: a step that sets
+dice before the first roll (OS5's Ghost-preset dice), None when there is nothing to set."""
+EliminatedTurn = Callable[["GameState", "TurnState", "PlayerState"], Awaiting | Step | None]
+"""``TurnPoint.ELIMINATED_TURN``, a module's: the next question or step of the turn of a seat
+that is not alive (OS5's Ghost); None ends that turn."""
 
 NO_SHOT_SWAPS: Mapping[Face, tuple[Face, ...]] = MappingProxyType({})
 
@@ -94,6 +100,8 @@ class Ability:
     reacts_to_loss: bool = field(init=False, default=False)
     """Answers a loss of life once it applies (``TurnPoint.AFTER_DAMAGE``): asked after every
     step, so worked out once."""
+    before_first_roll: BeforeFirstRoll | None = None
+    eliminated_turn: EliminatedTurn | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "reacts_to_loss", self.after_damage is not None or self.hit_back is not None)

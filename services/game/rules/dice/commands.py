@@ -120,6 +120,17 @@ class TakeArrow(Command, frozen=True, kw_only=True):
         return f"{self.player} arrow {'chief' if self.chief else 'regular'}"
 
 
+class GhostGive(Command, frozen=True, kw_only=True):
+    """OS5: the Ghost gives the Ghost token ``face`` (and the x2 token) to ``target``."""
+
+    face: Face
+    target: PlayerId
+    x2: bool = False
+
+    def text(self) -> str:
+        return f"{self.player} ghost-give {self.face} {self.target}{' x2' if self.x2 else ''}"
+
+
 class Decline(Command, frozen=True, kw_only=True):
     """Answer "no" to the optional decision awaited."""
 
@@ -138,6 +149,7 @@ GameCommand = (
     | RemoveArrows
     | ChooseSaloonDie
     | TakeArrow
+    | GhostGive
     | Decline
 )
 
@@ -195,7 +207,10 @@ def parse_command(text: str) -> GameCommand:
             return ChooseSaloonDie(player=player, die=None if args[0] == "none" else args[0])
         case "arrow" if len(args) == 1 and args[0] in ("chief", "regular"):
             return TakeArrow(player=player, chief=args[0] == "chief")
+        case "ghost-give" if len(args) == 2 or (len(args) == 3 and args[2] == "x2"):
+            face = _face(args[0], text)
+            return GhostGive(player=player, face=face, target=PlayerId(args[1]), x2=len(args) == 3)
     raise MalformedCommand(
         f"{text!r}: unknown or incomplete command; expected one of roll, reroll, stop, target, "
-        "double, arrows-instead, discard, remove, decline, saloon, arrow"
+        "double, arrows-instead, discard, remove, decline, saloon, arrow, ghost-give"
     )

@@ -226,7 +226,8 @@ def _check_reroll(state: GameState, q: Awaiting, c: cmd.Command) -> None:
         if not 0 <= i < len(t.dice):
             raise MalformedCommand(f"there is no die {i}; dice are 0 to {len(t.dice) - 1}")
         if i not in q.dice:
-            raise IllegalCommand(f"die {i} shows {t.dice[i]} and cannot be rerolled")
+            why = "was set by a Ghost token" if i in t.preset else f"shows {t.dice[i]}"
+            raise IllegalCommand(f"die {i} {why} and cannot be rerolled")
 
 
 def _respond_reroll(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:

@@ -217,6 +217,9 @@ class PlayerResult(msgspec.Struct, frozen=True, kw_only=True):
     eliminated_by: PlayerId | None = None
     eliminated_cause: Cause | None = None
     eliminated_turn: int | None = None
+    ghost: bool | msgspec.UnsetType = msgspec.UNSET
+    """OS5: True for the Ghost. UNSET (never encoded) for everyone else, so the results of a
+    game without a Ghost encode as they always did (this struct does not omit defaults)."""
 
 
 class GameEnded(Event, frozen=True, kw_only=True):

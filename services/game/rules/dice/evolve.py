@@ -144,6 +144,8 @@ def _dice_rolled(s: GameState, e: ev.DiceRolled) -> None:
     if t.kinds is not BASE_HAND:  # the Saloon dice's faces that act on the roll (OS1)
         t.roll_broken_left = e.faces.count(Face.BROKEN_ARROW)
         t.roll_bullets_left = e.faces.count(Face.BULLET)
+    if t.preset and e.roll == 1:  # Ghost-preset dice act as rolled with the first roll (OS5)
+        t.roll_arrows_left += sum(1 for i in t.preset if t.dice[i] is Face.ARROW)
 
 
 def _dice_finalized(s: GameState, e: ev.DiceFinalized) -> None:

@@ -19,7 +19,7 @@ from services.game.rules.dice.abilities import base_rerollable
 from services.game.rules.dice.awaiting import Awaiting, Decision
 from services.game.rules.dice.outcome import check_end
 from services.game.rules.dice.state import BatchKind, DamageBatch, GameState, PlayerState, TurnState
-from services.game.rules.dice.table import next_living_seat
+from services.game.rules.dice.table import next_playing_seat
 from services.game.rules.dice.vocabulary import (
     ANY_SHOOT_FACES,
     DYNAMITE,
@@ -62,6 +62,11 @@ def next_move(s: GameState) -> Move:
         return _start_next_turn
     active = s.by_id[t.player]
     if not active.alive:
+        for rule in s.rules.hooks:  # a seat out of play that keeps its turn (OS5's Ghost)
+            if rule.eliminated_turn is not None:
+                move = rule.eliminated_turn(s, t, active)
+                if move is not None:
+                    return move
         return _end_turn
     if t.phase is Phase.ROLLING:
         return _rolling_move(s, t, active)
@@ -91,6 +96,11 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
                 question = rule.choose_dice(s, t, active)
                 if question is not None:
                     return question
+        for rule in s.rules.hooks:  # dice set before the first roll (OS5's Ghost-preset dice)
+            if rule.before_first_roll is not None:
+                step = rule.before_first_roll(s, t, active)
+                if step is not None:
+                    return step
     if t.pending_roll is not None:
         return Awaiting(player=active.id, decision=Decision.ROLL, dice=t.pending_roll)
     if t.roll_arrows_left > 0:
@@ -109,10 +119,13 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
     max_rolls = 1 + ch.rerolls
     if t.rolls_used >= max_rolls:
         return _finalize(RollingEnd.NO_REROLLS_LEFT)
+    rerollable = (ability.on_keep or base_rerollable)(t)
+    if t.preset:  # a Ghost-preset die is never rerolled, whatever the character (OS5)
+        rerollable = tuple([i for i in rerollable if i not in t.preset])
     return Awaiting(
         player=active.id,
         decision=Decision.REROLL_OR_STOP,
-        dice=(ability.on_keep or base_rerollable)(t),
+        dice=rerollable,
         rolls_left=max_rolls - t.rolls_used,
     )
 
@@ -364,7 +377,7 @@ def _end_turn(s: GameState, emit: Emit) -> None:
 
 
 def _start_next_turn(s: GameState, emit: Emit) -> None:
-    player = next_living_seat(s, s.last_active_seat)
+    player = next_playing_seat(s, s.last_active_seat)
     emit(ev.TurnStarted(player=player.id, turn=s.last_turn_number + 1))
 
 
@@ -428,6 +441,11 @@ def apply_losses(s: GameState, hits: list[Hit], source: PlayerId | None, emit: E
         on_elimination = p.character.ability.on_elimination
         if on_elimination is not None and p.alive:
             on_elimination(s, p, eliminated, emit)
+    if s.rules.hooks and s.turn is not None:
+        active = s.by_id[s.turn.player]
+        for rule in s.rules.hooks:  # the modules' own (OS5: the first eliminated becomes the Ghost)
+            if rule.on_elimination is not None:
+                rule.on_elimination(s, active, eliminated, emit)
     ended = check_end(s, eliminated, source, alive_before)
     if ended is not None:
         emit(ended)

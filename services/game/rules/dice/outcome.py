@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
+
 from services.game.rules.dice.events import GameEnded, PlayerResult
 from services.game.rules.dice.state import GameState, PlayerState
 from services.game.rules.dice.vocabulary import PlayerId, Role, Side
@@ -74,6 +76,7 @@ def _ended(state: GameState, side: Side | None, winners: Sequence[PlayerState]) 
             eliminated_by=p.eliminated_by,
             eliminated_cause=p.eliminated_cause,
             eliminated_turn=p.eliminated_turn,
+            ghost=True if p.ghost else msgspec.UNSET,
         )
         for p in state.players
     )

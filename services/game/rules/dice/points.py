@@ -25,3 +25,4 @@ class TurnPoint(StrEnum):
     AFTER_DAMAGE = "after_damage"  # after a step's losses (Pedro Ramirez, El Gringo)
     ON_ELIMINATION = "on_elimination"  # after eliminations, before the end check (Vulture Sam)
     END_OF_TURN = "end_of_turn"  # after the resolution (Suzy Lafayette)
+    ELIMINATED_TURN = "eliminated_turn"  # the turn of a seat not alive that keeps it (OS5's Ghost)

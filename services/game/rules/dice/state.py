@@ -48,6 +48,16 @@ class PlayerState:
     eliminated_by: PlayerId | None = None
     eliminated_cause: Cause | None = None
     eliminated_turn: int | None = None
+    ghost_since: int | None = None
+    """OS5: the turn in which this eliminated player became the Ghost (None: not the Ghost)."""
+    ghost_gift: tuple[Face, ...] = ()
+    """OS5: the faces of the Ghost tokens this player holds (two with the x2 token), until the
+    end of his next turn or his elimination."""
+
+    @property
+    def ghost(self) -> bool:
+        """OS5: the Ghost, a seat that is not alive but keeps its turn."""
+        return self.ghost_since is not None
 
     def clone(self) -> PlayerState:
         return PlayerState(
@@ -62,6 +72,8 @@ class PlayerState:
             self.eliminated_by,
             self.eliminated_cause,
             self.eliminated_turn,
+            self.ghost_since,
+            self.ghost_gift,
         )
 
 
@@ -158,6 +170,9 @@ class TurnState:
     """``broken_arrow`` faces of the last roll still to act (OS1)."""
     roll_bullets_left: int = 0
     """``bullet`` faces of the last roll still to act (OS1)."""
+    preset: tuple[DieIndex, ...] = ()
+    """OS5: the dice a Ghost token set before the first roll: never rolled, never rerolled (by
+    anyone: Black Jack, Le Joueur), acting as rolled with the first roll."""
 
     def clone(self) -> TurnState:
         return TurnState(
@@ -182,6 +197,7 @@ class TurnState:
             dict(self.second_targets),
             self.roll_broken_left,
             self.roll_bullets_left,
+            self.preset,
         )
 
     def faces(self) -> list[Face]:

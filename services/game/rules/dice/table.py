@@ -28,10 +28,11 @@ def reach_among(living: int, shooter: PlayerState, face: Face) -> frozenset[int]
     return shooter.character.reach[face]
 
 
-def next_living_seat(state: GameState, after_seat: int) -> PlayerState:
+def next_playing_seat(state: GameState, after_seat: int) -> PlayerState:
+    """The next seat clockwise that takes a turn: a living player, or the Ghost (OS5)."""
     n = len(state.players)
     for step in range(1, n + 1):
         p = state.players[(after_seat + step) % n]
-        if p.alive:
+        if p.alive or p.ghost:
             return p
     raise LookupError("no living player")

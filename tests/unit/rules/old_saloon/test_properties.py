@@ -49,7 +49,7 @@ def test_every_module_together_plays_to_the_end(players: int) -> None:
     modules = tuple(sorted(playable_modules(players)))
     for seed in range(3):
         last = None
-        for last, _command in random_game(players, seed, modules):  # noqa: B007
+        for last, _command in random_game(players, seed, modules):
             _check_tokens(last)
         assert last is not None and last.is_over
         assert Game.replay(last.events, rules_for(modules)).state == last.state
