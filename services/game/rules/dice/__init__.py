@@ -112,3 +112,6 @@ __all__ = [
     "roles_for",
     "timeout_command",
 ]
+
+# The expansion modules register themselves with the engine (``modules.register``).
+from services.game.rules.dice import old_saloon as old_saloon

@@ -44,7 +44,8 @@ def describe_with(specs: Mapping[str, _Declared]) -> None:
 
 class Awaiting(msgspec.Struct, frozen=True, kw_only=True):
     player: PlayerId
-    decision: Decision
+    decision: str
+    """A ``Decision`` of the base game, or the name a module's ``DecisionSpec`` declares."""
     dice: tuple[DieIndex, ...] = ()
     """The dice concerned: to roll, to aim, or that may be rerolled."""
     max_count: int = 0

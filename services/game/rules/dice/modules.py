@@ -15,7 +15,7 @@ empty and ``rules_for`` refuses any module it does not hold, by name.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -36,6 +36,9 @@ Hand = Callable[["GameState", "PlayerState"], tuple[DieKind, ...]]
 """The kinds of the dice a player rolls this turn (base: five base dice)."""
 Handler = Callable[["GameState", Any], None]
 """Folds one event class into the state (``evolve``)."""
+SeatCheck = Callable[[Sequence[ev.Seat]], None]
+"""Raises ``InvalidSetup`` for seats the module cannot play."""
+Start = Callable[["GameState", ev.GameStarted], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +55,21 @@ class RulesModule:
     hand: Hand | None = None
     """Set when the module changes the dice a turn rolls (OS1's Saloon die, UA1's Duel dice)."""
     events: Mapping[type[ev.Event], Handler] = field(default_factory=lambda: MappingProxyType({}))
+    check_seats: SeatCheck | None = None
+    """Refuses seats this module cannot play (OS3: every seat needs a special role)."""
+    on_start: Start | None = None
+    """Completes the state a ``GameStarted`` sets up (OS3: L'Ours' life, the role cards)."""
 
 
-ENGINE_MODULES: Mapping[ModuleId, RulesModule] = MappingProxyType({})
-"""The modules this engine plays. Empty: the base game only, for now."""
+_REGISTERED: dict[ModuleId, RulesModule] = {}
+ENGINE_MODULES: Mapping[ModuleId, RulesModule] = MappingProxyType(_REGISTERED)
+"""The modules this engine plays (``register``), read-only."""
+
+
+def register(module: RulesModule) -> None:
+    """Make ``module`` playable; rules tables assembled before it are forgotten."""
+    _REGISTERED[module.id] = module
+    _rules_for.cache_clear()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -71,6 +85,8 @@ class Rules:
     hand: Hand | None
     handlers: Mapping[type[ev.Event], Handler]
     """Extra event handlers of the modules (the base game's are ``evolve``'s own)."""
+    seat_checks: tuple[SeatCheck, ...] = ()
+    starts: tuple[Start, ...] = ()
 
     def __repr__(self) -> str:
         return f"<Rules {' '.join(['dice', *self.modules])}>"
@@ -133,6 +149,8 @@ def assemble(modules: Iterable[RulesModule]) -> Rules:
         hooks=tuple(hooks),
         hand=hands[0] if hands else None,
         handlers=MappingProxyType(handlers),
+        seat_checks=tuple(m.check_seats for m in enabled if m.check_seats is not None),
+        starts=tuple(m.on_start for m in enabled if m.on_start is not None),
     )
 
 

@@ -54,6 +54,8 @@ def new_game(
     for s in seats:
         if s.character not in characters:
             raise InvalidSetup(f"{s.character!r} is not a character of the base game")
+    for check in rules.seat_checks:
+        check(seats)
     pile = ARROW_TOKENS
     if position is not None:
         pile = _check_position(seats, position, characters)

@@ -28,6 +28,7 @@ from services.game.rules.dice.vocabulary import (
 
 if TYPE_CHECKING:
     from services.game.rules.dice.modules import Rules
+    from services.game.rules.dice.old_saloon.special_roles import SpecialRoles
 
 DICE_COUNT = 5
 
@@ -142,6 +143,8 @@ class TurnState:
     kinds: tuple[DieKind, ...] = BASE_HAND
     """The kind of each die (``dice[i]`` shows a face of ``kinds[i]``): five base dice unless a
     module's start-of-turn hook gives another hand (the Saloon die, the Duel dice)."""
+    rolled: tuple[DieIndex, ...] = ()
+    """The dice of the last roll (OS3's Le Doc sets a die before that roll's effects apply)."""
 
     def clone(self) -> TurnState:
         return TurnState(
@@ -163,6 +166,7 @@ class TurnState:
             self.gatling_done,
             self.final,  # immutable: shared
             self.kinds,
+            self.rolled,
         )
 
     def faces(self) -> list[Face]:
@@ -214,6 +218,8 @@ class GameState:
     resting: tuple[int, Awaiting | None] | None = field(default=None, repr=False, compare=False)
     """(version, open question) noted by ``flow.advance`` so that asking again at the same
     version costs nothing; ignored once ``version`` moves on (every event bumps it)."""
+    special: SpecialRoles | None = None
+    """OS3: the special role cards, who revealed and used his, the windows open and passed."""
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.players}
@@ -231,6 +237,7 @@ class GameState:
             self.phase,
             self.result,
             self.version,
+            special=None if self.special is None else self.special.clone(),
         )
 
     def player(self, id: PlayerId) -> PlayerState:
