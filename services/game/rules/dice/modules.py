@@ -67,9 +67,9 @@ ENGINE_MODULES: Mapping[ModuleId, RulesModule] = MappingProxyType(_REGISTERED)
 
 
 def register(module: RulesModule) -> None:
-    """Make ``module`` playable; rules tables assembled before it are forgotten."""
+    """Make ``module`` playable. No cached table is stale: a set naming it was refused, and
+    refusals are not cached."""
     _REGISTERED[module.id] = module
-    _rules_for.cache_clear()
 
 
 @dataclass(frozen=True, slots=True, eq=False)

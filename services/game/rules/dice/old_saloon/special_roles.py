@@ -417,10 +417,11 @@ def on_start(s: GameState, started: ev.GameStarted) -> None:
     for p in s.players:
         if cards[p.id] is SpecialRole.L_OURS:
             sr.revealed[p.id] = SpecialRole.L_OURS  # the Sheriff is public, and his card with him
-            if started.position is None:
-                bonus = L_OURS_BONUS - 2  # on top of the base Sheriff's +2
+            bonus = L_OURS_BONUS - 2  # on top of the base Sheriff's +2
+            p.max_life += bonus
+            position = started.position
+            if position is None or all(pp.player != p.id for pp in position.players):  # else as given
                 p.life += bonus
-                p.max_life += bonus
     s.special = sr
 
 
