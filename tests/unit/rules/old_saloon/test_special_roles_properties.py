@@ -56,3 +56,53 @@ def test_random_os3_games_end_fold_and_spend_each_power_once(
     result = game.result
     assert result is not None and {r.player for r in result.results} == {p.id for p in game.state.players}
     assert sum(isinstance(e, ev.GameEnded) for e in game.events) == 1
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(min_value=4, max_value=8), seed=st.integers(min_value=0, max_value=2**32))
+def test_bots_answer_every_window_legally_and_use_powers(players: int, seed: int) -> None:
+    import random
+
+    from services.game.rules.dice import Game, RollDice
+    from services.game.rules.dice.kinds import BASE
+    from tests.unit.rules.old_saloon.os3_play import OS3_RULES, os3_seats
+
+    rng = random.Random(seed)
+    game = Game.start(os3_seats(players, rng), rules=OS3_RULES)
+    while not game.is_over:
+        q = game.awaiting
+        assert q is not None
+        if q.decision in WINDOWS:
+            command = os3.window_answer(game.state, q)
+            assert command in game.legal_commands()
+        elif q.decision == "roll":
+            command = RollDice(player=q.player, faces=tuple(rng.choice(BASE.faces) for _ in q.dice))
+        else:
+            command = rng.choice(list(game.legal_commands()))
+        game.play(command)  # type: ignore[arg-type]
+        assert len(game.events) < 50_000
+
+
+def test_bots_use_powers_over_many_games() -> None:
+    import random
+
+    from services.game.rules.dice import Game, RollDice
+    from services.game.rules.dice.kinds import BASE
+    from tests.unit.rules.old_saloon.os3_play import OS3_RULES, os3_seats
+
+    used: Counter[str] = Counter()
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = Game.start(os3_seats(4 + seed % 5, rng), rules=OS3_RULES)
+        while not game.is_over:
+            q = game.awaiting
+            assert q is not None
+            if q.decision in WINDOWS:
+                command = os3.window_answer(game.state, q)
+            elif q.decision == "roll":
+                command = RollDice(player=q.player, faces=tuple(rng.choice(BASE.faces) for _ in q.dice))
+            else:
+                command = rng.choice(list(game.legal_commands()))
+            game.play(command)  # type: ignore[arg-type]
+        used.update(e.role for e in game.events if isinstance(e, os3.RolePowerUsed))
+    assert len(used) >= 5, used  # bots reach for most powers, not just the pass

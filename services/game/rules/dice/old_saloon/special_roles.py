@@ -901,3 +901,74 @@ OS3 = RulesModule(
     on_start=on_start,
 )
 
+
+
+# --- bots ----------------------------------------------------------------------------------------
+
+
+def bot_use(s: GameState, q: Awaiting, player: PlayerId) -> UseRole | None:
+    """Whether a bot seated as ``player`` uses its power at window ``q``, and how; None to let it
+    pass. Reads only public facts and the bot's own card (never another hidden card), so a
+    driver may ask every seat in turn."""
+    sr = roles_state(s)
+    me = s.by_id[player]
+    card = sr.cards[player]
+    options = [u for u in _uses(s, q) if u.player == player]
+    if not options:
+        return None
+    sheriff = next(p for p in s.players if p.role is Role.SHERIFF)
+    law = BASE_ROLE_OF[card] in (Role.SHERIFF, Role.DEPUTY)
+    t = s.turn
+    if card in (SpecialRole.MAIN_DROITE, SpecialRole.LE_BIEN):
+        # an extra turn is always worth it; Le Bien takes the star when he is the sturdier
+        return options[0] if card is SpecialRole.MAIN_DROITE or me.life > sheriff.life + 2 else None
+    if card is SpecialRole.MAIN_GAUCHE:
+        # himself, or the Sheriff while others live (a Renegade needs him until the end)
+        for u in options:
+            if u.target in (player, sheriff.id):
+                return u
+        return None
+    if card is SpecialRole.LE_VILAIN:
+        if me.arrows >= sheriff.arrows + 2 and sheriff.id != player:
+            return UseRole(player=player, role=card, target=player, other=sheriff.id)
+        return None
+    if card is SpecialRole.LE_MAUVAIS:
+        for u in options:
+            if u.target == sheriff.id:
+                return u
+        return None
+    if card is SpecialRole.LE_JOUEUR:
+        if t is None or t.player != sheriff.id:
+            return None
+        good = sum(1 for f in t.dice if f in (Face.SHOOT1, Face.SHOOT2, Face.BEER, Face.GATLING))
+        return options[0] if good >= 3 else None
+    if card is SpecialRole.LE_DOC:
+        if t is None or t.player not in (player, sheriff.id):
+            return None
+        dynamite = [i for i, f in enumerate(t.dice) if f is Face.DYNAMITE]
+        arrows = [i for i in t.rolled if t.dice[i] is Face.ARROW]
+        for die in ((dynamite[:1] if len(dynamite) >= 2 else []) + arrows[:1]):
+            if Face.BEER in t.kinds[die].faces:
+                return UseRole(player=player, role=card, die=die, face=Face.BEER)
+        return None
+    assert card is SpecialRole.LE_JUGE
+    pending = sr.pending
+    if pending is None or not law:
+        return None
+    harmful = pending.role in (SpecialRole.LE_JOUEUR, SpecialRole.LE_VILAIN, SpecialRole.MAIN_DROITE) or (
+        pending.role in (SpecialRole.LE_MAUVAIS,) and pending.target in (player, sheriff.id)
+    )
+    return options[0] if harmful else None
+
+
+def window_answer(s: GameState, q: Awaiting) -> UseRole | PassWindow:
+    """A simulation's answer to a window: the first seat, clockwise from the addressed one,
+    whose bot wants to use its power; else the pass."""
+    start = s.by_id[q.player].seat
+    n = len(s.players)
+    for k in range(n):
+        p = s.players[(start + k) % n]
+        use = bot_use(s, q, p.id)
+        if use is not None:
+            return use
+    return PassWindow(player=q.player)
