@@ -29,6 +29,7 @@ from services.game.rules.dice import events as ev
 from services.game.rules.dice.old_saloon import chief_arrow as os2
 from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
+from services.game.rules.dice.old_saloon import special_roles as os3
 from services.game.rules.dice.vocabulary import ArrowReason, Cause, Face, GainCause, RollingEnd, SpecialRole
 
 
@@ -200,6 +201,36 @@ def referee_words(event: msgspec.Struct) -> str:
             return f"{p}'s Ghost token set {which} {' and '.join(map(str, preset))} to {face}"
         case os5.GhostTokensReturned(player=p):
             return f"{p}'s Ghost tokens went back to the Ghost"
+        case os3.RolePowerUsed(player=p, role=role):
+            return f"{p} revealed {special_role_words(role)} and used its power"
+        case os3.RoleUseCancelled(player=p, cancelled=other):
+            return f"{p} cancelled {other}'s use of a special role"
+        case os3.WindowPassed():
+            return "nobody used a special role at this moment"
+        case os3.SheriffChanged(player=p, previous=previous):
+            return f"{p} became the Sheriff and {previous} a Deputy"
+        case os3.ArrowsSwapped(player=p, first=a, second=b):
+            return f"{p} swapped the arrows of {a} and {b}"
+        case os3.DieFaceSet(player=p, die=die, face=face):
+            return f"{p} set die {die} to {face}"
+        case os3.RerollForced(player=p, target=target):
+            return f"{p} made {target} reroll every die"
+        case os3.GainHeld(player=p, amount=n):
+            return f"{p}'s gain of {n} life waits for the special roles"
+        case os3.GainCancelled(player=p, target=target):
+            return f"{p} cancelled {target}'s gain of life"
+        case os3.GainsReleased():
+            return "the gains of life waiting applied"
+        case os3.EliminationsHeld(players=players):
+            return f"{', '.join(players)} at 0 life, waiting for the special roles"
+        case os3.EliminationPrevented(player=p, target=target, life=life):
+            return f"{p} saved {target}, who stays in with {life} life"
+        case os3.EliminationsReleased():
+            return "the eliminations waiting applied"
+        case os3.ExtraTurnGranted(player=p):
+            return f"{p} will play an extra turn"
+        case os3.ExtraTurnTaken(player=p):
+            return f"{p} plays an extra turn"
         case os2.ArrowTokenChosen(player=p, chief=True):
             return f"{p} chose to take the Chief's Arrow"
         case os2.ArrowTokenChosen(player=p, chief=False):

@@ -11,6 +11,7 @@ from services.game.rules.dice import events as ev
 from services.game.rules.dice.old_saloon import chief_arrow as os2
 from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
+from services.game.rules.dice.old_saloon import special_roles as os3
 
 
 def trace_line(event: Event) -> str:
@@ -47,6 +48,36 @@ def trace_line(event: Event) -> str:
             return f"{p}'s Ghost token sets die {' '.join(map(str, dice))} to {face}"
         case os5.GhostTokensReturned(player=p):
             return f"{p}'s Ghost tokens go back"
+        case os3.RolePowerUsed(player=p, role=role):
+            return f"{p} reveals {role} and uses it"
+        case os3.RoleUseCancelled(player=p, cancelled=other):
+            return f"{p} cancels {other}'s power"
+        case os3.WindowPassed(window=window):
+            return f"{window.removeprefix('role_window_')} window passes"
+        case os3.SheriffChanged(player=p, previous=previous):
+            return f"{p} becomes the Sheriff, {previous} a Deputy"
+        case os3.ArrowsSwapped(first=a, second=b):
+            return f"arrows swapped between {a} and {b}"
+        case os3.DieFaceSet(player=p, die=die, face=face):
+            return f"{p} sets die {die} to {face}"
+        case os3.RerollForced(player=p, target=target):
+            return f"{p} forces {target} to reroll"
+        case os3.GainHeld(player=p, amount=n):
+            return f"{p}'s gain of {n} held"
+        case os3.GainCancelled(player=p, target=target):
+            return f"{p} cancels {target}'s gain"
+        case os3.GainsReleased():
+            return "held gains released"
+        case os3.EliminationsHeld(players=players):
+            return f"eliminations held: {' '.join(players)}"
+        case os3.EliminationPrevented(player=p, target=target, life=life):
+            return f"{p} saves {target} at {life} life"
+        case os3.EliminationsReleased():
+            return "held eliminations released"
+        case os3.ExtraTurnGranted(player=p):
+            return f"{p} will take an extra turn"
+        case os3.ExtraTurnTaken(player=p):
+            return f"{p} takes an extra turn"
         case os2.ArrowTokenChosen(player=p, chief=chief):
             return f"{p} chooses {'the Chief' if chief else 'a regular arrow'}"
         case ev.ArrowsReturned(player=p, count=n, reason=reason):

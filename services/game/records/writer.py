@@ -30,10 +30,11 @@ from services.game.rules.dice import (
     TakeArrowsInstead,
 )
 from services.game.rules.dice import events as ev
-from services.game.rules.dice.commands import ChooseSaloonDie, GhostGive, TakeArrow
+from services.game.rules.dice.commands import ChooseSaloonDie, GhostGive, PassWindow, TakeArrow, UseRole
 from services.game.rules.dice.old_saloon import chief_arrow as os2
 from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
+from services.game.rules.dice.old_saloon import special_roles as os3
 from services.game.rules.dice.vocabulary import ArrowReason, RollingEnd
 from services.game.rules.ruleset import BASE_DICE, Ruleset, ruleset_of
 
@@ -77,6 +78,10 @@ def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
                 inputs.append(ChooseTarget(player=p, target=target))
             case os2.ArrowTokenChosen(player=p, chief=chief):
                 inputs.append(TakeArrow(player=p, chief=chief))
+            case os3.RolePowerUsed(player=p, role=role, target=target, other=other, die=die, face=face):
+                inputs.append(UseRole(player=p, role=role, target=target, other=other, die=die, face=face))
+            case os3.WindowPassed(player=p):
+                inputs.append(PassWindow(player=p))
             case os5.GhostTokenGiven(player=p, target=target, face=face, x2=x2):
                 inputs.append(GhostGive(player=p, target=target, face=face, x2=x2))
     return inputs

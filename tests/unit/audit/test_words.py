@@ -23,7 +23,8 @@ from services.game.rules.dice.characters import CharacterId
 from services.game.rules.dice.old_saloon import chief_arrow as os2
 from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
-from services.game.rules.dice.vocabulary import ArrowReason, Cause, Face, GainCause, RollingEnd
+from services.game.rules.dice.old_saloon import special_roles as os3
+from services.game.rules.dice.vocabulary import ArrowReason, Cause, Face, GainCause, RollingEnd, SpecialRole
 from tests.unit.audit.games import TABLE_SEATS, online_game
 
 P1, P2, P3 = PlayerId("p1"), PlayerId("p2"), PlayerId("p3")
@@ -53,6 +54,33 @@ EXAMPLES: list[tuple[msgspec.Struct, str]] = [
     (os1.BrokenArrowUsed(player=P1, target=P2), "p1's broken arrow made p2 return an arrow"),
     (os1.BulletHit(player=P1), "p1 rolled a bullet"),
     (os5.BecameGhost(player=P1, turn=3), "p1 became the Ghost"),
+    (
+        os3.RolePowerUsed(player=P1, role=SpecialRole.LE_DOC, window="role_window_after_roll"),
+        "p1 revealed Le Doc and used its power",
+    ),
+    (os3.RoleUseCancelled(player=P1, cancelled=P2), "p1 cancelled p2's use of a special role"),
+    (
+        os3.WindowPassed(window="role_window_after_roll", player=P1),
+        "nobody used a special role at this moment",
+    ),
+    (os3.SheriffChanged(player=P1, previous=P2), "p1 became the Sheriff and p2 a Deputy"),
+    (os3.ArrowsSwapped(player=P1, first=P2, second=P3), "p1 swapped the arrows of p2 and p3"),
+    (os3.DieFaceSet(player=P1, die=2, face=Face.BEER), "p1 set die 2 to beer"),
+    (os3.RerollForced(player=P1, target=P2, dice=(0, 1)), "p1 made p2 reroll every die"),
+    (
+        os3.GainHeld(player=P2, amount=1, cause=GainCause.BEER),
+        "p2's gain of 1 life waits for the special roles",
+    ),
+    (os3.GainCancelled(player=P1, target=P2), "p1 cancelled p2's gain of life"),
+    (os3.GainsReleased(), "the gains of life waiting applied"),
+    (
+        os3.EliminationsHeld(source=None, players=(P2,), causes=(Cause.DYNAMITE,)),
+        "p2 at 0 life, waiting for the special roles",
+    ),
+    (os3.EliminationPrevented(player=P1, target=P2, life=2), "p1 saved p2, who stays in with 2 life"),
+    (os3.EliminationsReleased(), "the eliminations waiting applied"),
+    (os3.ExtraTurnGranted(player=P1), "p1 will play an extra turn"),
+    (os3.ExtraTurnTaken(player=P1), "p1 plays an extra turn"),
     (
         os5.GhostTokenGiven(player=P1, target=P2, face=Face.BEER, x2=True),
         "the Ghost p1 gave the beer token and the x2 token to p2",

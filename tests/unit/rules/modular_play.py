@@ -7,8 +7,13 @@ import random
 from collections.abc import Iterator, Sequence
 
 from services.game.rules.dice import Decision, Game, GameCommand, PlayerId, RollDice, Seat, roles_for
+from services.game.rules.dice.commands import PassWindow
 from services.game.rules.dice.modules import ENGINE_MODULES, Rules, rules_for
+from services.game.rules.dice.old_saloon.special_roles import Window
+from services.game.rules.dice.vocabulary import BASE_ROLE_OF, SpecialRole
 from services.game.rules.ruleset import MODULES, ModuleId, ruleset_of
+
+WINDOWS = frozenset(Window)
 
 
 def playable_modules(players: int) -> list[ModuleId]:
@@ -29,8 +34,19 @@ def random_seats(n: int, rng: random.Random, rules: Rules, modules: Sequence[Mod
     roles = list(roles_for(n))
     rng.shuffle(roles)
     characters = rng.sample(pool(rules, modules), n)
+    specials: list[SpecialRole | None] = [None] * n
+    if ModuleId.OS3 in modules:  # each seat a card of its base role, each card once
+        cards = {role: [c for c, base in BASE_ROLE_OF.items() if base is role] for role in set(roles)}
+        for deck in cards.values():
+            rng.shuffle(deck)
+        specials = [cards[role].pop() for role in roles]
     return [
-        Seat(player=PlayerId(f"p{i + 1}"), role=roles[i], character=characters[i])  # type: ignore[arg-type]
+        Seat(
+            player=PlayerId(f"p{i + 1}"),
+            role=roles[i],
+            character=characters[i],  # type: ignore[arg-type]
+            special=specials[i],
+        )
         for i in range(n)
     ]
 
@@ -38,6 +54,11 @@ def random_seats(n: int, rng: random.Random, rules: Rules, modules: Sequence[Mod
 def random_command(game: Game, rng: random.Random) -> GameCommand:
     question = game.awaiting
     assert question is not None
+    if question.decision in WINDOWS:  # a role window: a power now and then, else the pass
+        uses = [c for c in game.legal_commands() if not isinstance(c, PassWindow)]
+        if uses and rng.random() < 0.3:
+            return rng.choice(uses)
+        return PassWindow(player=question.player)
     if question.decision is Decision.ROLL:
         turn = game.state.turn
         assert turn is not None

@@ -25,9 +25,11 @@ from services.game.rules.dice.vocabulary import (
     DYNAMITE,
     SHOOT1,
     SHOOT2,
+    Cause,
     DieIndex,
     Face,
     GainCause,
+    PlayerId,
 )
 
 if TYPE_CHECKING:
@@ -72,6 +74,15 @@ dice before the first roll (OS5's Ghost-preset dice), None when there is nothing
 EliminatedTurn = Callable[["GameState", "TurnState", "PlayerState"], Awaiting | Step | None]
 """``TurnPoint.ELIMINATED_TURN``, a module's: the next question or step of the turn of a seat
 that is not alive (OS5's Ghost); None ends that turn."""
+Interrupt = Callable[["GameState"], "Awaiting | Callable[[GameState, Emit], None] | None"]
+"""A module's rule, asked before anything else at every step of the game (``flow.next_move``):
+a question or an automatic step when the module has something open (OS3's role windows)."""
+HoldGain = Callable[["GameState", ev.LifeGained, Emit], bool]
+"""Before a gain of life applies: True when the module holds it to apply later (OS3's Le
+Mauvais window), having recorded it with its own event."""
+HoldEliminations = Callable[["GameState", dict[PlayerId, Cause], "PlayerId | None", Emit], bool]
+"""After a step's losses, before the players at 0 life (player → cause) are eliminated: True
+when the module holds the eliminations to finish later (OS3's Main Gauche window)."""
 
 NO_SHOT_SWAPS: Mapping[Face, tuple[Face, ...]] = MappingProxyType({})
 
@@ -102,6 +113,10 @@ class Ability:
     step, so worked out once."""
     before_first_roll: BeforeFirstRoll | None = None
     eliminated_turn: EliminatedTurn | None = None
+    # Rule hooks of modules only (``RulesModule.hooks``); no character sets them.
+    interrupt: Interrupt | None = None
+    hold_gain: HoldGain | None = None
+    hold_eliminations: HoldEliminations | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "reacts_to_loss", self.after_damage is not None or self.hit_back is not None)
@@ -109,6 +124,15 @@ class Ability:
 
 BASE_RULES = Ability()
 """No hook: the base rule at every point."""
+
+
+def gain_life(s: GameState, gained: ev.LifeGained, emit: Emit) -> None:
+    """Every gain of life goes through here: a module may hold it for a window first (OS3's
+    Le Mauvais) and apply it later; the base game emits it at once."""
+    for rule in s.rules.hooks:
+        if rule.hold_gain is not None and rule.hold_gain(s, gained, emit):
+            return
+    emit(gained)
 
 
 # --- the base game's characters ------------------------------------------------------------------
@@ -172,7 +196,8 @@ def _vulture_sam(s: GameState, owner: PlayerState, eliminated: Sequence[PlayerSt
     for _ in eliminated:
         gained = min(2, owner.max_life - owner.life)
         if gained:
-            emit(ev.LifeGained(player=owner.id, amount=gained, cause=GainCause.ELIMINATION_REWARD))
+            reward = ev.LifeGained(player=owner.id, amount=gained, cause=GainCause.ELIMINATION_REWARD)
+            gain_life(s, reward, emit)
 
 
 def _suzy_lafayette(s: GameState, t: TurnState, owner: PlayerState, emit: Emit) -> None:
@@ -180,7 +205,8 @@ def _suzy_lafayette(s: GameState, t: TurnState, owner: PlayerState, emit: Emit) 
     if not t.final_dice().shoot:
         gained = min(2, owner.max_life - owner.life)
         if gained:
-            emit(ev.LifeGained(player=owner.id, amount=gained, cause=GainCause.END_OF_TURN_HEAL))
+            heal = ev.LifeGained(player=owner.id, amount=gained, cause=GainCause.END_OF_TURN_HEAL)
+            gain_life(s, heal, emit)
 
 
 SID_KETCHUM = Ability(start_of_turn=_sid_ketchum)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from services.game.rules.dice.errors import MalformedCommand
-from services.game.rules.dice.vocabulary import DieIndex, Face, PlayerId
+from services.game.rules.dice.vocabulary import DieIndex, Face, PlayerId, SpecialRole
 
 
 class Command(msgspec.Struct, frozen=True, tag_field="type", tag=True, kw_only=True):
@@ -131,6 +131,34 @@ class GhostGive(Command, frozen=True, kw_only=True):
         return f"{self.player} ghost-give {self.face} {self.target}{' x2' if self.x2 else ''}"
 
 
+class UseRole(Command, frozen=True, kw_only=True):
+    """Reveal one's special role to use its power at the open window. ``target``/``other``:
+    Le Vilain's two players; ``target``: whose gain Le Mauvais cancels, whom Main Gauche saves;
+    ``die``/``face``: Le Doc's die and its new face. The others take nothing."""
+
+    role: SpecialRole
+    target: PlayerId | None = None
+    other: PlayerId | None = None
+    die: DieIndex | None = None
+    face: Face | None = None
+
+    def text(self) -> str:
+        words = [self.player, "use", self.role.value]
+        if self.die is not None:
+            words.append(str(self.die))
+        if self.face is not None:
+            words.append(self.face.value)
+        words += [p for p in (self.target, self.other) if p is not None]
+        return " ".join(words)
+
+
+class PassWindow(Command, frozen=True, kw_only=True):
+    """Close the open role window unused (the server, the scorekeeper or the simulation)."""
+
+    def text(self) -> str:
+        return f"{self.player} pass"
+
+
 class Decline(Command, frozen=True, kw_only=True):
     """Answer "no" to the optional decision awaited."""
 
@@ -150,6 +178,8 @@ GameCommand = (
     | ChooseSaloonDie
     | TakeArrow
     | GhostGive
+    | UseRole
+    | PassWindow
     | Decline
 )
 
@@ -168,12 +198,44 @@ def _face(word: str, text: str) -> Face:
         raise MalformedCommand(f"{text!r}: {word!r} is not a die face ({faces})") from None
 
 
+def _parse_role_command(text: str) -> UseRole | PassWindow | None:
+    """OS3's commands in their text form (``p3 use le_doc 2 beer``, ``p1 pass``); None when
+    ``text`` is not one of them."""
+    words = text.split()
+    if len(words) == 2 and words[1] == "pass":
+        return PassWindow(player=PlayerId(words[0]))
+    if len(words) < 3 or words[1] != "use":
+        return None
+    try:
+        role = SpecialRole(words[2])
+    except ValueError:
+        cards = ", ".join(r.value for r in SpecialRole)
+        raise MalformedCommand(f"{text!r}: {words[2]!r} is not a special role ({cards})") from None
+    args = words[3:]
+    if args and args[0].isdigit():
+        if len(args) != 2:
+            raise MalformedCommand(f"{text!r}: Le Doc names a die and a face")
+        try:
+            face = Face(args[1])
+        except ValueError:
+            raise MalformedCommand(f"{text!r}: {args[1]!r} is not a die face") from None
+        return UseRole(player=PlayerId(words[0]), role=role, die=int(args[0]), face=face)
+    if len(args) > 2:
+        raise MalformedCommand(f"{text!r}: a power names at most two players")
+    players = [PlayerId(w) for w in args] + [None, None]
+    return UseRole(player=PlayerId(words[0]), role=role, target=players[0], other=players[1])
+
+
 def parse_command(text: str) -> GameCommand:
     """Read a command's text form (the inverse of ``str(command)``)."""
     words = text.split()
     if len(words) < 2:
         raise MalformedCommand(f"{text!r}: expected '<player> <verb> …'")
     player, verb, args = PlayerId(words[0]), words[1], words[2:]
+    if verb in ("use", "pass"):
+        role_command = _parse_role_command(text)
+        if role_command is not None:
+            return role_command
     match verb:
         case "roll" if args:
             return RollDice(player=player, faces=tuple(_face(w, text) for w in args))
@@ -212,5 +274,5 @@ def parse_command(text: str) -> GameCommand:
             return GhostGive(player=player, face=face, target=PlayerId(args[1]), x2=len(args) == 3)
     raise MalformedCommand(
         f"{text!r}: unknown or incomplete command; expected one of roll, reroll, stop, target, "
-        "double, arrows-instead, discard, remove, decline, saloon, arrow, ghost-give"
+        "double, arrows-instead, discard, remove, decline, saloon, arrow, ghost-give, use, pass"
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from services.game.rules.dice import commands as cmd
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.awaiting import Awaiting
+from services.game.rules.dice.decisions import Who
 from services.game.rules.dice.errors import GameOver, NotAwaited
 from services.game.rules.dice.evolve import evolve
 from services.game.rules.dice.flow import advance, next_move
@@ -53,9 +54,9 @@ def check(state: GameState, command: cmd.GameCommand) -> Awaiting:
         raise GameOver(f"the game is over; {command} cannot be played")
     question = awaiting(state)
     assert question is not None
-    if command.player != question.player:
-        raise NotAwaited(f"{command.player} cannot act now: the game awaits {question.describe()}")
     spec = state.rules.decisions[question.decision]
+    if command.player != question.player and spec.who is not Who.TABLE:
+        raise NotAwaited(f"{command.player} cannot act now: the game awaits {question.describe()}")
     if not isinstance(command, spec.accepts):
         raise NotAwaited(f"'{command}' does not answer the open question: {question.describe()}")
     spec.check(state, question, command)

@@ -19,6 +19,7 @@ from types import MappingProxyType
 
 from services.game.rules.dice import commands as cmd
 from services.game.rules.dice import events as ev
+from services.game.rules.dice.abilities import gain_life
 from services.game.rules.dice.awaiting import Awaiting, Decision, describe_with
 from services.game.rules.dice.errors import IllegalCommand, MalformedCommand, RuleError
 from services.game.rules.dice.flow import take_arrow
@@ -55,6 +56,9 @@ class Who(StrEnum):
     """The holder of the ability, whoever's turn it is (Bart Cassidy, Pedro Ramirez)."""
     DICE = "dice"
     """Not a player's choice: the server's generator or the table's scorekeeper."""
+    TABLE = "table"
+    """Anyone at the table (OS3's hidden-role windows): a holder's ``UseRole`` answers it, else
+    the server (after a uniform pause) or the scorekeeper passes it for ``Awaiting.player``."""
 
 
 class BotHint(StrEnum):
@@ -138,7 +142,7 @@ def _respond_declinable(
 
     def respond(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
         if isinstance(c, cmd.Decline):
-            emit(ev.AbilityDeclined(player=c.player, decision=q.decision.value))
+            emit(ev.AbilityDeclined(player=c.player, decision=str(q.decision)))
         else:
             then(s, q, c, emit)
 
@@ -161,7 +165,8 @@ def _respond_heal(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None
     target = s.by_id[c.target]
     gained = min(1, target.max_life - target.life)
     if gained:
-        emit(ev.LifeGained(player=target.id, amount=gained, cause=GainCause.TURN_START_HEAL, source=c.player))
+        cause = GainCause.TURN_START_HEAL
+        gain_life(s, ev.LifeGained(player=target.id, amount=gained, cause=cause, source=c.player), emit)
 
 
 def _generate_heal(s: GameState, q: Awaiting) -> Iterator[cmd.GameCommand]:

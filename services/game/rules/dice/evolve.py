@@ -72,6 +72,8 @@ def initial_state(started: ev.GameStarted, rules: Rules = BASE_GAME_RULES) -> Ga
         first_role = Role.DEPUTY if three else Role.SHERIFF
         first = next(p for p in players if p.role is first_role)
         state.last_active_seat = first.seat - 1
+    for start in rules.starts:
+        start(state, started)
     state.version = 1
     return state
 
@@ -140,6 +142,7 @@ def _dice_rolled(s: GameState, e: ev.DiceRolled) -> None:
         t.dice[i] = f
     t.rolls_used = e.roll
     t.pending_roll = None
+    t.rolled = e.dice
     t.roll_arrows_left = e.faces.count(Face.ARROW)
     if t.kinds is not BASE_HAND:  # the Saloon dice's faces that act on the roll (OS1)
         t.roll_broken_left = e.faces.count(Face.BROKEN_ARROW)

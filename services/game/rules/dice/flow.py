@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from services.game.rules.dice import events as ev
-from services.game.rules.dice.abilities import base_rerollable
+from services.game.rules.dice.abilities import base_rerollable, gain_life
 from services.game.rules.dice.awaiting import Awaiting, Decision
 from services.game.rules.dice.outcome import check_end
 from services.game.rules.dice.state import BatchKind, DamageBatch, GameState, PlayerState, TurnState
@@ -57,6 +57,11 @@ def advance(state: GameState, emit: Emit) -> Awaiting | None:
 def next_move(s: GameState) -> Move:
     if s.phase is Phase.OVER:
         return None
+    for rule in s.rules.hooks:  # a module's open business first (none in the base game)
+        if rule.interrupt is not None:
+            move = rule.interrupt(s)
+            if move is not None:
+                return move
     t = s.turn
     if t is None:
         return _start_next_turn
@@ -333,13 +338,15 @@ def _pour_beers(s: GameState, emit: Emit) -> None:
     for target_id in aimed:
         target = s.by_id[target_id]
         heal = self_heal if target is active else 1
-        emit(
+        gain_life(
+            s,
             ev.LifeGained(
                 player=target.id,
                 amount=min(heal, target.max_life - target.life),
                 cause=GainCause.BEER,
                 source=active.id,
-            )
+            ),
+            emit,
         )
 
 
@@ -429,6 +436,17 @@ def apply_losses(s: GameState, hits: list[Hit], source: PlayerId | None, emit: E
             emit(ev.LifeLost(player=target, amount=lost, source=source, cause=cause, die=die))
             if p.life == 0:
                 fatal[target] = cause
+    if not fatal:
+        return
+    for rule in s.rules.hooks:  # a module may hold the eliminations for a window (OS3)
+        if rule.hold_eliminations is not None and rule.hold_eliminations(s, fatal, source, emit):
+            return
+    eliminate(s, fatal, source, emit)
+
+
+def eliminate(s: GameState, fatal: dict[PlayerId, Cause], source: PlayerId | None, emit: Emit) -> None:
+    """Eliminate every living player at 0 life together (``fatal``: the cause of each one's
+    last loss), then reward Vulture Sam, then check the end of the game."""
     eliminated = [p for p in s.players if p.alive and p.life <= 0]
     if not eliminated:
         return

@@ -16,7 +16,7 @@ package (``old_saloon``) that ``register``s its ``RulesModule`` when the engine 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -44,6 +44,9 @@ Handler = Callable[["GameState", Any], None]
 """Folds one event class into the state (``evolve``)."""
 ArrowChoice = Callable[["GameState", PlayerId], "Awaiting | None"]
 """Before a player takes an arrow from the pile: the question of which token (OS2), or None."""
+SeatCheck = Callable[[Sequence[ev.Seat]], None]
+"""Raises ``InvalidSetup`` for seats the module cannot play."""
+Start = Callable[["GameState", ev.GameStarted], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +67,10 @@ class RulesModule:
     extra_arrows: int = 0
     """Tokens the module adds to the arrow pile (OS2: the Chief's Arrow)."""
     events: Mapping[type[ev.Event], Handler] = field(default_factory=lambda: MappingProxyType({}))
+    check_seats: SeatCheck | None = None
+    """Refuses seats this module cannot play (OS3: every seat needs a special role)."""
+    on_start: Start | None = None
+    """Completes the state a ``GameStarted`` sets up (OS3: L'Ours' life, the role cards)."""
 
 
 _REGISTERED: dict[ModuleId, RulesModule] = {}
@@ -99,6 +106,8 @@ class Rules:
     """The arrow pile at the start: 9, plus the tokens modules add."""
     handlers: Mapping[type[ev.Event], Handler]
     """Extra event handlers of the modules (the base game's are ``evolve``'s own)."""
+    seat_checks: tuple[SeatCheck, ...] = ()
+    starts: tuple[Start, ...] = ()
 
     def __repr__(self) -> str:
         return f"<Rules {' '.join(['dice', *self.modules])}>"
@@ -168,6 +177,8 @@ def assemble(modules: Iterable[RulesModule]) -> Rules:
         arrow_choice=choices[0] if choices else None,
         arrow_tokens=ARROW_TOKENS + extra_arrows,
         handlers=MappingProxyType(handlers),
+        seat_checks=tuple(m.check_seats for m in enabled if m.check_seats is not None),
+        starts=tuple(m.on_start for m in enabled if m.on_start is not None),
     )
 
 

@@ -57,6 +57,8 @@ def new_game(
     for s in seats:
         if s.special is not None and ModuleId.OS3 not in rules.modules:
             raise InvalidSetup(f"{s.player} holds the special role {s.special}, but OS3 is not played")
+    for check in rules.seat_checks:
+        check(seats)
     pile = rules.arrow_tokens
     if position is not None:
         pile = _check_position(seats, position, characters, rules.arrow_tokens)

@@ -31,6 +31,7 @@ from services.game.rules.dice.vocabulary import (
 
 if TYPE_CHECKING:
     from services.game.rules.dice.modules import Rules
+    from services.game.rules.dice.old_saloon.special_roles import SpecialRoles
 
 DICE_COUNT = 5
 
@@ -173,6 +174,8 @@ class TurnState:
     preset: tuple[DieIndex, ...] = ()
     """OS5: the dice a Ghost token set before the first roll: never rolled, never rerolled (by
     anyone: Black Jack, Le Joueur), acting as rolled with the first roll."""
+    rolled: tuple[DieIndex, ...] = ()
+    """The dice of the last roll (OS3's Le Doc sets a die before that roll's effects apply)."""
 
     def clone(self) -> TurnState:
         return TurnState(
@@ -198,6 +201,7 @@ class TurnState:
             self.roll_broken_left,
             self.roll_bullets_left,
             self.preset,
+            self.rolled,
         )
 
     def faces(self) -> list[Face]:
@@ -255,6 +259,8 @@ class GameState:
     one of its holder's ``arrows`` tokens (worth two in an Indian attack)."""
     chief_in_pile: bool = False
     """The Chief's Arrow is one of the ``arrow_pile`` tokens (OS2)."""
+    special: SpecialRoles | None = None
+    """OS3: the special role cards, who revealed and used his, the windows open and passed."""
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.players}
@@ -274,6 +280,7 @@ class GameState:
             self.version,
             chief_holder=self.chief_holder,
             chief_in_pile=self.chief_in_pile,
+            special=None if self.special is None else self.special.clone(),
         )
 
     def player(self, id: PlayerId) -> PlayerState:
