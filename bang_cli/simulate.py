@@ -14,7 +14,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from services.game.bots import BOTS
-from services.game.simulation import SimulationReport
+from services.game.rules.ruleset import Ruleset, RulesetError, ruleset_of
+from services.game.simulation import SimulationReport, Unplayable, check_playable
 from services.game.simulation import simulate as run_simulation
 
 _PROGRESS_FROM = 200
@@ -29,11 +30,18 @@ def simulate(
     ),
     bot: str = typer.Option("heuristic", "--bot", help=f"Bot for every seat: {', '.join(BOTS)}."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object."),
+    modules: str = typer.Option(
+        "",
+        "--modules",
+        "-m",
+        help="Expansion modules to play, comma-separated (e.g. OS1,OS2); none: the base game.",
+    ),
 ) -> None:
     """Play N bot games of K players and report the wins by side, game length and speed."""
     if bot not in BOTS:
         raise typer.BadParameter(f"unknown bot {bot!r}; choose one of {', '.join(BOTS)}", param_hint="--bot")
     factory = BOTS[bot]
+    ruleset = parse_modules(modules, players)
     console = Console()
     if not as_json and games >= _PROGRESS_FROM and sys.stdout.isatty():
         with Progress(
@@ -50,19 +58,33 @@ def simulate(
                 seed,
                 factory,
                 bot_name=bot,
+                ruleset=ruleset,
                 progress=lambda done: bar.update(task, completed=done),
             )
     else:
-        report = run_simulation(games, players, seed, factory, bot_name=bot)
+        report = run_simulation(games, players, seed, factory, bot_name=bot, ruleset=ruleset)
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2, sort_keys=True))
     else:
         console.print(render(report))
 
 
+def parse_modules(text: str, players: int) -> Ruleset:
+    """The ruleset of ``--modules`` (``OS1,OS2``; empty: the base game), refused in the
+    ruleset's own words when it is not a game of ``players`` players this server plays."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    try:
+        ruleset = ruleset_of(names)
+        check_playable(ruleset, players)
+    except (RulesetError, Unplayable) as error:
+        raise typer.BadParameter(str(error), param_hint="--modules") from None
+    return ruleset
+
+
 def render(report: SimulationReport) -> Table:
     table = Table(
-        title=f"{report.finished} games of {report.players} players ({report.bot} bots, seed {report.seed})"
+        title=f"{report.finished} games of {report.players} players, {report.ruleset} "
+        f"({report.bot} bots, seed {report.seed})"
     )
     table.add_column("winning side")
     table.add_column("games", justify="right")

@@ -1,8 +1,15 @@
 """Bot games from deal to result: the harness behind ``bang-league simulate`` and the benchmarks.
 
 Everything random comes from the seed: game ``i`` of ``simulate(..., seed=s)`` deals and plays
-with ``random.Random(f"{s}:{i}")`` and rolls ``SeededDice(sha256(f"bang-league-sim:{s}:{i}"))``,
-so a run is reproduced exactly by its seed, one game of it by its index (``game_seeds``).
+with ``random.Random(f"{s}:{i}")`` and rolls ``SeededDice(sha256(f"bang-league-sim:{s}:{i}"))``
+(``KindedDice``, the same stream read per die kind, when a module brings other dice), so a run
+is reproduced exactly by its seed, one game of it by its index (``game_seeds``).
+
+A run plays one ruleset (the base game unless told): games go through the ruleset's engine
+(``engines.engine_for``): its character pool deals the seats, its random needs say which kind of
+die each roll is, and its result says who won. A question the rules ask of the whole table (an
+Old Saloon special role's window) is put to each seat able to answer it; the window is passed
+when no bot acts.
 """
 
 from __future__ import annotations
@@ -12,20 +19,27 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
 
 from services.game.bots.base import Bot
+from services.game.engines import engine_for, unplayable
 from services.game.fairness.dice import DiceSource, SeededDice
+from services.game.fairness.dice_kinds import KindedDice
+from services.game.fairness.special_roles import deal_special_roles
 from services.game.rules.dice import (
+    Awaiting,
     Decision,
     Game,
     GameCommand,
     PlayerId,
     RollDice,
     Seat,
-    Side,
     roles_for,
 )
-from services.game.rules.dice.characters import CHARACTERS
+from services.game.rules.dice.outcome import side_of
+from services.game.rules.ruleset import BASE_DICE, ModuleId, Ruleset, refusal
 
 MAX_COMMANDS = 20_000
 """Far beyond any real game (a five-player bot game takes about a hundred commands)."""
@@ -40,15 +54,34 @@ class GameDidNotEnd(RuntimeError):
     """A simulated game went past its command limit: the engine or a bot loops."""
 
 
-def deal(n: int, rng: random.Random) -> list[Seat]:
-    """Seats for ``n`` players ``p1``..``pn``: the role table shuffled, distinct random characters."""
+class Unplayable(ValueError):
+    """A ruleset the simulation cannot play at this table size: the message says why, in the
+    ruleset's own words."""
+
+
+def check_playable(ruleset: Ruleset, players: int) -> None:
+    """Raise ``Unplayable`` unless ``players`` bots can play ``ruleset`` on this server."""
+    reason = refusal(ruleset, players) or unplayable(ruleset)
+    if reason is not None:
+        raise Unplayable(reason)
+
+
+def deal(n: int, rng: random.Random, ruleset: Ruleset = BASE_DICE) -> list[Seat]:
+    """Seats for ``n`` players ``p1``..``pn``: the role table shuffled, distinct random
+    characters from the ruleset's pool and, with OS3, a special role card per seat."""
     roles = list(roles_for(n))
     rng.shuffle(roles)
-    characters = rng.sample(list(CHARACTERS), n)
-    return [
+    excluded = set(ruleset.excluded_characters())
+    # the rules' own order, so the base game deals exactly as before modules existed
+    pool = [c for c in engine_for(ruleset).rules.characters if c.value not in excluded]  # type: ignore[attr-defined]
+    characters = rng.sample(pool, n)
+    seats = [
         Seat(player=PlayerId(f"p{i + 1}"), role=role, character=ch)
         for i, (role, ch) in enumerate(zip(roles, characters, strict=True))
     ]
+    if ruleset.has(ModuleId.OS3):
+        seats = deal_special_roles(rng.randbytes(32), seats)
+    return seats
 
 
 def play_game(
@@ -58,21 +91,34 @@ def play_game(
     rng: random.Random,
     max_commands: int = MAX_COMMANDS,
     record: list[GameCommand] | None = None,
+    ruleset: Ruleset = BASE_DICE,
 ) -> Game:
-    """Play a game to its end: the dice answer every roll, the bots every other question.
+    """Play a game of ``ruleset`` to its end: the dice answer every roll, the bots every other
+    question.
 
     ``bots`` is one bot for every seat or one per player. Each command played is appended to
     ``record`` when given. Raises ``GameDidNotEnd`` past ``max_commands`` commands.
     """
-    game = Game.start(seats)
+    engine = engine_for(ruleset)
+    game: Game = engine.start(seats)  # type: ignore[assignment]
     per_player = bots if isinstance(bots, Mapping) else None
     state = game.state
+    table = {spec.decision for spec in state.rules.decisions.values() if spec.who == _TABLE}
+    base_dice = state.rules.is_base  # the base game: five base dice every turn
     played = 0
     while not state.is_over:
         question = game.awaiting
         assert question is not None
         if question.decision is Decision.ROLL:
-            command: GameCommand = RollDice(player=question.player, faces=dice.roll(len(question.dice)))
+            if base_dice:  # the hot loop ``bench engine`` measures: no need to ask for kinds
+                command: GameCommand = RollDice(player=question.player, faces=dice.roll(len(question.dice)))
+            else:
+                need = engine.random_need(game)
+                assert need is not None
+                faces = dice.roll(len(need.dice), None if need.all_base else need.dice)
+                command = engine.supply(game, need, faces)
+        elif table and question.decision in table:
+            command = _table_answer(game, question, bots, rng)
         else:
             bot = bots if per_player is None else per_player[question.player]
             command = bot.choose(game, question, rng)  # type: ignore[union-attr]
@@ -88,10 +134,41 @@ def play_game(
     return game
 
 
-def game_seeds(seed: int, index: int) -> tuple[random.Random, SeededDice]:
+_TABLE = "table"
+"""``DecisionSpec.who`` of a question asked of the whole table (OS3's role windows)."""
+
+
+def _table_answer(
+    game: Game, question: Awaiting, bots: Mapping[PlayerId, Bot] | Bot, rng: random.Random
+) -> GameCommand:
+    """A question to the table: each seat that could act at it (by the engine's list of legal
+    answers) is asked in turn, clockwise from the one it names; the first that acts answers,
+    else the window's default (a pass) is played, as the server plays it online."""
+    state = game.state
+    spec = state.rules.decisions[question.decision]
+    default = spec.timeout(state, question)
+    able = {c.player for c in spec.generate(state, question) if c != default}
+    if able:
+        n = len(state.players)
+        first = state.by_id[question.player].seat
+        for k in range(n):
+            seat = state.players[(first + k) % n].id
+            if seat not in able:
+                continue
+            asked = msgspec.structs.replace(question, player=seat)
+            bot = bots[seat] if isinstance(bots, Mapping) else bots
+            answer = bot.choose(game, asked, rng)
+            if answer.player == seat and answer != spec.timeout(state, asked):
+                return answer
+    assert default is not None, f"{question.decision} has no default for the table"
+    return default
+
+
+def game_seeds(seed: int, index: int, ruleset: Ruleset = BASE_DICE) -> tuple[random.Random, DiceSource]:
     """The generator and the dice of game ``index`` of a run seeded ``seed``."""
     rng = random.Random(f"{seed}:{index}")
-    dice = SeededDice(hashlib.sha256(f"bang-league-sim:{seed}:{index}".encode()).digest())
+    key = hashlib.sha256(f"bang-league-sim:{seed}:{index}".encode()).digest()
+    dice = SeededDice(key) if ruleset.is_base else KindedDice(key)
     return rng, dice
 
 
@@ -101,9 +178,11 @@ class SimulationReport:
     players: int
     seed: int
     bot: str
+    ruleset: str = BASE_DICE.text
+    """The ruleset's text form (``dice``, ``dice OS1 OS2``)."""
     finished: int = 0
     wins: dict[str, int] = field(default_factory=dict)
-    """Winning side (``Side`` value, or ``none``) → games."""
+    """Winning side (``Side`` value, or ``none``) → games; every side that can win is a key."""
     turns: int = 0
     commands: int = 0
     events: int = 0
@@ -117,13 +196,12 @@ class SimulationReport:
     def games_per_second(self) -> float:
         return self.finished / self.seconds if self.seconds > 0 else 0.0
 
-    def add(self, game: Game) -> None:
-        result = game.result
-        assert result is not None
+    def add(self, game: Game, finish: Any) -> None:
+        """Count ``game``, ended with ``finish`` (the engine's neutral ``GameFinish``)."""
         self.finished += 1
-        side = NO_WINNER if result.winning_side is None else result.winning_side.value
+        side = finish.winners[0] if finish.winners else NO_WINNER
         self.wins[side] = self.wins.get(side, 0) + 1
-        self.turns += result.turn
+        self.turns += finish.turn
         self.events += len(game.events)
 
     def to_json(self) -> dict[str, object]:
@@ -132,6 +210,7 @@ class SimulationReport:
             "players": self.players,
             "seed": self.seed,
             "bot": self.bot,
+            "ruleset": self.ruleset,
             "finished": self.finished,
             "wins": dict(sorted(self.wins.items())),
             "avg_turns": round(self.avg_turns, 3),
@@ -142,11 +221,14 @@ class SimulationReport:
         }
 
 
-def sides_for(players: int) -> tuple[str, ...]:
-    """The ``wins`` keys a run of ``players``-player games reports (zero counts included)."""
-    if players == 3:
-        return (Side.DEPUTY.value, Side.OUTLAW.value, Side.RENEGADE.value, NO_WINNER)
-    return (Side.LAW.value, Side.OUTLAWS.value, Side.RENEGADE.value)
+def sides_for(players: int, ruleset: Ruleset = BASE_DICE) -> tuple[str, ...]:
+    """The ``wins`` keys of a run of ``players``-player games of ``ruleset``: the side of every
+    seat of a game its engine deals (three players: each role its own side, plus ``none``,
+    when the last two fall at once)."""
+    game: Game = engine_for(ruleset).start(deal(players, random.Random(0), ruleset))  # type: ignore[assignment]
+    state = game.state
+    sides = sorted({side_of(state, p).value for p in state.players})
+    return (*sides, NO_WINNER) if state.three_player else tuple(sides)
 
 
 def simulate(
@@ -156,24 +238,28 @@ def simulate(
     bot_factory: BotFactory,
     *,
     bot_name: str = "",
+    ruleset: Ruleset = BASE_DICE,
     progress: Callable[[int], None] | None = None,
 ) -> SimulationReport:
-    """Play ``games`` games of ``players`` bots: one fresh ``bot_factory()`` per game plays
-    every seat (bots keep only public knowledge, so sharing one across seats leaks nothing).
+    """Play ``games`` games of ``players`` bots under ``ruleset``: one fresh ``bot_factory()``
+    per game plays every seat (bots keep only public knowledge, so sharing one across seats
+    leaks nothing).
 
     ``progress(done)`` is called after each game. Deterministic for a given seed and factory.
+    Raises ``Unplayable`` (saying why) for a ruleset or table size that is not a game here.
     """
-    roles_for(players)  # refuse an impossible player count before starting
-    report = SimulationReport(games=games, players=players, seed=seed, bot=bot_name)
-    report.wins = dict.fromkeys(sides_for(players), 0)
+    check_playable(ruleset, players)
+    engine = engine_for(ruleset)
+    report = SimulationReport(games=games, players=players, seed=seed, bot=bot_name, ruleset=ruleset.text)
+    report.wins = dict.fromkeys(sides_for(players, ruleset), 0)
     started = time.perf_counter()
     for index in range(games):
-        rng, dice = game_seeds(seed, index)
-        seats = deal(players, rng)
+        rng, dice = game_seeds(seed, index, ruleset)
+        seats = deal(players, rng, ruleset)
         record: list[GameCommand] = []
-        game = play_game(seats, bot_factory(), dice, rng, record=record)
+        game = play_game(seats, bot_factory(), dice, rng, record=record, ruleset=ruleset)
         report.commands += len(record)
-        report.add(game)
+        report.add(game, engine.finish(game))
         if progress is not None:
             progress(index + 1)
     report.seconds = time.perf_counter() - started

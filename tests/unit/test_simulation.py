@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import Counter
@@ -12,8 +13,10 @@ from typer.testing import CliRunner
 
 from bang_cli.simulate import simulate as simulate_command
 from services.game.bots import HeuristicBot, RandomBot
+from services.game.engines import implemented_modules
 from services.game.rules.dice import InvalidSetup, roles_for
-from services.game.simulation import GameDidNotEnd, deal, game_seeds, play_game, simulate
+from services.game.rules.ruleset import MODULES, refusal, ruleset_of
+from services.game.simulation import GameDidNotEnd, Unplayable, deal, game_seeds, play_game, simulate
 
 
 @pytest.mark.parametrize("players", range(3, 9))
@@ -70,3 +73,82 @@ def test_cli_prints_the_json_report() -> None:
     assert table.exit_code == 0 and "winning side" in table.output
     bad = CliRunner().invoke(app, ["--bot", "genius"])
     assert bad.exit_code != 0
+
+
+# --- module sets (Old Saloon) ---------------------------------------------------------------------
+
+
+def _module_sets() -> list[tuple[str, ...]]:
+    implemented = sorted(implemented_modules())
+    return [s for k in range(len(implemented) + 1) for s in itertools.combinations(implemented, k)]
+
+
+@pytest.mark.parametrize("modules", _module_sets(), ids=lambda s: " ".join(s) or "base")
+def test_every_module_set_finishes_its_games_at_every_allowed_table_size(modules: tuple[str, ...]) -> None:
+    ruleset = ruleset_of(modules)
+    sizes = [n for n in range(3, 9) if refusal(ruleset, n) is None]
+    least = max([3, *(MODULES[m].min_players for m in modules)])
+    assert sizes == list(range(least, 9))
+    for players in sizes:
+        report = simulate(3, players, 11, HeuristicBot, ruleset=ruleset).to_json()
+        assert report["finished"] == 3 and report["ruleset"] == ruleset.text
+        wins = report["wins"]
+        assert isinstance(wins, dict) and sum(wins.values()) == 3
+        three = {"deputy", "outlaw", "renegade", "none"}
+        assert set(wins) == (three if players == 3 else {"law", "outlaws", "renegade"})
+
+
+def test_a_module_run_deals_from_the_ruleset_pool_and_rolls_each_die_of_its_kind() -> None:
+    ruleset = ruleset_of(["OS1"])
+    kinds_rolled: set[str] = set()
+    for index in range(10):
+        rng, dice = game_seeds(4, index, ruleset)
+        game = play_game(deal(5, rng, ruleset), HeuristicBot(), dice, rng, ruleset=ruleset)
+        for event in game.events:
+            if type(event).__name__ == "SaloonDieChosen" and event.die is not None:  # type: ignore[attr-defined]
+                kinds_rolled.add(event.die)  # type: ignore[attr-defined]
+        # every face rolled is one of its die's kind (the engine refuses any other roll)
+        assert game.is_over
+    assert kinds_rolled == {"loudmouth", "coward"}
+    # the same seed replays the same games
+    again = simulate(8, 5, 4, HeuristicBot, ruleset=ruleset).to_json()
+    first = simulate(8, 5, 4, HeuristicBot, ruleset=ruleset).to_json()
+    for report in (first, again):
+        report.pop("seconds")
+        report.pop("games_per_second")
+    assert first == again
+
+
+def test_cli_plays_a_module_set_and_reports_its_ruleset() -> None:
+    app = typer.Typer()
+    app.command()(simulate_command)
+    result = CliRunner().invoke(app, ["-n", "4", "-p", "5", "--modules", "OS2, OS1", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["ruleset"] == "dice OS1 OS2" and report["finished"] == 4
+    assert set(report["wins"]) == {"law", "outlaws", "renegade"}
+    base = json.loads(CliRunner().invoke(app, ["-n", "2", "--json"]).output)
+    assert base["ruleset"] == "dice"
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["-p", "4", "--modules", "OS5"], "the Ghost (OS5) needs 5 or more players"),
+        (["--modules", "OS1,XX"], "unknown module 'XX'"),
+        (["--modules", "OS1,OS1"], "module OS1 is named twice"),
+        (["--modules", "UA1"], "module UA1 needs UA2"),
+    ],
+)
+def test_cli_refuses_a_module_set_that_is_not_a_game_in_its_words(args: list[str], words: str) -> None:
+    app = typer.Typer()
+    app.command()(simulate_command)
+    result = CliRunner().invoke(app, ["-n", "1", *args])
+    assert result.exit_code == 2
+    assert words in " ".join(result.output.split()), result.output
+
+
+def test_a_module_not_implemented_yet_is_refused_by_name() -> None:
+    missing = next(m for m in ("UA2", "UA3", "UA5", "OS4") if m not in implemented_modules())
+    with pytest.raises(Unplayable, match=f"module {missing} .* is not implemented by this server yet"):
+        simulate(1, 5, 0, HeuristicBot, ruleset=ruleset_of([missing]))

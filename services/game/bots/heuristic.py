@@ -1,11 +1,10 @@
 """``HeuristicBot``: plays its role with simple, readable rules of thumb.
 
-Everything it decides comes from one table, ``want``: for each other living player, how much
-this player wants them hurt (> 0) or helped (< 0), worked out from what the player may know
-(``PlayerView``): outlaws go for the Sheriff, deputies and the Sheriff for whoever has been
-shooting the Sheriff (and away from whoever defends him), the renegade props up the weaker side
-and keeps the Sheriff for last. Targets, beers, rerolls and the characters' options all follow
-from that table and from the player's own life.
+Everything it decides comes from one table, ``want`` (``wants.py``): for each other living
+player, how much this player wants them hurt (> 0) or helped (< 0), worked out from what the
+player may know (``PlayerView``). Targets, beers, rerolls and the characters' options all follow
+from that table and from the player's own life; Old Saloon's decisions have their own answers
+(``old_saloon.py``), and any other declared decision is answered by its spec's ``BotHint``.
 
 ``care`` is the probability that a decision is made this way rather than uniformly at random
 (``RandomBot``), so a bot's strength is a known dial for rating experiments.
@@ -16,8 +15,10 @@ from __future__ import annotations
 import random
 
 from services.game.bots.base import split_game
+from services.game.bots.old_saloon import MODULE_ANSWERS, Answer, take_chief
 from services.game.bots.random_bot import random_command
 from services.game.bots.view import Knowledge, PlayerView, shot_options
+from services.game.bots.wants import LOW_LIFE, STRONG_FRIEND, friend_to_heal, heal_target, wants
 from services.game.rules.dice import (
     Awaiting,
     ChooseTarget,
@@ -33,23 +34,14 @@ from services.game.rules.dice import (
     PlayerState,
     RemoveArrows,
     Reroll,
-    Role,
     StopRolling,
     TakeArrowsInstead,
-    roles_for,
 )
 from services.game.rules.dice.decisions import BotHint, first_legal
 from services.game.rules.dice.events import Event
-from services.game.rules.dice.outcome import THREE_PLAYER_PREY
-from services.game.rules.dice.vocabulary import BEER, GATLING, SHOOT1, SHOOT2
-
-STRONG_FRIEND = -10.0
-"""A ``want`` at or below this marks a player whose death loses this player the game."""
-
-_SHERIFF_FOR_OUTLAW = 10.0
-_PREY = 10.0
-_DEFENDER_WEIGHT = 0.5  # shots at the Sheriff's attackers count half against suspicion
-_LOW_LIFE = 3  # at or below: heal first, fear a third dynamite
+from services.game.rules.dice.flow import shot_damage
+from services.game.rules.dice.kinds import BASE_HAND
+from services.game.rules.dice.vocabulary import ANY_BEER_FACES, BEER, DOUBLE_FACES, GATLING, SHOOT1, SHOOT2
 
 
 class HeuristicBot:
@@ -82,127 +74,15 @@ class HeuristicBot:
         return self._knowledge.catch_up()
 
 
-# --- what this player wants ---------------------------------------------------------------------
-
-
-def wants(view: PlayerView) -> dict[PlayerId, float]:
-    """Other living player → how much this player wants them hurt (> 0) or helped (< 0).
-
-    Asked at almost every decision and unchanged most of a turn: kept until what it reads changes
-    (``PlayerView.cached_wants``). The table is shared: do not modify it."""
-    cached = view.cached_wants()
-    if cached is not None:
-        return cached
-    table = _work_out_wants(view)
-    view.cache_wants(table)
-    return table
-
-
-def _work_out_wants(view: PlayerView) -> dict[PlayerId, float]:
-    me = view.me
-    others = view.others()
-    if view.three_player:
-        prey = THREE_PLAYER_PREY[me.role]
-        # the prey's fall wins outright; the other one only has to go eventually
-        return {p.id: _PREY if view.role_of(p) is prey else 2.0 for p in others}
-    sheriff = view.sheriff
-    assert sheriff is not None
-    sus = suspicion(view)
-    role = me.role
-    if role is Role.SHERIFF:
-        return {p.id: sus.get(p.id, 0.0) for p in others}
-    if role is Role.DEPUTY:
-        return {p.id: -100.0 if p is sheriff else sus.get(p.id, 0.0) + 0.5 for p in others}
-    if role is Role.OUTLAW:
-        return {p.id: _SHERIFF_FOR_OUTLAW if p is sheriff else -sus.get(p.id, 0.0) for p in others}
-    # renegade: the Sheriff must be the last to fall, and only by the renegade's hand
-    if len(view.living) == 2:
-        return {p.id: 10.0 for p in others}
-    roles = roles_for(len(view.state.players))
-    outlaws = roles.count(Role.OUTLAW) - view.known_dead(Role.OUTLAW)
-    law = 1 + roles.count(Role.DEPUTY) - view.known_dead(Role.DEPUTY)
-    help_law = outlaws >= law or sheriff.life <= _LOW_LIFE
-    out: dict[PlayerId, float] = {}
-    for p in others:
-        if p is sheriff:
-            out[p.id] = -20.0
-        elif help_law:
-            out[p.id] = sus.get(p.id, 0.0) + 0.5
-        else:
-            out[p.id] = 0.5 - sus.get(p.id, 0.0)
-    return out
-
-
-def suspicion(view: PlayerView) -> dict[PlayerId, float]:
-    """How much each player has acted against the Sheriff: life taken from him by shots, less
-    beers given him, less half the shots at his attackers (or at revealed outlaws)."""
-    cached = view.cached_suspicion()
-    if cached is not None:
-        return cached
-    sheriff = view.sheriff
-    assert sheriff is not None
-    sid = sheriff.id
-    knowledge = view.knowledge
-    attack: dict[PlayerId, float] = {}
-    for (src, dst), n in knowledge.shot.items():
-        if dst == sid:
-            attack[src] = attack.get(src, 0.0) + n
-    for (src, dst), n in knowledge.healed.items():
-        if dst == sid:
-            attack[src] = attack.get(src, 0.0) - n
-    sus = dict(attack)
-    by_id = view.state.by_id
-    for (src, dst), n in knowledge.shot.items():
-        if dst == sid or src == sid:
-            continue
-        victim = by_id[dst]
-        revealed = None if victim.alive else view.role_of(victim)
-        if revealed is Role.OUTLAW:
-            sign = 1.0
-        elif revealed is Role.DEPUTY:
-            sign = -1.0
-        else:
-            a = attack.get(dst, 0.0)
-            sign = (a > 0) - (a < 0)
-        if sign:
-            sus[src] = sus.get(src, 0.0) - _DEFENDER_WEIGHT * sign * n
-    view.cache_suspicion(sus)
-    return sus
-
-
-def _friend_to_heal(view: PlayerView, want: dict[PlayerId, float]) -> PlayerState | None:
-    """The hurt player this one most needs alive, if any."""
-    best: PlayerState | None = None
-    for p in view.others():
-        if (
-            p.life < p.max_life
-            and want.get(p.id, 0.0) <= -1.0
-            and (best is None or (want[p.id], p.life) < (want[best.id], best.life))
-        ):
-            best = p
-    return best
-
-
 # --- answers ----------------------------------------------------------------------------------
 
 
-def _heal_target(view: PlayerView) -> PlayerState:
-    me = view.me
-    hurt = me.life < me.max_life
-    if hurt and me.life <= max(_LOW_LIFE, me.max_life // 2):
-        return me
-    friend = _friend_to_heal(view, wants(view))
-    if friend is not None and (friend.life <= 4 or not hurt):
-        return friend
-    return me  # hurt or not: never a beer for someone who might be an enemy
-
-
 def _answer_heal(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
-    return ChooseTarget(player=q.player, target=_heal_target(view).id)
+    return ChooseTarget(player=q.player, target=heal_target(view).id)
 
 
 def _answer_beer(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
-    return ChooseTarget(player=q.player, die=q.dice[0], target=_heal_target(view).id)
+    return ChooseTarget(player=q.player, die=q.dice[0], target=heal_target(view).id)
 
 
 def _answer_reroll(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
@@ -211,7 +91,7 @@ def _answer_reroll(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCom
     t = view.state.turn
     assert t is not None
     dice = t.dice
-    if not ch.rerolls_dynamite and dice.count(Face.DYNAMITE) >= 2 and me.life <= _LOW_LIFE:
+    if not ch.rerolls_dynamite and dice.count(Face.DYNAMITE) >= 2 and me.life <= LOW_LIFE:
         return StopRolling(player=q.player)  # a third dynamite would cost a life we lack
     want = wants(view)
     aims = [view.distance_to(p) for p in view.others() if want[p.id] > 0]  # players it wants hurt
@@ -222,11 +102,14 @@ def _answer_reroll(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCom
     if ch.swaps_shoot_faces:
         either = reachable[Face.SHOOT1] or reachable[Face.SHOOT2]
         reachable = {Face.SHOOT1: either, Face.SHOOT2: either}
-    friend = _friend_to_heal(view, want)
+    friend = friend_to_heal(view, want)
     beers_wanted = me.max_life - me.life + (0 if friend is None else friend.max_life - friend.life)
     if ch.doubles_shot_with_beer:
         beers_wanted += 1
     gatlings = dice.count(Face.GATLING)
+    doubles = t.kinds is not BASE_HAND  # a Saloon die may show two symbols (OS1)
+    if doubles:
+        gatlings += dice.count(Face.GATLINGX2)
     keep_gatlings = gatlings >= ch.gatling_threshold - 1 or (
         ch.removes_arrow_per_gatling_face and me.arrows > 0
     )
@@ -245,13 +128,31 @@ def _answer_reroll(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCom
             beers_kept += keep
         elif face is GATLING:
             keep = keep_gatlings
+        elif doubles and face in DOUBLE_FACES:
+            keep, beers_kept = _keep_double(face, reachable, keep_gatlings, beers_kept, beers_wanted)
         else:
-            keep = False  # arrows (already taken) and, for Black Jack, dynamite
+            # arrows (already taken), bullets and broken arrows (they acted when rolled) and,
+            # for Black Jack, dynamite
+            keep = False
         if not keep:
             reroll.append(i)
     if not reroll:
         return StopRolling(player=q.player)
     return Reroll(player=q.player, dice=tuple(reroll))
+
+
+def _keep_double(
+    face: Face, reachable: dict[Face, bool], keep_gatlings: bool, beers_kept: int, beers_wanted: int
+) -> tuple[bool, int]:
+    """Whether to keep a double face (OS1), read as its two symbols; the beers kept after it."""
+    if face is Face.SHOOT1X2:
+        return reachable[Face.SHOOT1], beers_kept
+    if face is Face.SHOOT2X2:
+        return reachable[Face.SHOOT2], beers_kept
+    if face is Face.BEERX2:
+        keep = beers_kept < beers_wanted
+        return keep, beers_kept + 2 * keep
+    return keep_gatlings, beers_kept  # gatlingx2
 
 
 def _best_shot(
@@ -270,17 +171,32 @@ def _best_shot(
 
 def _answer_shot(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
     die = q.dice[0]
-    _score, target, as_face = _best_shot(view, die, wants(view), rng)
+    want = wants(view)
+    t = view.state.turn
+    assert t is not None
+    if die in t.targets:  # a double's second symbol (OS1): split it off a target it would overkill
+        want = _after_planned_shots(view, want)
+    _score, target, as_face = _best_shot(view, die, want, rng)
     return ChooseTarget(player=q.player, die=die, target=target.id, as_face=as_face)
+
+
+def _after_planned_shots(view: PlayerView, want: dict[PlayerId, float]) -> dict[PlayerId, float]:
+    """``want`` with the players the aimed dice already shoot dead this turn just below
+    indifference: a shot wasted on them is worth less than one at anybody not a friend."""
+    planned = shot_damage(view.state.turn)  # type: ignore[arg-type]
+    by_id = view.state.by_id
+    return {
+        pid: -0.01 if w > 0 and planned.get(pid, 0) >= by_id[pid].life else w for pid, w in want.items()
+    }
 
 
 def _answer_double(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
     me = view.me
     t = view.state.turn
     assert t is not None
-    beers = [i for i in q.dice if t.dice[i] is Face.BEER]
-    shots = [i for i in q.dice if t.dice[i] is not Face.BEER]
-    if not beers or (me.life <= _LOW_LIFE and me.life < me.max_life):
+    beers = [i for i in q.dice if t.dice[i] in ANY_BEER_FACES]
+    shots = [i for i in q.dice if t.dice[i] not in ANY_BEER_FACES]
+    if not beers or (me.life <= LOW_LIFE and me.life < me.max_life):
         return Decline(player=q.player)  # the beer is worth more as a life
     want = wants(view)
     score, die = max((_best_shot(view, i, want, rng)[0], i) for i in shots)
@@ -291,11 +207,17 @@ def _answer_double(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCom
 
 def _answer_arrows_instead(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
     me = view.me
+    state = view.state
     # a loss that would eliminate: take every arrow (they are later trouble); otherwise only
-    # as many as an Indian attack would still leave a life for
+    # as many as an Indian attack would still leave a life for (the Chief's Arrow counts two)
+    held = me.arrows + (state.chief_holder == me.id)
     lethal = q.max_count >= me.life
-    count = q.max_count if lethal else min(q.max_count, max(0, me.life - 1 - me.arrows))
-    return TakeArrowsInstead(player=q.player, count=count) if count else Decline(player=q.player)
+    count = q.max_count if lethal else min(q.max_count, max(0, me.life - 1 - held))
+    if not count:
+        return Decline(player=q.player)
+    if state.chief_in_pile and take_chief(view, count):
+        return TakeArrowsInstead(player=q.player, count=count, chief=True)
+    return TakeArrowsInstead(player=q.player, count=count)
 
 
 def _answer_discard(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
@@ -322,27 +244,36 @@ def _answer_roll(view: PlayerView, q: Awaiting, rng: random.Random) -> GameComma
 
 
 def _answer_by_hint(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
-    """Any declared decision (``DecisionSpec.bot_hint``): aim at the player most wanted hurt or
-    at the one to heal; otherwise the decision's safe default."""
+    """Any declared decision with no rule here (``DecisionSpec.bot_hint``): HURT aims at the
+    player most wanted hurt among the legal answers, HELP at this player or the friend to
+    heal (else the least wanted hurt); otherwise the decision's timeout default, its safe
+    answer. A question to the whole table is answered for ``q.player``'s seat only."""
     spec = view.state.rules.decisions[q.decision]
     hint = spec.bot_hint
     if hint is BotHint.HURT or hint is BotHint.HELP:
         want = wants(view)
-        helped = _heal_target(view).id if hint is BotHint.HELP else None
+        helped = heal_target(view).id if hint is BotHint.HELP else None
+        sign = -1.0 if hint is BotHint.HELP else 1.0
         best: tuple[float, GameCommand] | None = None
         for command in spec.generate(view.state, q):
             target = getattr(command, "target", None)
-            if target is None:
+            if target is None or command.player != q.player:
                 continue
-            score = (1.0 if target == helped else 0.0) if helped is not None else want.get(target, 0.0)
+            if target == helped:
+                score = 1000.0
+            elif target == q.player:
+                score = 500.0 if hint is BotHint.HELP else -1000.0
+            else:
+                score = sign * want.get(target, 0.0)
             if best is None or score > best[0]:
                 best = (score, command)
         if best is not None:
             return best[1]
-    return first_legal(view.state, q)
+    default = spec.timeout(view.state, q)
+    return default if default is not None else first_legal(view.state, q)
 
 
-_ANSWER = {
+_ANSWER: dict[str, Answer] = {
     Decision.TURN_START_HEAL: _answer_heal,
     Decision.ROLL: _answer_roll,
     Decision.REROLL_OR_STOP: _answer_reroll,
@@ -353,3 +284,4 @@ _ANSWER = {
     Decision.BEER_TARGET: _answer_beer,
     Decision.REMOVE_ARROWS: _answer_remove,
 }
+_ANSWER.update(MODULE_ANSWERS)

@@ -13,7 +13,6 @@ from services.game.rules.dice import (
     Decline,
     DiscardArrows,
     DoubleShot,
-    Face,
     Game,
     GameCommand,
     GameState,
@@ -22,7 +21,7 @@ from services.game.rules.dice import (
     TakeArrowsInstead,
     legal_commands,
 )
-from services.game.rules.dice.vocabulary import SHOOT_FACES
+from services.game.rules.dice.vocabulary import ANY_BEER_FACES, ANY_SHOOT_FACES
 
 _NO_KNOWLEDGE = Knowledge()
 
@@ -61,8 +60,8 @@ def random_command(state: GameState, q: Awaiting, rng: random.Random) -> GameCom
     if decision is Decision.DOUBLE_SHOT:
         assert state.turn is not None
         dice = state.turn.dice
-        shots = [i for i in q.dice if dice[i] in SHOOT_FACES]
-        beers = [i for i in q.dice if dice[i] is Face.BEER]
+        shots = [i for i in q.dice if dice[i] in ANY_SHOOT_FACES]
+        beers = [i for i in q.dice if dice[i] in ANY_BEER_FACES]
         k = rng.randrange(1 + len(shots) * len(beers))
         if k == 0:
             return Decline(player=player)
@@ -77,4 +76,19 @@ def random_command(state: GameState, q: Awaiting, rng: random.Random) -> GameCom
     if decision is Decision.REMOVE_ARROWS:
         # rare (Kit Carlson only) and small: list the legal answers
         return rng.choice(list(legal_commands(state)))
-    raise ValueError(f"bots do not answer {decision.value}: dice come from a DiceSource")
+    if decision is Decision.ROLL:
+        raise ValueError(f"bots do not answer {decision.value}: dice come from a DiceSource")
+    return random_answer(state, q, rng)
+
+
+def random_answer(state: GameState, q: Awaiting, rng: random.Random) -> GameCommand:
+    """Any other declared decision (a module's): one of its legal answers, listed by its spec.
+    A question to the whole table is answered for ``q.player``'s seat: its pass or one of its
+    own uses, never another seat's."""
+    spec = state.rules.decisions[q.decision]
+    answers = [c for c in spec.generate(state, q) if c.player == q.player]
+    if not answers:  # a table question re-addressed to a seat with nothing to use there
+        fallback = spec.timeout(state, q)
+        assert fallback is not None, f"{q.decision} has no answer for {q.player}"
+        return fallback
+    return rng.choice(answers)

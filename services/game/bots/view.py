@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from services.game.rules.dice import Face, GameState, PlayerId, PlayerState, Role
 from services.game.rules.dice import events as ev
+from services.game.rules.dice.decisions import symbol_of
 from services.game.rules.dice.table import reach_among
-from services.game.rules.dice.vocabulary import Cause, GainCause
+from services.game.rules.dice.vocabulary import DOUBLE_FACES, Cause, GainCause
 
 _AIMED = (Cause.SHOOT1, Cause.SHOOT2)
+_SHERIFF_CHANGED = ev.EVENT_TYPES.get("SheriffChanged")
+"""OS3's event that makes another player the Sheriff (None while OS3 is not registered)."""
 
 Seating = tuple[list[PlayerState], dict[int, int], PlayerState | None]
 """The living in seat order, seat → position among them, and the Sheriff (None with three)."""
@@ -76,6 +79,10 @@ class Knowledge:
                 self.facts += 1
             elif kind is ev.PlayerEliminated:
                 self.eliminations += 1
+            elif kind is _SHERIFF_CHANGED:
+                # OS3's Le Bien: another Sheriff, so every reading made about the old one is stale
+                self.eliminations += 1
+                self.facts += 1
         self.seen = len(events)
         return self
 
@@ -184,6 +191,8 @@ def shot_options(view: PlayerView, die: int) -> list[tuple[PlayerState, Face | N
     assert t is not None
     face = t.dice[die]
     assert face is not None
+    if face in DOUBLE_FACES:  # OS1: a double die aims its symbols, shoot1 or shoot2
+        face = symbol_of(t, die)
     me = view.me
     living = view.living
     n = len(living)

@@ -1,0 +1,168 @@
+"""The published baseline: side win rates of heuristic bots per Old Saloon module set, 4–8 players.
+
+    .venv/bin/python -m ops.baseline --games 200 --seed 20261123 --out docs/baselines.md
+
+plays ``--games`` games (``services.game.simulation.simulate``, heuristic bots in every seat)
+for every subset of the Old Saloon modules this server implements (the empty set is the base
+game) at every table size from 4 to 8 the ruleset allows (``ruleset.refusal``: the Ghost needs
+5), and writes a Markdown page: each side's win rate with its 95% Wilson score interval, the
+game counts, the seed, the command that reproduces it and the date. One process, one core.
+
+It also checks that every side won at least once in every module set and size, and lists any
+side that did not (exit status 1 then, so a run that shows a side that cannot win fails).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import itertools
+import math
+import platform
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from statistics import NormalDist
+
+from services.game.bots import HeuristicBot
+from services.game.engines import implemented_modules
+from services.game.rules.ruleset import MODULES, ModuleId, Ruleset, refusal, ruleset_of
+from services.game.simulation import SimulationReport, simulate
+
+SIZES = range(4, 9)
+CONFIDENCE = 0.95
+_Z = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)
+
+
+def wilson(wins: int, games: int, z: float = _Z) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``wins / games`` (sound near 0 and 1, where the
+    normal approximation is not: a side that rarely wins gets an interval above 0)."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denominator = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def module_sets(modules: Sequence[ModuleId]) -> Iterator[tuple[ModuleId, ...]]:
+    """Every subset of ``modules``, the empty set first, by size then name."""
+    for k in range(len(modules) + 1):
+        yield from itertools.combinations(sorted(modules), k)
+
+
+@dataclass(slots=True)
+class Cell:
+    ruleset: Ruleset
+    players: int
+    report: SimulationReport
+
+
+def run(games: int, seed: int, modules: Sequence[ModuleId], echo: bool = True) -> list[Cell]:
+    cells: list[Cell] = []
+    for subset in module_sets(modules):
+        ruleset = ruleset_of(subset)
+        for players in SIZES:
+            if refusal(ruleset, players) is not None:
+                continue
+            report = simulate(games, players, seed, HeuristicBot, bot_name="heuristic", ruleset=ruleset)
+            cells.append(Cell(ruleset, players, report))
+            if echo:
+                wins = " ".join(f"{side}={n}" for side, n in sorted(report.wins.items()))
+                print(f"{ruleset.text:<22} {players}p  {wins}  ({report.seconds:.1f} s)", file=sys.stderr)
+    return cells
+
+
+def zero_wins(cells: Sequence[Cell]) -> list[str]:
+    """Every (module set, size, side) whose side never won."""
+    return [
+        f"{cell.ruleset.text}, {cell.players} players: {side}"
+        for cell in cells
+        for side, n in sorted(cell.report.wins.items())
+        if n == 0
+    ]
+
+
+def render(cells: Sequence[Cell], games: int, seed: int, modules: Sequence[ModuleId], seconds: float) -> str:
+    today = datetime.date.today().isoformat()
+    included = ", ".join(f"{m} ({MODULES[m].name})" for m in modules) or "none"
+    missing = [m for m in MODULES if m.startswith("OS") and m not in modules]
+    total = sum(c.report.finished for c in cells)
+    lines = [
+        "# Baselines: side win rates of heuristic bots",
+        "",
+        "How often each side wins when every seat is played by the heuristic bot "
+        "(`services/game/bots`, `care=1.0`), per Old Saloon module set and table size. A rating "
+        "system's side offsets (docs/ratings.md) start from numbers like these, and a change to "
+        "the bots or the rules that moves them is visible here.",
+        "",
+        f"- Date: {today}. Seed: `{seed}`. Games per module set and table size: {games} "
+        f"({total:,} games in all, {seconds:,.0f} s of one core on {platform.python_implementation()} "
+        f"{platform.python_version()}).",
+        f"- Modules included (every subset of them, the empty set being the base game): {included}.",
+    ]
+    if missing:
+        absent = ", ".join(missing)
+        lines.append(f"- Not included (not implemented by this server when the baseline was run): {absent}.")
+    lines += [
+        "- Reproduce: `.venv/bin/python -m ops.baseline "
+        f"--games {games} --seed {seed} --out docs/baselines.md` (one process; game `i` of a cell is "
+        "`bang-league simulate --modules … --players … --seed …` game `i`, so any cell is reproduced "
+        "alone with `bang-league simulate -n "
+        f"{games} -p <players> --seed {seed} --modules <modules> --json`).",
+        f"- Each rate is wins / games with its {CONFIDENCE:.0%} Wilson score interval. Sides: the law "
+        "(Sheriff and deputies), the outlaws, the renegade (at 8 players two renegades, each playing "
+        "for himself: the side wins when either does).",
+        "",
+    ]
+    zeros = zero_wins(cells)
+    lines.append(
+        "**Every side can win:** every side won at least once in every module set and table size below."
+        if not zeros
+        else "**Sides that never won in this run:** " + "; ".join(zeros) + "."
+    )
+    lines.append("")
+    by_set: dict[str, list[Cell]] = {}
+    for cell in cells:
+        by_set.setdefault(cell.ruleset.text, []).append(cell)
+    for text, group in by_set.items():
+        title = "base game" if text == "dice" else " + ".join(group[0].ruleset.modules)
+        lines += [f"## {title} (`{text}`)", ""]
+        sides = sorted({side for c in group for side in c.report.wins})
+        lines.append("| players | games | " + " | ".join(sides) + " | avg turns |")
+        lines.append("|---:|---:|" + "---|" * len(sides) + "---:|")
+        for cell in group:
+            r = cell.report
+            rates = []
+            for side in sides:
+                n = r.wins.get(side, 0)
+                low, high = wilson(n, r.finished)
+                rates.append(f"{n / r.finished:.1%} [{low:.1%}, {high:.1%}]")
+            row = " | ".join([str(cell.players), str(r.finished), *rates, f"{r.avg_turns:.1f}"])
+            lines.append(f"| {row} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="games per module set and table size")
+    parser.add_argument("--seed", type=int, default=20261123)
+    parser.add_argument("--out", type=Path, default=Path("docs/baselines.md"))
+    args = parser.parse_args(argv)
+    modules = sorted(m for m in implemented_modules() if m.startswith("OS"))
+    started = time.process_time()
+    cells = run(args.games, args.seed, modules)
+    seconds = time.process_time() - started
+    args.out.write_text(render(cells, args.games, args.seed, modules, seconds) + "\n")
+    zeros = zero_wins(cells)
+    for line in zeros:
+        print(f"never won: {line}", file=sys.stderr)
+    return 1 if zeros else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

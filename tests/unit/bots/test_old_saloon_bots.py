@@ -1,0 +1,253 @@
+"""The bots under Old Saloon: legal answers to every module decision, and the heuristic
+policies (the Saloon die, the Chief's Arrow, broken arrows, double faces, unknown decisions by
+their hint)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from services.game.bots import Bot, HeuristicBot, RandomBot
+from services.game.engines import implemented_modules
+from services.game.rules.dice import (
+    Awaiting,
+    ChooseTarget,
+    Game,
+    GameCommand,
+    GameState,
+    PlayerId,
+    Role,
+    RollDice,
+    Seat,
+)
+from services.game.rules.dice import commands as cmd
+from services.game.rules.dice.decisions import BotHint, DecisionSpec, Who
+from services.game.rules.dice.kinds import LOUDMOUTH
+from services.game.rules.dice.modules import RulesModule, assemble, rules_for
+from services.game.rules.dice.points import TurnPoint
+from services.game.rules.dice.vocabulary import CharacterId, Face
+from services.game.rules.ruleset import MODULES, ModuleId, ruleset_of
+from services.game.simulation import deal, game_seeds, play_game
+
+OLD_SALOON = sorted(m for m in implemented_modules() if m.startswith("OS"))
+
+
+def module_sets() -> Iterator[tuple[ModuleId, ...]]:
+    for k in range(1, len(OLD_SALOON) + 1):
+        yield from itertools.combinations(OLD_SALOON, k)
+
+
+class Checked:
+    """Wraps a bot: each answer must be one of the engine's legal commands."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.answered: set[str] = set()
+
+    def choose(self, game: Game | GameState, question: Awaiting, rng: random.Random) -> GameCommand:
+        command = self.bot.choose(game, question, rng)
+        assert isinstance(game, Game)
+        state = game.state
+        spec = state.rules.decisions[question.decision]
+        if spec.who == "table":  # a seat's answer to the table: its own use or its pass
+            assert command in list(spec.generate(state, question)) or command == spec.timeout(state, question)
+        else:
+            assert command in game.legal_commands(), f"{self.bot!r} played illegal '{command}' for {question}"
+        self.answered.add(str(question.decision))
+        return command
+
+
+@pytest.mark.parametrize("modules", list(module_sets()), ids=" ".join)
+@pytest.mark.parametrize("make", [HeuristicBot, RandomBot], ids=["heuristic", "random"])
+def test_bots_answer_every_module_decision_legally(modules: tuple[ModuleId, ...], make: type[Bot]) -> None:
+    ruleset = ruleset_of(modules)
+    least = max(MODULES[m].min_players for m in modules)
+    checked = Checked(make())
+    for players in range(max(4, least), 9):
+        for index in range(6):
+            rng, dice = game_seeds(players, index, ruleset)
+            game = play_game(deal(players, rng, ruleset), checked, dice, rng, ruleset=ruleset)
+            assert game.is_over
+    module_decisions = {str(spec.decision) for m in modules for spec in _specs(m)}
+    asked_often = {"saloon_die", "arrow_token", "broken_arrow_target", "ghost_give"}
+    assert module_decisions & asked_often <= checked.answered
+
+
+def _specs(module: ModuleId) -> tuple[DecisionSpec, ...]:
+    from services.game.rules.dice.modules import ENGINE_MODULES
+
+    return ENGINE_MODULES[module].decisions
+
+
+# --- the heuristic's policies, on positions made to ask them ------------------------------------
+
+P1, P2, P3, P4, P5 = (PlayerId(f"p{i}") for i in range(1, 6))
+
+
+def _game(modules: tuple[ModuleId, ...], first: CharacterId = CharacterId.PAUL_REGRET) -> Game:
+    seats = [
+        Seat(player=P1, role=Role.OUTLAW, character=first),
+        Seat(player=P2, role=Role.SHERIFF, character=CharacterId.ROSE_DOOLAN),
+        Seat(player=P3, role=Role.OUTLAW, character=CharacterId.SUZY_LAFAYETTE),
+        Seat(player=P4, role=Role.RENEGADE, character=CharacterId.WILLY_THE_KID),
+        Seat(player=P5, role=Role.DEPUTY, character=CharacterId.EL_GRINGO),
+    ]
+    game = Game.start(seats, None, rules_for(modules))
+    # p1 plays first: the Sheriff's turn is started only when the test wants it
+    return game
+
+
+def _ask(game: Game, question: Awaiting) -> GameCommand:
+    return HeuristicBot().choose(game.state, question, random.Random(0))
+
+
+def _turn_of(game: Game, player: PlayerId) -> Awaiting:
+    """Play until ``player`` is asked to choose a Saloon die (bots answer, dice all arrows)."""
+    for _ in range(400):
+        q = game.awaiting
+        assert q is not None
+        if q.decision == "saloon_die" and q.player == player:
+            return q
+        if q.decision == "roll":
+            game.play(RollDice(player=q.player, faces=(Face.DYNAMITE,) * len(q.dice)))
+        else:
+            game.play(HeuristicBot().choose(game, q, random.Random(1)))
+    raise AssertionError(f"{player} was never asked for a Saloon die")
+
+
+def test_saloon_die_loudmouth_when_healthy_coward_when_hurt_none_with_nobody_to_hit() -> None:
+    game = _game((ModuleId.OS1,))
+    q = _turn_of(game, P2)
+    sheriff = game.state.by_id[P2]
+    assert sheriff.life >= 5
+    # the Sheriff wants nobody hurt before anyone has shot him: no Saloon die
+    assert _ask(game, q) == cmd.ChooseSaloonDie(player=P2)
+    state = game.state.clone()
+    state.by_id[P2].life = 2
+    assert HeuristicBot().choose(state, q, random.Random(0)) == cmd.ChooseSaloonDie(player=P2, die="coward")
+    state = game.state.clone()
+    state.by_id[P2].arrows = 2
+    state.arrow_pile -= 2
+    assert HeuristicBot().choose(state, q, random.Random(0)) == cmd.ChooseSaloonDie(player=P2, die="coward")
+    # an outlaw beside the Sheriff wants him hurt and takes the Loudmouth
+    outlaw = Awaiting(player=P1, decision=q.decision)
+    state = game.state.clone()
+    state.by_id[P1].life = state.by_id[P1].max_life
+    loudmouth = cmd.ChooseSaloonDie(player=P1, die="loudmouth")
+    assert HeuristicBot().choose(state, outlaw, random.Random(0)) == loudmouth
+
+
+def test_the_chiefs_arrow_is_taken_only_by_a_player_who_would_hold_the_most() -> None:
+    game = _game((ModuleId.OS2,))
+    state = game.state.clone()
+    q = Awaiting(player=P1, decision="arrow_token")  # type: ignore[arg-type]
+    bot = HeuristicBot()
+    # nobody holds arrows, nine tokens and the Chief's in the pile: 2 to 0 with many arrows to
+    # come is no safe lead: a regular arrow
+    assert bot.choose(state, q, random.Random(0)) == cmd.TakeArrow(player=P1, chief=False)
+    state.by_id[P1].arrows = 3
+    state.arrow_pile -= 3
+    assert bot.choose(state, q, random.Random(0)) == cmd.TakeArrow(player=P1, chief=True)
+    state.by_id[P3].arrows = 5  # 5 against the 5 p1 would hold, the pile nearly empty
+    state.arrow_pile -= 5
+    assert bot.choose(state, q, random.Random(0)) == cmd.TakeArrow(player=P1, chief=False)
+
+
+def test_a_broken_arrow_is_taken_from_oneself_else_from_the_friendliest_holder() -> None:
+    game = _game((ModuleId.OS1,))
+    state = game.state.clone()
+    from services.game.rules.dice.state import TurnState
+
+    state.turn = TurnState(player=P1, number=1)
+    q = Awaiting(player=P1, decision="broken_arrow_target")  # type: ignore[arg-type]
+    state.by_id[P2].arrows = 2  # the Sheriff: the outlaw's prey
+    state.by_id[P3].arrows = 1
+    state.arrow_pile -= 3
+    # p3 is unknown to p1 (want about 0), the Sheriff is the outlaw's target: p3 is relieved
+    assert HeuristicBot().choose(state, q, random.Random(0)) == ChooseTarget(player=P1, target=P3)
+    state.by_id[P1].arrows = 1
+    state.arrow_pile -= 1
+    assert HeuristicBot().choose(state, q, random.Random(0)) == ChooseTarget(player=P1, target=P1)
+
+
+def test_a_double_shot_is_aimed_twice_and_split_off_a_target_it_would_overkill() -> None:
+    game = _game((ModuleId.OS1,))
+    state = game.state.clone()
+    from services.game.rules.dice.kinds import BASE
+    from services.game.rules.dice.state import TurnState
+    from services.game.rules.dice.vocabulary import Phase
+
+    kinds = (BASE, BASE, BASE, BASE, LOUDMOUTH)
+    state.turn = TurnState(
+        player=P1,
+        number=1,
+        phase=Phase.RESOLVING,
+        dice=[Face.ARROW, Face.ARROW, Face.BEER, Face.DYNAMITE, Face.SHOOT1X2],
+        rolls_used=3,
+        pending_roll=None,
+        kinds=kinds,
+    )
+    q = Awaiting(player=P1, decision="shot_target", dice=(4,))  # type: ignore[arg-type]
+    first = HeuristicBot().choose(state, q, random.Random(0))
+    assert first == ChooseTarget(player=P1, die=4, target=P2)  # the outlaw's Sheriff, in reach
+    state.turn.targets[4] = (P2, Face.SHOOT1)
+    assert HeuristicBot().choose(state, q, random.Random(0)) == ChooseTarget(player=P1, die=4, target=P2)
+    state.by_id[P2].life = 1  # the first symbol kills him: the second goes elsewhere
+    # p5 (a deputy p1 cannot tell from an outlaw) rather than a wasted shot
+    assert HeuristicBot().choose(state, q, random.Random(0)) == ChooseTarget(player=P1, die=4, target=P5)
+
+
+# --- a decision no bot knows: answered by its hint ------------------------------------------------
+
+
+def _spec(name: str, hint: BotHint) -> DecisionSpec:
+    def generate(s: GameState, q: Awaiting) -> Iterator[cmd.GameCommand]:
+        for p in s.living():
+            yield ChooseTarget(player=q.player, target=p.id)
+
+    def timeout(s: GameState, q: Awaiting) -> cmd.GameCommand | None:
+        return ChooseTarget(player=q.player, target=s.players[-1].id)
+
+    return DecisionSpec(
+        name,  # type: ignore[arg-type]
+        Who.ACTIVE,
+        TurnPoint.START_OF_TURN,
+        "test",
+        (ChooseTarget,),
+        lambda s, q, c: None,
+        lambda s, q, c, emit: None,
+        generate,
+        timeout,
+        hint,
+    )
+
+
+def test_an_unknown_decision_is_answered_by_its_hint() -> None:
+    module = RulesModule(
+        id=ModuleId.UA5,
+        decisions=(
+            _spec("test_hurt", BotHint.HURT),
+            _spec("test_help", BotHint.HELP),
+            _spec("test_decline", BotHint.DECLINE),
+        ),
+    )
+    seats = _game(()).state.players
+    game = Game.start(
+        [Seat(player=p.id, role=p.role, character=p.character.id) for p in seats], None, assemble([module])
+    )
+    state = game.state
+    bot = HeuristicBot()
+
+    def ask(name: str) -> GameCommand:
+        return bot.choose(state, Awaiting(player=P1, decision=name), random.Random(0))  # type: ignore[arg-type]
+
+    assert ask("test_hurt") == ChooseTarget(player=P1, target=P2)  # the outlaw's Sheriff
+    state.by_id[P1].life = 1
+    assert ask("test_help") == ChooseTarget(player=P1, target=P1)  # hurt: itself
+    assert ask("test_decline") == ChooseTarget(player=P1, target=P5)  # the timeout default
+    assert RandomBot().choose(state, Awaiting(player=P1, decision="test_hurt"), random.Random(0)) in [  # type: ignore[arg-type]
+        ChooseTarget(player=P1, target=p.id) for p in state.players
+    ]
