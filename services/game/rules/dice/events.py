@@ -220,6 +220,8 @@ class PlayerResult(msgspec.Struct, frozen=True, kw_only=True):
     ghost: bool | msgspec.UnsetType = msgspec.UNSET
     """OS5: True for the Ghost. UNSET (never encoded) for everyone else, so the results of a
     game without a Ghost encode as they always did (this struct does not omit defaults)."""
+    special: SpecialRole | msgspec.UnsetType = msgspec.UNSET
+    """OS3: the player's special role card (public once the game is over); UNSET otherwise."""
 
 
 class GameEnded(Event, frozen=True, kw_only=True):

@@ -65,6 +65,7 @@ def _three_player_end(
 
 def _ended(state: GameState, side: Side | None, winners: Sequence[PlayerState]) -> GameEnded:
     won = {p.id for p in winners}
+    cards = {} if state.special is None else state.special.cards
     results = tuple(
         PlayerResult(
             player=p.id,
@@ -77,6 +78,7 @@ def _ended(state: GameState, side: Side | None, winners: Sequence[PlayerState]) 
             eliminated_cause=p.eliminated_cause,
             eliminated_turn=p.eliminated_turn,
             ghost=True if p.ghost else msgspec.UNSET,
+            special=cards.get(p.id, msgspec.UNSET),
         )
         for p in state.players
     )
