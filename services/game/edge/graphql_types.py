@@ -40,6 +40,13 @@ class GamePlayer:
     max_life: int
     arrows: int
     alive: bool
+    special_role: str | None = strawberry.field(
+        default=None, description="OS3: the special role card, null until revealed to the caller."
+    )
+    ghost: bool = strawberry.field(default=False, description="OS5: this seat is the Ghost.")
+    ghost_tokens: list[str] = strawberry.field(
+        default_factory=list, description="OS5: faces of the Ghost tokens this player holds."
+    )
 
 
 @strawberry.type(description="The one decision the game waits for.")
@@ -79,6 +86,12 @@ class Game:
     active_player: str | None
     turn: int | None
     dice: list[str | None]
+    dice_kinds: list[str] = strawberry.field(
+        description="Each die's kind (`base`, `loudmouth`, `coward`), in the order of `dice`."
+    )
+    dice_preset: list[int] = strawberry.field(description="OS5: dice a Ghost token set (never rolled).")
+    chief_holder: str | None = strawberry.field(description="OS2: who holds the Chief's Arrow.")
+    chief_in_pile: bool = strawberry.field(description="OS2: the Chief's Arrow is in the pile.")
     awaiting: GameAwaiting | None
     result: JSON | None
     legal_commands: list[str] = strawberry.field(
@@ -106,6 +119,10 @@ class Game:
             active_player=state["active_player"],
             turn=state["turn"],
             dice=state.get("dice", []),
+            dice_kinds=state.get("dice_kinds", []),
+            dice_preset=state.get("dice_preset", []),
+            chief_holder=state.get("chief_holder"),
+            chief_in_pile=state.get("chief_in_pile", False),
             awaiting=None if awaiting is None else GameAwaiting(**awaiting),
             result=state["result"],
             legal_commands=state.get("legal_commands", []),

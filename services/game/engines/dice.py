@@ -41,6 +41,7 @@ from services.game.rules.dice.events import DiceRolled, Event
 from services.game.rules.dice.evolve import evolve, fold
 from services.game.rules.dice.flow import next_move
 from services.game.rules.dice.modules import Rules, rules_of
+from services.game.rules.dice.state import GameState, PlayerState
 from services.game.rules.ruleset import CHARACTER_NEEDS, MODULES, Ruleset
 
 
@@ -188,13 +189,18 @@ class DiceEngine:
                     "max_life": p.max_life,
                     "arrows": p.arrows,
                     "alive": p.alive,
+                    **_old_saloon_seat(state, p, role_shown),
                 }
                 for p in state.players
             ],
             "arrow_pile": state.arrow_pile,
+            "chief_holder": state.chief_holder,
+            "chief_in_pile": state.chief_in_pile,
             "active_player": turn.player if turn else None,
             "turn": turn.number if turn else state.last_turn_number,
             "dice": [None if f is None else f.value for f in turn.dice] if turn else [],
+            "dice_kinds": [k.name for k in turn.kinds] if turn else [],
+            "dice_preset": list(turn.preset) if turn else [],
             "awaiting": awaiting_detail(game.awaiting),
             "result": None if state.result is None else msgspec.to_builtins(state.result),
         }
@@ -230,6 +236,20 @@ class DiceEngine:
                     f"it needs {MODULES[needs[1]].short}"
                 )
             raise InvalidSetup(f"{seat.player}: {name} is not a character of {self.ruleset.text}")
+
+
+def _old_saloon_seat(state: GameState, p: PlayerState, role_shown: Callable[[str], bool]) -> dict[str, Any]:
+    """A seat's Old Saloon facts a viewer may see: its special role (OS3) once revealed to all
+    (used, L'Ours) or when the viewer may see the seat's role (the eliminated's included), and
+    whether it is the Ghost (OS5) with the Ghost tokens it holds (given in the open). A game
+    without those modules has no card, no Ghost and no token."""
+    special = state.special
+    card = None
+    if special is not None:
+        held = special.cards.get(p.id)
+        if held is not None and (p.id in special.revealed or role_shown(p.id)):
+            card = held.value
+    return {"special_role": card, "ghost": p.ghost, "ghost_tokens": [f.value for f in p.ghost_gift]}
 
 
 def _awaited(game: Game) -> Awaiting | None:

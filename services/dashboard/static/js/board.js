@@ -12,18 +12,75 @@ const FACE_LABELS = {
   shoot2: { symbol: "②", label: "Shoot 2" },
   beer: { symbol: "🍺", label: "Beer" },
   gatling: { symbol: "⁂", label: "Gatling" },
+  // Old Saloon (OS1): the Loudmouth and Coward dice. A double face is two symbols, each aimed
+  // and used on its own, so it shows its symbol twice.
+  broken_arrow: { symbol: "⤫", label: "Broken arrow" },
+  bullet: { symbol: "●", label: "Bullet" },
+  shoot1x2: { symbol: "①①", label: "Shoot 1 ×2", double: true },
+  shoot2x2: { symbol: "②②", label: "Shoot 2 ×2", double: true },
+  beerx2: { symbol: "🍺🍺", label: "Beer ×2", double: true },
+  gatlingx2: { symbol: "⁂⁂", label: "Gatling ×2", double: true },
 };
 
-export function die(face) {
+/** A face the page has no picture for (a later module's) still shows its name. */
+export function faceLabel(face) {
+  return FACE_LABELS[face]?.label ?? titleCase(face);
+}
+
+// The special role cards of OS3, by the names the audit's words use.
+const SPECIAL_ROLES = {
+  l_ours: "L'Ours",
+  le_bien: "Le Bien",
+  le_doc: "Le Doc",
+  le_juge: "Le Juge",
+  le_joueur: "Le Joueur",
+  le_mauvais: "Le Mauvais",
+  le_vilain: "Le Vilain",
+  main_droite: "La Main Droite du Diable",
+  main_gauche: "La Main Gauche du Diable",
+};
+
+export function specialRoleName(card) {
+  return SPECIAL_ROLES[card] ?? properName(card);
+}
+
+/**
+ * One die: its face, and its kind when it is not a base die (the Saloon dice of OS1 look
+ * different from the five base dice). `preset`: a Ghost token set it (OS5), never rolled.
+ */
+export function die(face, kind = "base", preset = false) {
+  const saloon = kind && kind !== "base";
+  const kindLabel = saloon ? titleCase(kind) : null;
   if (face === null || face === undefined) {
-    return h("li", { class: "die die-unrolled", "aria-label": "not rolled" }, h("span", { "aria-hidden": "true" }, "·"));
+    return h(
+      "li",
+      {
+        class: `die die-unrolled${saloon ? ` die-saloon die-kind-${kind}` : ""}`,
+        "data-kind": kind,
+        "aria-label": saloon ? `${kindLabel} die, not rolled` : "not rolled",
+      },
+      h("span", { "aria-hidden": "true" }, "·"),
+      saloon ? h("span", { class: "die-kind", "data-testid": "die-kind" }, kindLabel) : null,
+    );
   }
-  const known = FACE_LABELS[face] ?? { symbol: "?", label: face };
+  const known = FACE_LABELS[face] ?? { symbol: "?", label: titleCase(face) };
+  const title = [saloon ? `${kindLabel} die` : null, known.label, preset ? "set by a Ghost token" : null].filter(Boolean).join(": ");
   return h(
     "li",
-    { class: `die die-${face}`, title: known.label, "data-face": face },
+    {
+      class: ["die", `die-${face}`, saloon ? `die-saloon die-kind-${kind}` : "", known.double ? "die-double" : "", preset ? "die-preset" : ""]
+        .filter(Boolean)
+        .join(" "),
+      title,
+      "data-face": face,
+      "data-kind": kind,
+      "data-double": known.double ? "true" : null,
+      "data-preset": preset ? "true" : null,
+    },
+    saloon ? h("span", { class: "die-kind", "data-testid": "die-kind" }, kindLabel) : null,
     h("span", { class: "die-symbol", "aria-hidden": "true" }, known.symbol),
     h("span", { class: "die-label" }, known.label),
+    preset ? h("span", { class: "die-kind" }, "Ghost") : null,
   );
 }
 
@@ -56,10 +113,36 @@ function lifeBar(life, maxLife) {
   );
 }
 
+// OS3: a special role card shown once the server sends it (used, L'Ours, the eliminated, or the
+// viewer's own); a hidden one is simply absent, never a "?" that would hint at anything.
+function specialBadge(card) {
+  if (!card) return null;
+  const name = specialRoleName(card);
+  return h("span", { class: `special special-${card}`, "data-testid": "special-role", "data-card": card, title: `Special role: ${name}` }, name);
+}
+
+function arrowsLine(player, state) {
+  const chief = state.chiefHolder === player.id;
+  return h(
+    "div",
+    { class: "seat-arrows" },
+    "Arrows ",
+    h("strong", { "data-testid": "arrows" }, String(player.arrows)),
+    chief ? h("span", { class: "chief-badge", "data-testid": "chief-badge", title: "Holds the Chief's Arrow (worth 2 in an Indian attack)" }, " incl. the Chief's Arrow") : null,
+  );
+}
+
+function ghostTokens(player) {
+  const tokens = player.ghostTokens ?? [];
+  if (!tokens.length) return null;
+  return h("div", { class: "seat-ghost-tokens", "data-testid": "ghost-tokens" }, "Ghost tokens: ", tokens.map(faceLabel).join(", "));
+}
+
 function playerCard(player, state) {
   const active = state.activePlayer === player.id && state.status !== "ended";
   const awaited = state.awaiting?.player === player.id;
-  const classes = ["seat", active ? "seat-active" : "", player.alive ? "" : "seat-out"].filter(Boolean).join(" ");
+  const ghost = Boolean(player.ghost);
+  const classes = ["seat", active ? "seat-active" : "", player.alive ? "" : "seat-out", ghost ? "seat-ghost" : ""].filter(Boolean).join(" ");
   return h(
     "li",
     { class: classes, "data-testid": `seat-${player.id}`, "aria-current": active ? "true" : null },
@@ -73,11 +156,17 @@ function playerCard(player, state) {
         player.memberId ? h("a", { href: href(`/player/${encodeURIComponent(player.memberId)}`) }, player.name ?? player.memberId) : player.name ?? "—",
       ),
       roleBadge(player.role),
+      specialBadge(player.specialRole),
     ),
     h("div", { class: "seat-character" }, properName(player.character)),
     lifeBar(player.life, player.maxLife),
-    h("div", { class: "seat-arrows" }, "Arrows ", h("strong", { "data-testid": "arrows" }, String(player.arrows))),
-    !player.alive ? h("div", { class: "seat-flag out" }, "Eliminated") : null,
+    arrowsLine(player, state),
+    ghostTokens(player),
+    ghost
+      ? h("div", { class: "seat-flag ghost", "data-testid": "ghost", title: "Out of the game, but keeps a turn: two dice and a Ghost token to give" }, "Ghost")
+      : !player.alive
+        ? h("div", { class: "seat-flag out" }, "Eliminated")
+        : null,
     active ? h("div", { class: "seat-flag turn" }, "Their turn") : null,
     awaited && !active ? h("div", { class: "seat-flag waiting" }, "To decide") : null,
   );
@@ -101,6 +190,35 @@ function rulesLine(state) {
   return state.fairness ? `${rules} · seed: ${state.fairness}` : rules;
 }
 
+const MODULE_NAMES = {
+  OS1: "the Loudmouth and the Coward",
+  OS2: "the Chief's Arrow",
+  OS3: "special roles",
+  OS4: "new characters",
+  OS5: "the Ghost",
+};
+
+// The versions of the data tables the ruleset plays with ("characters dice-base-1"), and what
+// each module is: a game's ruleset is a recorded fact, shown whole.
+function rulesDetail(state) {
+  const ruleset = state.ruleset;
+  if (!ruleset) return null;
+  const modules = ruleset.modules.map((m) => (MODULE_NAMES[m] ? `${m} ${MODULE_NAMES[m]}` : m)).join(", ");
+  const tables = Object.entries(ruleset.data ?? {})
+    .map(([table, version]) => `${table} ${version}`)
+    .join(", ");
+  const parts = [modules ? `modules: ${modules}` : null, tables ? `tables: ${tables}` : null].filter(Boolean);
+  return parts.length ? h("p", { class: "muted rules-detail", "data-testid": "ruleset-detail" }, parts.join(" · ")) : null;
+}
+
+// OS2: where the Chief's Arrow is. Shown only in a game that has it (in the pile or held).
+function chiefFact(state) {
+  if (!state.chiefHolder && !state.chiefInPile) return null;
+  const holder = state.players.find((p) => p.id === state.chiefHolder);
+  const where = holder ? `${holder.id} ${holder.name ?? ""}`.trim() : "in the pile";
+  return h("div", null, h("dt", null, "Chief's Arrow"), h("dd", { "data-testid": "chief-arrow", "data-holder": state.chiefHolder ?? "" }, where));
+}
+
 export function board(state) {
   const active = state.players.find((p) => p.id === state.activePlayer);
   return h(
@@ -118,15 +236,21 @@ export function board(state) {
         h("dd", { "data-testid": "active-player" }, active ? `${active.id} ${active.name ?? ""}`.trim() : "—"),
       ),
       h("div", null, h("dt", null, "Arrow pile"), h("dd", { "data-testid": "arrow-pile" }, state.arrowPile ?? "—")),
+      chiefFact(state),
       h("div", null, h("dt", null, "Event"), h("dd", { "data-testid": "version" }, String(state.version))),
       h("div", null, h("dt", null, "Rules"), h("dd", { "data-testid": "ruleset" }, rulesLine(state))),
     ),
+    rulesDetail(state),
     h(
       "div",
       { class: "dice-row" },
       h("h3", { id: "dice-heading" }, "Dice"),
       state.dice.length
-        ? h("ul", { class: "dice", "aria-labelledby": "dice-heading", "data-testid": "dice" }, state.dice.map(die))
+        ? h(
+            "ul",
+            { class: "dice", "aria-labelledby": "dice-heading", "data-testid": "dice" },
+            state.dice.map((face, index) => die(face, state.diceKinds?.[index] ?? "base", (state.dicePreset ?? []).includes(index))),
+          )
         : h("p", { class: "muted" }, "No dice on the table."),
       state.awaiting
         ? h(

@@ -31,6 +31,9 @@ function auditPanel(audit) {
     h("span", { class: "verdict-mark", "aria-hidden": "true" }, audit.clean ? "✔" : "✘"),
     h("strong", null, "Audit: "),
     h("span", { "data-testid": "audit-verdict" }, audit.verdict),
+    audit.ruleset
+      ? h("span", { class: "muted", "data-testid": "audit-ruleset" }, ` · replayed with ${audit.ruleset}${audit.derivations ? `, seed: ${audit.derivations}` : ""}`)
+      : null,
     audit.firstDivergence ? h("p", { "data-testid": "audit-divergence" }, audit.firstDivergence) : null,
   );
 }
