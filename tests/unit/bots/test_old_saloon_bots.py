@@ -24,11 +24,13 @@ from services.game.rules.dice import (
     Seat,
 )
 from services.game.rules.dice import commands as cmd
+from services.game.rules.dice.commands import GhostGive, PassWindow, UseRole
 from services.game.rules.dice.decisions import BotHint, DecisionSpec, Who
-from services.game.rules.dice.kinds import LOUDMOUTH
-from services.game.rules.dice.modules import RulesModule, assemble, rules_for
+from services.game.rules.dice.kinds import BASE, LOUDMOUTH
+from services.game.rules.dice.modules import ENGINE_MODULES, RulesModule, assemble, rules_for
 from services.game.rules.dice.points import TurnPoint
-from services.game.rules.dice.vocabulary import CharacterId, Face
+from services.game.rules.dice.state import TurnState
+from services.game.rules.dice.vocabulary import CharacterId, Face, Phase, SpecialRole
 from services.game.rules.ruleset import MODULES, ModuleId, ruleset_of
 from services.game.simulation import deal, game_seeds, play_game
 
@@ -77,7 +79,6 @@ def test_bots_answer_every_module_decision_legally(modules: tuple[ModuleId, ...]
 
 
 def _specs(module: ModuleId) -> tuple[DecisionSpec, ...]:
-    from services.game.rules.dice.modules import ENGINE_MODULES
 
     return ENGINE_MODULES[module].decisions
 
@@ -159,7 +160,6 @@ def test_the_chiefs_arrow_is_taken_only_by_a_player_who_would_hold_the_most() ->
 def test_a_broken_arrow_is_taken_from_oneself_else_from_the_friendliest_holder() -> None:
     game = _game((ModuleId.OS1,))
     state = game.state.clone()
-    from services.game.rules.dice.state import TurnState
 
     state.turn = TurnState(player=P1, number=1)
     q = Awaiting(player=P1, decision="broken_arrow_target")  # type: ignore[arg-type]
@@ -176,9 +176,6 @@ def test_a_broken_arrow_is_taken_from_oneself_else_from_the_friendliest_holder()
 def test_a_double_shot_is_aimed_twice_and_split_off_a_target_it_would_overkill() -> None:
     game = _game((ModuleId.OS1,))
     state = game.state.clone()
-    from services.game.rules.dice.kinds import BASE
-    from services.game.rules.dice.state import TurnState
-    from services.game.rules.dice.vocabulary import Phase
 
     kinds = (BASE, BASE, BASE, BASE, LOUDMOUTH)
     state.turn = TurnState(
@@ -251,3 +248,80 @@ def test_an_unknown_decision_is_answered_by_its_hint() -> None:
     assert RandomBot().choose(state, Awaiting(player=P1, decision="test_hurt"), random.Random(0)) in [  # type: ignore[arg-type]
         ChooseTarget(player=P1, target=p.id) for p in state.players
     ]
+
+
+# --- OS5: the Ghost's gift; OS3: the special roles' windows ---------------------------------------
+
+
+def _ghost_turn(game: Game, ghost: PlayerId, faces: tuple[Face, Face]) -> GameState:
+
+    state = game.state.clone()
+    seat = state.by_id[ghost]
+    seat.alive, seat.life, seat.ghost_since = False, 0, 0
+    state.turn = TurnState(player=ghost, number=3, dice=[*faces, None, None, None], rolls_used=1)
+    state.turn.pending_roll = None
+    return state
+
+
+def test_the_ghost_gives_a_harmful_token_to_an_enemy_or_a_beer_to_a_friend() -> None:
+    game = _game((ModuleId.OS5,))
+
+    # the outlaw p3's Ghost: dynamite to the Sheriff rather than a beer to anyone
+    state = _ghost_turn(game, P3, (Face.BEER, Face.DYNAMITE))
+    q = Awaiting(player=P3, decision="ghost_give", dice=(0, 1))  # type: ignore[arg-type]
+    assert HeuristicBot().choose(state, q, random.Random(0)) == GhostGive(
+        player=P3, face=Face.DYNAMITE, target=P2
+    )
+    # the deputy p5's Ghost: the beer to his hurt Sheriff rather than an arrow to anyone
+    state = _ghost_turn(game, P5, (Face.BEER, Face.ARROW))
+    state.by_id[P2].life -= 3
+    q = Awaiting(player=P5, decision="ghost_give", dice=(0, 1))  # type: ignore[arg-type]
+    beer = GhostGive(player=P5, face=Face.BEER, target=P2)
+    assert HeuristicBot().choose(state, q, random.Random(0)) == beer
+
+
+def _os3_game() -> Game:
+
+    cards = {
+        P1: SpecialRole.LE_JOUEUR,
+        P2: SpecialRole.L_OURS,
+        P3: SpecialRole.LE_MAUVAIS,
+        P4: SpecialRole.MAIN_GAUCHE,
+        P5: SpecialRole.LE_DOC,
+    }
+    seats = [
+        Seat(player=p.id, role=p.role, character=p.character.id, special=cards[p.id])
+        for p in _game(()).state.players
+    ]
+    return Game.start(seats, None, rules_for((ModuleId.OS3,)))
+
+
+def test_le_joueur_forces_a_reroll_of_an_enemys_strong_roll_only() -> None:
+
+    state = _os3_game().state.clone()
+    q = Awaiting(player=P1, decision="role_window_after_last_roll")  # type: ignore[arg-type]
+    for dice, used in (
+        ([Face.SHOOT1, Face.SHOOT1, Face.SHOOT2, Face.ARROW, Face.BEER], True),  # the Sheriff's 3 shots
+        ([Face.SHOOT1, Face.BEER, Face.BEER, Face.ARROW, Face.DYNAMITE], False),
+    ):
+        state.turn = TurnState(player=P2, number=2, phase=Phase.RESOLVING, dice=list(dice), rolls_used=3)
+        state.turn.pending_roll = None
+        answer = HeuristicBot().choose(state, q, random.Random(0))
+        expected = UseRole(player=P1, role=SpecialRole.LE_JOUEUR) if used else PassWindow(player=P1)
+        assert answer == expected, dice
+
+
+def test_simulated_special_roles_are_used_by_their_holders() -> None:
+    ruleset = ruleset_of([ModuleId.OS3])
+    used: set[str] = set()
+    for index in range(30):
+        rng, dice = game_seeds(7, index, ruleset)
+        game = play_game(deal(6, rng, ruleset), HeuristicBot(), dice, rng, ruleset=ruleset)
+        for event in game.events:
+            name = type(event).__name__
+            if name == "RolePowerUsed":
+                used.add(str(event.role))  # type: ignore[attr-defined]
+            elif name == "RoleUseCancelled":
+                used.add("le_juge")
+    # every card but L'Ours (passive) is played by some holder over these games
+    assert used >= {"le_joueur", "le_mauvais", "main_gauche", "main_droite", "le_doc", "le_juge"}, used
