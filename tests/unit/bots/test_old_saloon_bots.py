@@ -325,3 +325,32 @@ def test_simulated_special_roles_are_used_by_their_holders() -> None:
                 used.add("le_juge")
     # every card but L'Ours (passive) is played by some holder over these games
     assert used >= {"le_joueur", "le_mauvais", "main_gauche", "main_droite", "le_doc", "le_juge"}, used
+
+
+def test_the_heuristic_ignores_roles_its_player_cannot_know_under_old_saloon() -> None:
+    """As in the base game (``test_bots``): the same answer with the hidden roles swapped among
+    their holders, here with the Saloon dice, the Chief's Arrow and the Ghost."""
+    ruleset = ruleset_of([ModuleId.OS1, ModuleId.OS2, ModuleId.OS5])
+    compared = 0
+    for index in range(12):
+        rng, dice = game_seeds(98, index, ruleset)
+        game = Game.start(deal(6, rng, ruleset), None, rules_for(ruleset.modules))
+        bot = HeuristicBot()
+        while not game.is_over:
+            question = game.awaiting
+            assert question is not None
+            if question.decision == "roll":
+                kinds = [game.state.turn.kinds[i].name for i in question.dice]  # type: ignore[union-attr]
+                game.play(RollDice(player=question.player, faces=dice.roll(len(question.dice), kinds)))
+                continue
+            seed = rng.random()
+            plain = HeuristicBot().choose(game.state, question, random.Random(seed))
+            hidden = game.state.clone()
+            me = question.player
+            unknown = [p for p in hidden.players if p.alive and p.id != me and p.role is not Role.SHERIFF]
+            for p, role in zip(unknown, reversed([p.role for p in unknown]), strict=True):
+                p.role = role
+            assert HeuristicBot().choose(hidden, question, random.Random(seed)) == plain, question
+            compared += 1
+            game.play(bot.choose(game, question, rng))
+    assert compared > 300
