@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from services.game.bots import Bot, HeuristicBot, RandomBot
+from services.game.bots import Bot, HeuristicBot, PlayerView, RandomBot
 from services.game.engines import implemented_modules
 from services.game.rules.dice import (
     Awaiting,
@@ -354,3 +354,30 @@ def test_the_heuristic_ignores_roles_its_player_cannot_know_under_old_saloon() -
             compared += 1
             game.play(bot.choose(game, question, rng))
     assert compared > 300
+
+
+class SheriffSpy:
+    """A heuristic bot that checks, before each answer, that its view's Sheriff is the game's."""
+
+    def __init__(self) -> None:
+        self.bot = HeuristicBot()
+
+    def choose(self, game: Game | GameState, question: Awaiting, rng: random.Random) -> GameCommand:
+        assert isinstance(game, Game)
+        view = PlayerView(game.state, question.player, self.bot._knowledge_of(game.events))
+        assert view.sheriff is next(p for p in game.state.players if p.role is Role.SHERIFF)
+        return self.bot.choose(game, question, rng)
+
+
+def test_after_le_bien_the_bots_know_the_new_sheriff() -> None:
+    """Le Bien's swap changes who the Sheriff is without an elimination: the bots' cached
+    seating (and every reading made about the old Sheriff) must follow."""
+    ruleset = ruleset_of([ModuleId.OS3])
+    changes = 0
+    for index in range(120):
+        rng, dice = game_seeds(3, index, ruleset)
+        game = play_game(deal(5, rng, ruleset), SheriffSpy(), dice, rng, ruleset=ruleset)
+        changes += any(type(e).__name__ == "SheriffChanged" for e in game.events)
+        if changes >= 2:
+            break
+    assert changes >= 2
