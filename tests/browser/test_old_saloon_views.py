@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -10,7 +11,15 @@ import asyncpg
 import httpx
 from playwright.async_api import Page, expect
 
+from event_store import PostgresEventStore
+from services.game.application.lifecycle import GameMode
+from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame
+from services.game.bots import HeuristicBot
 from services.game.edge.tokens import TokenVault
+from services.game.fairness.vault import SeedVault
+from services.game.rules.dice.old_saloon.special_roles import UseRole
+from services.game.rules.dice.vocabulary import SpecialRole
+from services.game.rules.ruleset import ruleset_of
 from tests.browser.conftest import screenshot
 
 SEATS = [
@@ -285,3 +294,91 @@ async def test_replay_shows_the_ghost_his_tokens_and_the_dice_they_set(
     assert faces == ["beer", "beer", "shoot1", "shoot2", "dynamite"]
     await expect(page.get_by_test_id("timeline")).to_contain_text("p3's Ghost token sets die 0 1 to beer")
     await screenshot(page, "replay-ghost")
+
+
+OS3 = ruleset_of(["OS3"])
+OS3_GAME = "os3-replay"
+OS3_SEED = bytes(range(32))
+"""Pinned before the game is created (the vault keeps a game's first seed), so the deal of
+roles and special roles, and so the game below, is the same on every run."""
+
+
+async def _play_online_until_a_power_is_used(browser_dsn: str) -> tuple[str, str, set[str]]:
+    """An online game with OS3, its seed pinned, played through the game service by bots until
+    a player other than the Sheriff uses his power (the first use legal at a window is taken);
+    (that player, his card, the cards still face down)."""
+    pool = await asyncpg.create_pool(browser_dsn, min_size=1, max_size=2)
+    assert pool is not None
+    try:
+        await pool.execute("INSERT INTO game_seeds (game_id, seed) VALUES ($1, $2)", OS3_GAME, OS3_SEED)
+        games = GameService(PostgresEventStore(pool), SeedVault(pool))
+        members = tuple(Member(member_id=f"card-{i}", name=f"Card {i}") for i in range(1, 6))
+        organiser = Actor(kind=ActorKind.ORGANISER, id="browser-os3")
+        await games.create_game(
+            NewGame(mode=GameMode.ONLINE, player_count=5, members=members, game_id=OS3_GAME, ruleset=OS3),
+            command_id="create-os3",
+            actor=organiser,
+        )
+        bot, rng = HeuristicBot(0.9), random.Random(3)
+        for move in range(400):
+            session = await games.load(OS3_GAME)
+            game = session.game
+            assert game is not None and game.awaiting is not None, "the game ended before any power was used"
+            use = next((c for c in game.legal_commands() if isinstance(c, UseRole)), None)
+            command = use if use is not None else bot.choose(game, game.awaiting, rng)
+            actor = Actor(kind=ActorKind.PLAYER, id=session.seat_members[command.player])
+            await games.play(OS3_GAME, command, actor=actor, command_id=f"os3/{move}")
+            if use is not None and use.role is not SpecialRole.L_OURS:
+                after = (await games.load(OS3_GAME)).game
+                assert after is not None and after.state.special is not None
+                special, alive = after.state.special, {p.id for p in after.state.players if p.alive}
+                face_down = alive - set(special.revealed)
+                hidden = {c.value for seat, c in special.cards.items() if seat in face_down}
+                assert hidden, "every card is face up already"
+                return use.player, use.role.value, hidden
+        raise AssertionError("no power was used in 400 moves")
+    finally:
+        await pool.close()
+
+
+CARD_NAMES = {
+    "le_bien": "Le Bien",
+    "le_doc": "Le Doc",
+    "le_juge": "Le Juge",
+    "le_joueur": "Le Joueur",
+    "le_mauvais": "Le Mauvais",
+    "le_vilain": "Le Vilain",
+    "main_droite": "La Main Droite du Diable",
+    "main_gauche": "La Main Gauche du Diable",
+}
+
+
+async def test_a_special_role_shows_once_revealed_and_the_hidden_ones_never_reach_the_browser(
+    page: Page, base_url: str, browser_dsn: str
+) -> None:
+    player, card, hidden = await _play_online_until_a_power_is_used(browser_dsn)
+    async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
+        # what the dashboard is sent, anonymously: no card still face down, in any form
+        for answer in (
+            await client.get(f"/games/{OS3_GAME}/events", params={"limit": 500}),
+            await client.get(f"/games/{OS3_GAME}"),
+        ):
+            assert answer.status_code == 200
+            assert not any(c in answer.text for c in hidden), hidden
+
+    await page.goto(f"/#/game/{OS3_GAME}/replay")
+    board = page.get_by_test_id("replay-table")
+    revealed = await _version_of(page, f"{player} reveals {CARD_NAMES[card]} and uses it")
+    await _step_to(page, revealed - 1)
+    # before: only L'Ours, the Sheriff's card, public from the start
+    await expect(board.get_by_test_id("special-role")).to_have_text(["L'Ours"])
+    await expect(board.get_by_test_id(f"seat-{player}").get_by_test_id("special-role")).to_have_count(0)
+
+    await _step_to(page, revealed)
+    await expect(board.get_by_test_id(f"seat-{player}").get_by_test_id("special-role")).to_have_text(
+        CARD_NAMES[card]
+    )
+    await expect(board.get_by_test_id("special-role")).to_have_count(2)
+    for name in (CARD_NAMES[c] for c in hidden):
+        await expect(page.locator("body")).not_to_contain_text(name)
+    await screenshot(page, "replay-special-role")

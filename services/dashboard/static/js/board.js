@@ -211,6 +211,16 @@ function rulesDetail(state) {
   return parts.length ? h("p", { class: "muted rules-detail", "data-testid": "ruleset-detail" }, parts.join(" · ")) : null;
 }
 
+// OS3's role windows are put to the whole table (named after the player whose turn it is), and
+// never say who could answer: the line says so rather than "waiting for p1".
+function awaitingLine(awaiting) {
+  const window = /^role_window_(.+)$/.exec(awaiting.decision);
+  const text = window
+    ? `Special role window (${window[1].replaceAll("_", " ")}), on ${awaiting.player}'s turn: open to the table.`
+    : `Waiting for ${awaiting.player} to ${awaiting.decision.replaceAll("_", " ")}${awaiting.rollsLeft ? ` (${awaiting.rollsLeft} rolls left)` : ""}.`;
+  return h("p", { class: "muted", "data-testid": "awaiting" }, text);
+}
+
 // OS2: where the Chief's Arrow is. Shown only in a game that has it (in the pile or held).
 function chiefFact(state) {
   if (!state.chiefHolder && !state.chiefInPile) return null;
@@ -252,15 +262,7 @@ export function board(state) {
             state.dice.map((face, index) => die(face, state.diceKinds?.[index] ?? "base", (state.dicePreset ?? []).includes(index))),
           )
         : h("p", { class: "muted" }, "No dice on the table."),
-      state.awaiting
-        ? h(
-            "p",
-            { class: "muted", "data-testid": "awaiting" },
-            `Waiting for ${state.awaiting.player} to ${state.awaiting.decision.replaceAll("_", " ")}`,
-            state.awaiting.rollsLeft ? ` (${state.awaiting.rollsLeft} rolls left)` : "",
-            ".",
-          )
-        : null,
+      state.awaiting ? awaitingLine(state.awaiting) : null,
     ),
     resultLine(state.result),
     h("ol", { class: "seats", "aria-label": "Players, clockwise" }, state.players.map((p) => playerCard(p, state))),
