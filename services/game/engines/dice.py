@@ -40,6 +40,7 @@ from services.game.rules.dice import (
 from services.game.rules.dice.events import DiceRolled, Event
 from services.game.rules.dice.evolve import evolve, fold
 from services.game.rules.dice.flow import next_move
+from services.game.rules.dice.kinds import BASE_HAND
 from services.game.rules.dice.modules import Rules, rules_of
 from services.game.rules.dice.state import GameState, PlayerState
 from services.game.rules.ruleset import CHARACTER_NEEDS, MODULES, Ruleset
@@ -134,11 +135,10 @@ class DiceEngine:
         if awaited is None or awaited.decision is not Decision.ROLL:
             return None
         turn = game.state.turn
-        kinds = turn.kinds if turn is not None else ()
-        return RandomNeed(
-            player=awaited.player,
-            dice=tuple(kinds[i].name if i < len(kinds) else "base" for i in awaited.dice),
-        )
+        kinds = turn.kinds if turn is not None else BASE_HAND
+        if kinds is BASE_HAND:  # the base game's every roll: no per-die lookup
+            return RandomNeed(player=awaited.player, dice=_BASE_DICE[len(awaited.dice)])
+        return RandomNeed(player=awaited.player, dice=tuple(kinds[i].name for i in awaited.dice))
 
     def supply(self, game: Game, need: RandomNeed, values: Sequence[Any]) -> GameCommand:
         return RollDice(player=need.player, faces=tuple(values))  # type: ignore[arg-type]
@@ -250,6 +250,10 @@ def _old_saloon_seat(state: GameState, p: PlayerState, role_shown: Callable[[str
         if held is not None and (p.id in special.revealed or role_shown(p.id)):
             card = held.value
     return {"special_role": card, "ghost": p.ghost, "ghost_tokens": [f.value for f in p.ghost_gift]}
+
+
+_BASE_DICE = tuple(("base",) * n for n in range(len(BASE_HAND) + 1))
+"""The kinds of n base dice, made once."""
 
 
 def _awaited(game: Game) -> Awaiting | None:
