@@ -5,6 +5,8 @@ and nothing is stored."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from event_store import MemoryEventStore
@@ -12,6 +14,8 @@ from services.game.application.codec import GAME_MAPPER
 from services.game.application.errors import InvalidGameSpec, InvalidRuleset
 from services.game.application.lifecycle import GameMode
 from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame, TableSeat
+from services.game.application.session import GameStatus
+from services.game.audit import audit_game
 from services.game.engines import engine_for, implemented_modules
 from services.game.fairness.memory_vault import MemorySeedVault
 from services.game.rules.dice.modules import ENGINE_MODULES, rules_of
@@ -93,3 +97,33 @@ async def test_a_table_seat_with_a_character_outside_the_pool_is_refused_and_not
         await service.create_game(table(seats=seats), command_id="c1", actor=ORGANISER)
     assert "p1: jose_delgado is not a character of dice" in str(refused.value)
     assert not await store.read_all()
+
+
+async def test_an_online_game_rolls_each_die_by_its_kind_and_audits_clean(
+    store: MemoryEventStore, seeds: MemorySeedVault
+) -> None:
+    # OS1's Saloon dice: the server rolls a Loudmouth or Coward die from that kind's face table
+    # (dice-2); the audit re-derives every face per kind, so a die rolled as a base die fails it
+    service = GameService(store, seeds)  # type: ignore[arg-type]
+    members = tuple(Member(member_id=f"m{i}", name=f"P{i}") for i in range(1, 5))
+    spec = NewGame(mode=GameMode.ONLINE, player_count=4, members=members, ruleset=ruleset_of(["OS1"]))
+    session = await service.create_game(spec, command_id="c1", actor=ORGANISER)
+    assert session.created.fairness is not None and session.created.fairness.dice == "dice-2"
+    rng = random.Random(1)
+    kinds_rolled: set[str] = set()
+    for n in range(5_000):
+        session = await service.load(session.game_id)
+        if session.status is not GameStatus.ONGOING:
+            break
+        assert session.game is not None
+        turn = session.game.state.turn
+        kinds_rolled |= {k.name for k in turn.kinds} if turn is not None else set()
+        question = session.engine.question(session.game)
+        assert question is not None and not question.random  # the server rolls
+        command = rng.choice(list(session.engine.legal_commands(session.game)))
+        actor = Actor(kind=ActorKind.PLAYER, id=session.seat_members[question.player])
+        await service.play(session.game_id, command, actor=actor, command_id=f"move-{n}")
+    assert session.status is GameStatus.ENDED
+    assert kinds_rolled - {"base"}, "no Saloon die was rolled: pick another seed"
+    report = await audit_game(store, session.game_id)  # type: ignore[arg-type]
+    assert report.clean, report.verdict
