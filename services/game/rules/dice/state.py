@@ -231,6 +231,23 @@ class TurnState:
 
 
 @dataclass(slots=True)
+class HeldLosses:
+    """One step's losses, held back before they apply while a player is asked about them (OS4's
+    Molly Stark may lose another's life in his place): folded from that module's events."""
+
+    kind: str
+    """The step: a batch kind (``shots``, ``gatling``, ``dynamite``, ``bullet``) or
+    ``indian_attack``."""
+    source: PlayerId | None
+    hits: list[tuple[PlayerId, int, Cause, DieIndex | None]]
+    answers: dict[PlayerId, bool] = field(default_factory=dict)
+    """Target → whether his loss was taken over, answered in turn."""
+
+    def clone(self) -> HeldLosses:
+        return HeldLosses(self.kind, self.source, list(self.hits), dict(self.answers))
+
+
+@dataclass(slots=True)
 class GameState:
     players: list[PlayerState]
     arrow_pile: int
@@ -255,6 +272,8 @@ class GameState:
     one of its holder's ``arrows`` tokens (worth two in an Indian attack)."""
     chief_in_pile: bool = False
     """The Chief's Arrow is one of the ``arrow_pile`` tokens (OS2)."""
+    held: HeldLosses | None = None
+    """A step's losses waiting for answers before they apply (OS4); None otherwise."""
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.players}
@@ -274,6 +293,7 @@ class GameState:
             self.version,
             chief_holder=self.chief_holder,
             chief_in_pile=self.chief_in_pile,
+            held=None if self.held is None else self.held.clone(),
         )
 
     def player(self, id: PlayerId) -> PlayerState:
