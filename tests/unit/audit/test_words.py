@@ -73,7 +73,9 @@ EXAMPLES: list[tuple[msgspec.Struct, str]] = [
     ),
     (os4.ShotsRewarded(player=P1), "p1 used three or more shots"),
     (
-        os4.LossesHeld(kind="indian_attack", losses=(os4.HeldLoss(player=P2, amount=2, cause=Cause.INDIAN_ATTACK),)),
+        os4.LossesHeld(
+            kind="indian_attack", losses=(os4.HeldLoss(player=P2, amount=2, cause=Cause.INDIAN_ATTACK),)
+        ),
         "the losses of the indian attack waited for Molly Stark",
     ),
     (os4.LossTakenOver(player=P1, target=P2), "p1 chose to lose p2's life in his place"),
