@@ -26,6 +26,7 @@ from services.game.application.lifecycle import (
 )
 from services.game.rules.dice import CHARACTERS, CharacterId, Role, Side
 from services.game.rules.dice import events as ev
+from services.game.rules.dice.old_saloon import characters as os4
 from services.game.rules.dice.old_saloon import chief_arrow as os2
 from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
@@ -54,6 +55,7 @@ _GAIN = {
     GainCause.TURN_START_HEAL: "from Sid Ketchum's heal",
     GainCause.END_OF_TURN_HEAL: "from Suzy Lafayette's ability",
     GainCause.ELIMINATION_REWARD: "as Vulture Sam's reward",
+    GainCause.THREE_SHOTS_HEAL: "from Doc Holyday's shots",
 }
 
 _ARROW_TAKEN = {
@@ -74,6 +76,7 @@ _FINAL = {
 }
 
 _DECLINED = {
+    "apache_take_chief": "take the Chief's Arrow from its holder",
     "double_shot": "spend a beer to double a shot",
     "arrows_instead": "take arrows instead of losing life",
     "discard_arrows": "discard arrows for the life just lost",
@@ -235,6 +238,28 @@ def referee_words(event: msgspec.Struct) -> str:
             return f"{p} chose to take the Chief's Arrow"
         case os2.ArrowTokenChosen(player=p, chief=False):
             return f"{p} chose to take a regular arrow"
+        case os4.ArrowsHeldBack(player=p, count=n):
+            return f"{p}'s {_arrows(n)} rolled wait for his last roll"
+        case os4.FinalArrowsDue(player=p, count=n):
+            return f"{p}'s final dice took {_arrows(n)} after his last roll"
+        case os4.ChiefArrowSeized(player=p, holder=holder):
+            return f"{p} took the Chief's Arrow from {holder}"
+        case os4.ArrowGiven(player=p, target=target, chief=True):
+            return f"{p} gave the Chief's Arrow to {target}"
+        case os4.ArrowGiven(player=p, target=target):
+            return f"{p} gave an arrow to {target}"
+        case os4.PowerDeclined(player=p, decision=os4.ELENA_GIVE):
+            return f"{p} kept this roll's arrows"
+        case os4.PowerDeclined(player=p, decision=decision):
+            return f"{p} declined to {_DECLINED.get(decision, decision.replace('_', ' '))}"
+        case os4.ShotsRewarded(player=p):
+            return f"{p} used three or more shots"
+        case os4.LossesHeld(kind=kind):
+            return f"the losses of the {kind.replace('_', ' ')} waited for Molly Stark"
+        case os4.LossTakenOver(player=p, target=target):
+            return f"{p} chose to lose {target}'s life in his place"
+        case os4.LossLeft(player=p, target=target):
+            return f"{p} left {target} his loss of life"
         case ev.ArrowsReturned(player=p, count=n, reason=reason):
             return f"{p} returned {_arrows(n)} {_ARROWS_RETURNED.get(reason, f'({reason})')}"
         case ev.IndiansAttacked():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from services.game.rules.dice import Event
 from services.game.rules.dice import events as ev
+from services.game.rules.dice.old_saloon import characters as os4
 from services.game.rules.dice.old_saloon import chief_arrow as os2
 from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
@@ -80,6 +81,24 @@ def trace_line(event: Event) -> str:
             return f"{p} takes an extra turn"
         case os2.ArrowTokenChosen(player=p, chief=chief):
             return f"{p} chooses {'the Chief' if chief else 'a regular arrow'}"
+        case os4.ArrowsHeldBack(player=p, count=n):
+            return f"{p} holds back {n} arrow{'s' if n != 1 else ''} until his last roll"
+        case os4.FinalArrowsDue(player=p, count=n):
+            return f"{p}'s final dice take {n} arrow{'s' if n != 1 else ''}"
+        case os4.ChiefArrowSeized(player=p, holder=holder):
+            return f"{p} takes the Chief's Arrow from {holder}"
+        case os4.ArrowGiven(player=p, target=target, chief=chief):
+            return f"{p} gives {'the Chief' if chief else 'an arrow'} to {target}"
+        case os4.PowerDeclined(player=p, decision=decision):
+            return f"{p} declines {decision}"
+        case os4.ShotsRewarded(player=p):
+            return f"{p}'s three shots earn 2 life"
+        case os4.LossesHeld(kind=kind):
+            return f"{kind} losses held for Molly Stark"
+        case os4.LossTakenOver(player=p, target=target):
+            return f"{p} takes {target}'s loss"
+        case os4.LossLeft(player=p, target=target):
+            return f"{p} leaves {target}'s loss"
         case ev.ArrowsReturned(player=p, count=n, reason=reason):
             return f"{p} returned {n} arrow{'s' if n != 1 else ''} ({reason})"
         case ev.IndiansAttacked():

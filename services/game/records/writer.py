@@ -30,7 +30,17 @@ from services.game.rules.dice import (
     TakeArrowsInstead,
 )
 from services.game.rules.dice import events as ev
-from services.game.rules.dice.commands import ChooseSaloonDie, GhostGive, PassWindow, TakeArrow, UseRole
+from services.game.rules.dice.commands import (
+    ChooseSaloonDie,
+    GhostGive,
+    GiveArrow,
+    PassWindow,
+    SeizeChiefArrow,
+    TakeArrow,
+    TakeLoss,
+    UseRole,
+)
+from services.game.rules.dice.old_saloon import characters as os4
 from services.game.rules.dice.old_saloon import chief_arrow as os2
 from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
@@ -84,6 +94,14 @@ def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
                 inputs.append(PassWindow(player=p))
             case os5.GhostTokenGiven(player=p, target=target, face=face, x2=x2):
                 inputs.append(GhostGive(player=p, target=target, face=face, x2=x2))
+            case os4.ArrowGiven(player=p, target=target, chief=chief):
+                inputs.append(GiveArrow(player=p, target=target, chief=chief))
+            case os4.ChiefArrowSeized(player=p):
+                inputs.append(SeizeChiefArrow(player=p))
+            case os4.LossTakenOver(player=p, target=target):
+                inputs.append(TakeLoss(player=p, target=target))
+            case os4.PowerDeclined(player=p) | os4.LossLeft(player=p):
+                inputs.append(Decline(player=p))
     return inputs
 
 

@@ -20,6 +20,7 @@ from services.game.audit.words import Unreadable, referee_words
 from services.game.rules.dice import EVENT_TYPES, PlayerId, PlayerResult, Role, Side
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.characters import CharacterId
+from services.game.rules.dice.old_saloon import characters as os4
 from services.game.rules.dice.old_saloon import chief_arrow as os2
 from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
@@ -88,6 +89,29 @@ EXAMPLES: list[tuple[msgspec.Struct, str]] = [
     (os5.GhostDiceSet(player=P2, dice=(0, 1), face=Face.BEER), "p2's Ghost token set dice 0 and 1 to beer"),
     (os5.GhostTokensReturned(player=P2), "p2's Ghost tokens went back to the Ghost"),
     (os2.ArrowTokenChosen(player=P1, chief=True), "p1 chose to take the Chief's Arrow"),
+    (os4.ArrowsHeldBack(player=P1, count=2), "p1's 2 arrows rolled wait for his last roll"),
+    (os4.FinalArrowsDue(player=P1, count=1), "p1's final dice took 1 arrow after his last roll"),
+    (os4.ChiefArrowSeized(player=P1, holder=P2), "p1 took the Chief's Arrow from p2"),
+    (os4.ArrowGiven(player=P1, target=P3), "p1 gave an arrow to p3"),
+    (os4.ArrowGiven(player=P1, target=P3, chief=True), "p1 gave the Chief's Arrow to p3"),
+    (os4.PowerDeclined(player=P1, decision=os4.ELENA_GIVE), "p1 kept this roll's arrows"),
+    (
+        os4.PowerDeclined(player=P1, decision=os4.APACHE_TAKE_CHIEF),
+        "p1 declined to take the Chief's Arrow from its holder",
+    ),
+    (os4.ShotsRewarded(player=P1), "p1 used three or more shots"),
+    (
+        os4.LossesHeld(
+            kind="indian_attack", losses=(os4.HeldLoss(player=P2, amount=2, cause=Cause.INDIAN_ATTACK),)
+        ),
+        "the losses of the indian attack waited for Molly Stark",
+    ),
+    (os4.LossTakenOver(player=P1, target=P2), "p1 chose to lose p2's life in his place"),
+    (os4.LossLeft(player=P1, target=P2), "p1 left p2 his loss of life"),
+    (
+        ev.LifeGained(player=P1, amount=2, cause=GainCause.THREE_SHOTS_HEAL),
+        "p1 gained 2 life from Doc Holyday's shots",
+    ),
     (
         ev.ArrowsReturned(player=P1, count=3, reason=ArrowReason.GATLING),
         "p1 returned 3 arrows for the gatling",

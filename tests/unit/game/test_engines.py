@@ -9,7 +9,6 @@ from services.game.engines import UnplayableRuleset, engine_for
 from services.game.engines.dice import DiceEngine
 from services.game.results import FinishKind
 from services.game.rules.dice import CharacterId, Face, Role, RollDice, RuleError, Seat
-from services.game.rules.dice.characters import Character
 from services.game.rules.dice.kinds import BASE, die_kind
 from services.game.rules.dice.modules import BASE_GAME_RULES, RulesModule, assemble, rules_of
 from services.game.rules.dice.vocabulary import PlayerId
@@ -76,21 +75,16 @@ def test_a_base_hand_asks_for_base_dice_only() -> None:
     assert need is not None and need.dice == ("base",) * 5 and need.all_base
 
 
-OS4_JOSE = RulesModule(
-    id=ModuleId.OS4, characters=(Character(id=CharacterId.JOSE_DELGADO, name="José Delgado", life=7),)
-)
-
-
 def test_a_character_outside_the_rulesets_pool_is_refused_saying_why() -> None:
     seats = (Seat(player=PlayerId("p1"), role=Role.SHERIFF, character=CharacterId.JOSE_DELGADO), *SEATS[1:])
-    without_os1 = DiceEngine(ruleset_of(["OS4"]), rules=assemble([OS4_JOSE]))
+    without_os1 = engine_for(ruleset_of(["OS4"]))
     with pytest.raises(RuleError) as refused:
         without_os1.start(seats)
     assert str(refused.value) == (
         "p1: jose_delgado is not in the character pool of dice OS4: "
         "it needs the Loudmouth and Coward dice (OS1)"
     )
-    with_os1 = DiceEngine(ruleset_of(["OS1", "OS4"]), rules=assemble([OS4_JOSE]))
+    with_os1 = engine_for(ruleset_of(["OS1", "OS4"]))
     assert with_os1.start(seats).state.players[0].character.id is CharacterId.JOSE_DELGADO
     with pytest.raises(RuleError, match=r"^p1: jose_delgado is not a character of dice$"):
         engine_for(BASE_DICE).start(seats)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from services.game.records import trace_line
 from services.game.rules.dice import EVENT_TYPES
+from services.game.rules.ruleset import ModuleId
 from tests.unit.records.test_roundtrip import play_random
 from tests.unit.rules.modular_play import playable_modules, random_game
 
@@ -14,6 +15,10 @@ def test_every_event_type_is_described() -> None:
     for seed in range(12):  # and with every module the engine plays, for the modules' events
         players = 5 + seed % 4
         for game, _command in random_game(players, seed, playable_modules(players)):  # noqa: B007
+            pass
+        games.append(game)
+    for seed in (8, 13, 18):  # OS4 with doubles: Doc Holyday's heal for three shots is rare
+        for game, _command in random_game(6, seed, (ModuleId.OS1, ModuleId.OS2, ModuleId.OS4)):  # noqa: B007
             pass
         games.append(game)
     for game in games:

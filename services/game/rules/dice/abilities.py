@@ -83,6 +83,22 @@ Mauvais window), having recorded it with its own event."""
 HoldEliminations = Callable[["GameState", dict[PlayerId, Cause], "PlayerId | None", Emit], bool]
 """After a step's losses, before the players at 0 life (player → cause) are eliminated: True
 when the module holds the eliminations to finish later (OS3's Main Gauche window)."""
+RollArrow = Callable[["GameState", "TurnState", "PlayerState"], Awaiting | Step | None]
+"""``TurnPoint.ON_RESOLVE_ARROWS``, the active player's: before each of a roll's ``arrow`` faces
+takes its token, a question or step instead (OS4: Elena Fuente's gift, Apache Kid's seizure of
+the Chief's Arrow, Bill Noface's wait); None: the base rule, a token from the pile."""
+ResolvingStep = Callable[["GameState", "TurnState", "PlayerState"], Awaiting | Step | None]
+"""``TurnPoint.AFTER_ROLLING`` / ``TurnPoint.AFTER_SHOTS``, the active player's: his own question
+or step at that point of the resolution (OS4: Bill Noface's arrows, Doc Holyday's heal); None
+once there is nothing (left) to do."""
+OwnLoss = Callable[[str, int], int]
+"""``TurnPoint.ON_DAMAGE``, of a player about to lose ``amount`` life in a step (named by its
+batch kind, or ``indian_attack``): what it costs him (OS4's Vera Custer: one less to shots).
+Read by the module that brings the character (``modules.LossRule``)."""
+OthersLoss = Callable[["GameState", "PlayerState", "PlayerState", int, int], Awaiting | None]
+"""``TurnPoint.ON_DAMAGE``, of a player (owner) when another (target) must lose ``amount``
+life in a step and the owner could still lose ``room`` more in it: the owner's question (OS4's
+Molly Stark may lose it in his place). Read by the module that brings the character."""
 
 NO_SHOT_SWAPS: Mapping[Face, tuple[Face, ...]] = MappingProxyType({})
 
@@ -117,6 +133,11 @@ class Ability:
     interrupt: Interrupt | None = None
     hold_gain: HoldGain | None = None
     hold_eliminations: HoldEliminations | None = None
+    roll_arrow: RollArrow | None = None
+    after_rolling: ResolvingStep | None = None
+    after_shots: ResolvingStep | None = None
+    own_loss: OwnLoss | None = None
+    others_loss: OthersLoss | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "reacts_to_loss", self.after_damage is not None or self.hit_back is not None)

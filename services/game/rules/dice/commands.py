@@ -159,6 +159,34 @@ class PassWindow(Command, frozen=True, kw_only=True):
         return f"{self.player} pass"
 
 
+class GiveArrow(Command, frozen=True, kw_only=True, omit_defaults=True):
+    """OS4, Elena Fuente: one token of this roll's arrows goes to ``target`` instead of her;
+    ``chief``: the Chief's Arrow (OS2)."""
+
+    target: PlayerId
+    chief: bool = False
+
+    def text(self) -> str:
+        return f"{self.player} give-arrow {self.target}{' chief' if self.chief else ''}"
+
+
+class SeizeChiefArrow(Command, frozen=True, kw_only=True):
+    """OS4, Apache Kid: for this arrow face, take the Chief's Arrow from its holder instead of a
+    token from the pile."""
+
+    def text(self) -> str:
+        return f"{self.player} seize-chief"
+
+
+class TakeLoss(Command, frozen=True, kw_only=True):
+    """OS4, Molly Stark: lose the life ``target`` must lose in this step, in his place."""
+
+    target: PlayerId
+
+    def text(self) -> str:
+        return f"{self.player} take-loss {self.target}"
+
+
 class Decline(Command, frozen=True, kw_only=True):
     """Answer "no" to the optional decision awaited."""
 
@@ -180,6 +208,9 @@ GameCommand = (
     | GhostGive
     | UseRole
     | PassWindow
+    | GiveArrow
+    | SeizeChiefArrow
+    | TakeLoss
     | Decline
 )
 
@@ -272,7 +303,14 @@ def parse_command(text: str) -> GameCommand:
         case "ghost-give" if len(args) == 2 or (len(args) == 3 and args[2] == "x2"):
             face = _face(args[0], text)
             return GhostGive(player=player, face=face, target=PlayerId(args[1]), x2=len(args) == 3)
+        case "give-arrow" if len(args) == 1 or (len(args) == 2 and args[1] == "chief"):
+            return GiveArrow(player=player, target=PlayerId(args[0]), chief=len(args) == 2)
+        case "seize-chief" if not args:
+            return SeizeChiefArrow(player=player)
+        case "take-loss" if len(args) == 1:
+            return TakeLoss(player=player, target=PlayerId(args[0]))
     raise MalformedCommand(
         f"{text!r}: unknown or incomplete command; expected one of roll, reroll, stop, target, "
-        "double, arrows-instead, discard, remove, decline, saloon, arrow, ghost-give, use, pass"
+        "double, arrows-instead, discard, remove, decline, saloon, arrow, ghost-give, use, pass, "
+        "give-arrow, seize-chief, take-loss"
     )

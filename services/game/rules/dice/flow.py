@@ -65,6 +65,9 @@ def next_move(s: GameState) -> Move:
     t = s.turn
     if t is None:
         return _start_next_turn
+    if s.held is not None:  # a step's losses wait for answers (OS4's Molly Stark)
+        assert s.rules.losses is not None
+        return s.rules.losses.held(s)
     active = s.by_id[t.player]
     if not active.alive:
         for rule in s.rules.hooks:  # a seat out of play that keeps its turn (OS5's Ghost)
@@ -109,6 +112,11 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
     if t.pending_roll is not None:
         return Awaiting(player=active.id, decision=Decision.ROLL, dice=t.pending_roll)
     if t.roll_arrows_left > 0:
+        roll_arrow = ability.roll_arrow
+        if roll_arrow is not None:  # the roller's own rule for his arrow faces (OS4)
+            move = roll_arrow(s, t, active)
+            if move is not None:
+                return move
         return arrow_move(s, active.id, _take_roll_arrow)
     if t.batch is not None:  # a loss while rolling (OS1's bullet): the reactions to it first
         reaction = _batch_reaction(s, t.batch, active)
@@ -169,6 +177,11 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
         reaction = _batch_reaction(s, t.batch, active)
         if reaction is not None:
             return reaction
+    after_rolling = ch.ability.after_rolling
+    if after_rolling is not None:  # the roller's own step once rolling is over (OS4's Bill Noface)
+        move = after_rolling(s, t, active)
+        if move is not None:
+            return move
     if final.dynamite >= 3 and not t.dynamite_done:
         return _explode_dynamite
     # once fired, every shoot die had its target (and Slab had answered): nothing left to ask
@@ -185,6 +198,11 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
         if untargeted:
             return Awaiting(player=active.id, decision=Decision.SHOT_TARGET, dice=untargeted)
         return _arrows_instead_question(s, BatchKind.SHOTS, shot_damage(t)) or _fire_shots
+    after_shots = ch.ability.after_shots
+    if after_shots is not None and t.shots_done:  # the shooter's own step after the shots (OS4)
+        move = after_shots(s, t, active)
+        if move is not None:
+            return move
     # likewise once poured, every beer had its target
     if not t.beers_done:
         beers = t.beer_dice()
@@ -259,6 +277,11 @@ def _arrows_instead_question(s: GameState, kind: str, planned: dict[PlayerId, in
         damage = planned.get(p.id, 0)
         on_damage = p.character.ability.on_damage
         if damage and p.alive and on_damage is not None:
+            losses = s.rules.losses
+            if losses is not None:  # a module's question about his loss comes first (OS4)
+                question = losses.first(s, kind, p, damage, planned)
+                if question is not None:
+                    return question
             question = on_damage(s, kind, p, damage)
             if question is not None:
                 return question
@@ -361,7 +384,7 @@ def _fire_gatling(s: GameState, emit: Emit) -> None:
         if not t.arrows_instead.get(f"{BatchKind.GATLING}:{p.id}", 0)
     ]
     apply_losses(s, hits, active.id, emit)
-    if s.phase is not Phase.OVER and active.arrows:
+    if s.phase is not Phase.OVER and s.held is None and active.arrows:
         emit(ev.ArrowsReturned(player=active.id, count=active.arrows, reason=ArrowReason.GATLING))
 
 
@@ -421,13 +444,25 @@ def _indian_attack(s: GameState, emit: Emit) -> None:
             lost = worth[p.id] if cap is None else min(cap, worth[p.id])
             hits.append((p.id, lost, Cause.INDIAN_ATTACK, None))
     apply_losses(s, hits, None, emit)
-    if s.phase is not Phase.OVER:
+    if s.phase is not Phase.OVER and s.held is None:  # held: they return once the losses apply
         emit(ev.AllArrowsReturned())
 
 
 def apply_losses(s: GameState, hits: list[Hit], source: PlayerId | None, emit: Emit) -> None:
     """Apply simultaneous losses in full, then eliminate everyone at 0 together, then reward
-    Vulture Sam, then check the end of the game."""
+    Vulture Sam, then check the end of the game. A module may change the losses first or hold
+    them back for questions (``modules.LossRule``: OS4); it settles them later."""
+    losses = s.rules.losses
+    if losses is not None:
+        now = losses.hold(s, hits, source, emit)
+        if now is None:
+            return
+        hits = now
+    settle_losses(s, hits, source, emit)
+
+
+def settle_losses(s: GameState, hits: list[Hit], source: PlayerId | None, emit: Emit) -> None:
+    """``apply_losses`` once every rule about the amounts and who loses them has had its say."""
     fatal: dict[PlayerId, Cause] = {}
     for target, amount, cause, die in hits:
         p = s.by_id[target]

@@ -22,14 +22,14 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from services.game.rules.dice import events as ev
-from services.game.rules.dice.abilities import Ability
+from services.game.rules.dice.abilities import Ability, Emit, Step
 from services.game.rules.dice.awaiting import describe_with
 from services.game.rules.dice.characters import CHARACTERS, Character
 from services.game.rules.dice.decisions import BASE_DECISIONS, DecisionSpec
 from services.game.rules.dice.errors import InvalidSetup
 from services.game.rules.dice.kinds import BASE, BASE_HAND, DieKind
-from services.game.rules.dice.vocabulary import CharacterId, PlayerId
-from services.game.rules.ruleset import MODULES, GameType, ModuleId, Ruleset
+from services.game.rules.dice.vocabulary import Cause, CharacterId, DieIndex, PlayerId
+from services.game.rules.ruleset import CHARACTER_NEEDS, MODULES, GameType, ModuleId, Ruleset
 
 ARROW_TOKENS = 9
 """The base game's arrow pile."""
@@ -47,6 +47,23 @@ ArrowChoice = Callable[["GameState", PlayerId], "Awaiting | None"]
 SeatCheck = Callable[[Sequence[ev.Seat]], None]
 """Raises ``InvalidSetup`` for seats the module cannot play."""
 Start = Callable[["GameState", ev.GameStarted], None]
+Loss = tuple[PlayerId, int, Cause, DieIndex | None]
+"""One hit of a step: (target, life to lose, cause, die), as ``flow.apply_losses`` takes them."""
+
+
+@dataclass(frozen=True, slots=True)
+class LossRule:
+    """A module's say in every loss of life (OS4: Vera Custer's reduction, Molly Stark's offer to
+    lose another's life in his place)."""
+
+    hold: Callable[[GameState, list[Loss], PlayerId | None, Emit], list[Loss] | None]
+    """``TurnPoint.ON_DAMAGE``, before a step's losses apply (``flow.apply_losses``): the losses
+    to apply now, or None when the module holds them back for questions (``GameState.held``)."""
+    held: Callable[[GameState], Awaiting | Step]
+    """While a step's losses are held: the next question about them."""
+    first: Callable[[GameState, str, PlayerState, int, Mapping[PlayerId, int]], Awaiting | None]
+    """``TurnPoint.ON_DAMAGE``, before a target's own option about a step's planned losses (Bart
+    Cassidy's arrows, asked before the step): a question that must come before it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +88,8 @@ class RulesModule:
     """Refuses seats this module cannot play (OS3: every seat needs a special role)."""
     on_start: Start | None = None
     """Completes the state a ``GameStarted`` sets up (OS3: L'Ours' life, the role cards)."""
+    losses: LossRule | None = None
+    """Set when the module has a say in losses of life (OS4)."""
 
 
 _REGISTERED: dict[ModuleId, RulesModule] = {}
@@ -108,6 +127,10 @@ class Rules:
     """Extra event handlers of the modules (the base game's are ``evolve``'s own)."""
     seat_checks: tuple[SeatCheck, ...] = ()
     starts: tuple[Start, ...] = ()
+    losses: LossRule | None = None
+    left_out: Mapping[CharacterId, ModuleId] = field(default_factory=lambda: MappingProxyType({}))
+    """Characters a module brings but leaves out of the pool, each with the module it needs and
+    this game lacks (§OS4: José Delgado and Tequila Joe need OS1, Apache Kid OS2)."""
 
     def __repr__(self) -> str:
         return f"<Rules {' '.join(['dice', *self.modules])}>"
@@ -151,6 +174,7 @@ def assemble(modules: Iterable[RulesModule]) -> Rules:
     choices: list[ArrowChoice] = []
     extra_arrows = 0
     handlers: dict[type[ev.Event], Handler] = {}
+    losses: list[LossRule] = []
     for module in enabled:
         module_id = module.id
         _add(characters, ((c.id, c) for c in module.characters), "character", module_id)
@@ -164,6 +188,17 @@ def assemble(modules: Iterable[RulesModule]) -> Rules:
         if module.arrow_choice is not None:
             choices.append(module.arrow_choice)
         extra_arrows += module.extra_arrows
+        if module.losses is not None:
+            losses.append(module.losses)
+    enabled_ids = {m.id for m in enabled}
+    left_out: dict[CharacterId, ModuleId] = {}
+    for character_id in list(characters):
+        needs = CHARACTER_NEEDS.get(character_id.value)
+        if needs is not None and needs[1] not in enabled_ids:
+            left_out[character_id] = needs[1]
+            del characters[character_id]
+    if len(losses) > 1:
+        raise InvalidSetup("two modules each have a say in losses of life")
     if len(hands) > 1:
         ids = ", ".join(m.id for m in enabled if m.hand is not None)
         raise InvalidSetup(f"modules {ids} each set the dice a turn rolls")
@@ -179,6 +214,8 @@ def assemble(modules: Iterable[RulesModule]) -> Rules:
         handlers=MappingProxyType(handlers),
         seat_checks=tuple(m.check_seats for m in enabled if m.check_seats is not None),
         starts=tuple(m.on_start for m in enabled if m.on_start is not None),
+        losses=losses[0] if losses else None,
+        left_out=MappingProxyType(left_out),
     )
 
 

@@ -17,8 +17,10 @@ class TurnPoint(StrEnum):
     ON_RESOLVE_ARROWS = "on_resolve_arrows"  # each roll's arrows, one token at a time
     AFTER_ROLL = "after_roll"  # each roll's other effects, after its arrows (OS1)
     ON_KEEP = "on_keep"  # reroll or stop: which dice may be rerolled
+    AFTER_ROLLING = "after_rolling"  # rolling is over, before the resolution (OS4's Bill Noface)
     ON_RESOLVE_DYNAMITE = "on_resolve_dynamite"
     ON_RESOLVE_SHOTS = "on_resolve_shots"  # targets, then all shots at once
+    AFTER_SHOTS = "after_shots"  # once the shots are applied (OS4's Doc Holyday)
     ON_RESOLVE_BEERS = "on_resolve_beers"
     ON_RESOLVE_GATLING = "on_resolve_gatling"
     ON_DAMAGE = "on_damage"  # before a step's losses apply (Bart Cassidy)

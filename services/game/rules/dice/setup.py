@@ -14,7 +14,7 @@ from services.game.rules.dice.errors import InvalidSetup
 from services.game.rules.dice.events import GameStarted, Position, Seat
 from services.game.rules.dice.modules import ARROW_TOKENS, BASE_GAME_RULES, Rules
 from services.game.rules.dice.vocabulary import CharacterId, Face, PlayerId, Role
-from services.game.rules.ruleset import ModuleId
+from services.game.rules.ruleset import MODULES, ModuleId
 
 SHERIFF, DEPUTY, OUTLAW, RENEGADE = Role.SHERIFF, Role.DEPUTY, Role.OUTLAW, Role.RENEGADE
 
@@ -52,6 +52,12 @@ def new_game(
     if len({s.character for s in seats}) != n:
         raise InvalidSetup("every player needs a different character")
     for s in seats:
+        needs = rules.left_out.get(s.character)
+        if needs is not None:
+            raise InvalidSetup(
+                f"{s.player}: {s.character} is not in this game's character pool: it needs "
+                f"{MODULES[needs].short}"
+            )
         if s.character not in characters:
             raise InvalidSetup(f"{s.character!r} is not a character of this game's ruleset")
     for s in seats:

@@ -235,6 +235,23 @@ class TurnState:
 
 
 @dataclass(slots=True)
+class HeldLosses:
+    """One step's losses, held back before they apply while a player is asked about them (OS4's
+    Molly Stark may lose another's life in his place): folded from that module's events."""
+
+    kind: str
+    """The step: a batch kind (``shots``, ``gatling``, ``dynamite``, ``bullet``) or
+    ``indian_attack``."""
+    source: PlayerId | None
+    hits: list[tuple[PlayerId, int, Cause, DieIndex | None]]
+    answers: dict[PlayerId, bool] = field(default_factory=dict)
+    """Target → whether his loss was taken over, answered in turn."""
+
+    def clone(self) -> HeldLosses:
+        return HeldLosses(self.kind, self.source, list(self.hits), dict(self.answers))
+
+
+@dataclass(slots=True)
 class GameState:
     players: list[PlayerState]
     arrow_pile: int
@@ -261,6 +278,8 @@ class GameState:
     """The Chief's Arrow is one of the ``arrow_pile`` tokens (OS2)."""
     special: SpecialRoles | None = None
     """OS3: the special role cards, who revealed and used his, the windows open and passed."""
+    held: HeldLosses | None = None
+    """A step's losses waiting for answers before they apply (OS4); None otherwise."""
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.players}
@@ -281,6 +300,7 @@ class GameState:
             chief_holder=self.chief_holder,
             chief_in_pile=self.chief_in_pile,
             special=None if self.special is None else self.special.clone(),
+            held=None if self.held is None else self.held.clone(),
         )
 
     def player(self, id: PlayerId) -> PlayerState:

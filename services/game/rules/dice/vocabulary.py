@@ -145,6 +145,7 @@ class GainCause(StrEnum):
     TURN_START_HEAL = "turn_start_heal"  # Sid Ketchum
     END_OF_TURN_HEAL = "end_of_turn_heal"  # Suzy Lafayette
     ELIMINATION_REWARD = "elimination_reward"  # Vulture Sam
+    THREE_SHOTS_HEAL = "three_shots_heal"  # OS4's Doc Holyday
 
 
 class ArrowReason(StrEnum):
