@@ -34,7 +34,7 @@ import msgspec
 
 from services.game.rules.dice import commands as cmd
 from services.game.rules.dice import events as ev
-from services.game.rules.dice.abilities import BASE_RULES, Ability
+from services.game.rules.dice.abilities import BASE_RULES, Ability, gain_life
 from services.game.rules.dice.awaiting import Awaiting
 from services.game.rules.dice.characters import Character
 from services.game.rules.dice.decisions import BotHint, DecisionSpec, Who, living_target
@@ -248,7 +248,8 @@ def _doc_heals(s: GameState, emit: Emit) -> None:
     emit(ShotsRewarded(player=doc.id))
     gained = min(2, doc.max_life - doc.life)
     if gained:
-        emit(ev.LifeGained(player=doc.id, amount=gained, cause=GainCause.THREE_SHOTS_HEAL))
+        # through gain_life: OS3's Le Mauvais may cancel it like any gain
+        gain_life(s, ev.LifeGained(player=doc.id, amount=gained, cause=GainCause.THREE_SHOTS_HEAL), emit)
 
 
 def _vera_custer(kind: str, amount: int) -> int:
