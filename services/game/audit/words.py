@@ -276,6 +276,8 @@ def referee_words(event: msgspec.Struct) -> str:
             return f"{p} chose to lose life rather than take arrows"
         case ev.ArrowsInsteadChosen(player=p, count=n):
             return f"{p} chose to take {_arrows(n)} instead of losing life"
+        case ev.ChiefArrowsInsteadChosen(player=p, count=n):
+            return f"{p} chose to take {_arrows(n)}, the Chief's Arrow first, instead of losing life"
         case ev.ShotsFired(player=p):
             return f"{p} fired the shots"
         case ev.GatlingFired(player=p):

@@ -113,6 +113,8 @@ def trace_line(event: Event) -> str:
             return f"{p} declines {decision}"
         case ev.ArrowsInsteadChosen(player=p, count=n, step=step):
             return f"{p} takes {n} arrow{'s' if n != 1 else ''} instead of life ({step})"
+        case ev.ChiefArrowsInsteadChosen(player=p, count=n, step=step):
+            return f"{p} takes {n} arrow{'s' if n != 1 else ''}, the Chief's first, instead of life ({step})"
         case ev.ShotsFired(player=p):
             return f"{p} fires the shots"
         case ev.GatlingFired(player=p):

@@ -45,7 +45,7 @@ from services.game.rules.dice.old_saloon import chief_arrow as os2
 from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
 from services.game.rules.dice.old_saloon import special_roles as os3
-from services.game.rules.dice.vocabulary import ArrowReason, RollingEnd
+from services.game.rules.dice.vocabulary import ArrowReason, RollingEnd, SpecialRole
 from services.game.rules.ruleset import BASE_DICE, Ruleset, ruleset_of
 
 
@@ -77,11 +77,8 @@ def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
                 inputs.append(DiscardArrows(player=p, count=count))
             case ev.ArrowsRemoved(player=p, from_players=players):
                 inputs.append(RemoveArrows(player=p, from_players=players))
-            case ev.ChiefArrowTaken(reason=ArrowReason.INSTEAD_OF_LIFE):
-                # Bart never takes the pile's last token: the Chief's among his arrows was chosen
-                last = inputs[-1]
-                assert isinstance(last, TakeArrowsInstead)
-                inputs[-1] = TakeArrowsInstead(player=last.player, count=last.count, chief=True)
+            case ev.ChiefArrowsInsteadChosen(player=p, count=count):
+                inputs.append(TakeArrowsInstead(player=p, count=count, chief=True))
             case os1.SaloonDieChosen(player=p, die=die):
                 inputs.append(ChooseSaloonDie(player=p, die=die))
             case os1.BrokenArrowUsed(player=p, target=target) if target is not None:
@@ -90,6 +87,8 @@ def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
                 inputs.append(TakeArrow(player=p, chief=chief))
             case os3.RolePowerUsed(player=p, role=role, target=target, other=other, die=die, face=face):
                 inputs.append(UseRole(player=p, role=role, target=target, other=other, die=die, face=face))
+            case os3.RoleUseCancelled(player=p):  # Le Juge's use is recorded as the cancellation
+                inputs.append(UseRole(player=p, role=SpecialRole.LE_JUGE))
             case os3.WindowPassed(player=p):
                 inputs.append(PassWindow(player=p))
             case os5.GhostTokenGiven(player=p, target=target, face=face, x2=x2):

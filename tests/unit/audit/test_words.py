@@ -54,6 +54,10 @@ EXAMPLES: list[tuple[msgspec.Struct, str]] = [
     (os1.SaloonDieChosen(player=P1, die="loudmouth"), "p1 chose to roll the Loudmouth die"),
     (os1.BrokenArrowUsed(player=P1, target=P2), "p1's broken arrow made p2 return an arrow"),
     (os1.BulletHit(player=P1), "p1 rolled a bullet"),
+    (
+        ev.ChiefArrowsInsteadChosen(player=P1, count=2, step="shots"),
+        "p1 chose to take 2 arrows, the Chief's Arrow first, instead of losing life",
+    ),
     (os5.BecameGhost(player=P1, turn=3), "p1 became the Ghost"),
     (
         os3.RolePowerUsed(player=P1, role=SpecialRole.LE_DOC, window="role_window_after_roll"),

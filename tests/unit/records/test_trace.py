@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from services.game.records import trace_line
+from services.game.records import read_record, replay_record, trace_line
 from services.game.rules.dice import EVENT_TYPES
 from services.game.rules.ruleset import ModuleId
+from tests.scenarios.runner import load, scenario_files
 from tests.unit.records.test_roundtrip import play_random
 from tests.unit.rules.modular_play import playable_modules, random_game
 
@@ -21,10 +22,15 @@ def test_every_event_type_is_described() -> None:
         for game, _command in random_game(6, seed, (ModuleId.OS1, ModuleId.OS2, ModuleId.OS4)):  # noqa: B007
             pass
         games.append(game)
+    # and the scenario records, which play the rare choices on purpose (Bart takes the Chief's)
+    for path in scenario_files():
+        record, expect = load(path)
+        if "error" not in expect:
+            games.append(replay_record(read_record(record)))
     for game in games:
         for event in game.events:
             line = trace_line(event)
             assert line and line != type(event).__name__, event
             seen.setdefault(type(event).__name__, line)
-    # every event the engine can produce in random play appears in these games
+    # every event the engine can produce appears in these games
     assert set(seen) == set(EVENT_TYPES), set(EVENT_TYPES) - set(seen)

@@ -392,8 +392,11 @@ def _respond_arrows_instead(s: GameState, q: Awaiting, c: cmd.Command, emit: Emi
     else:
         assert isinstance(c, cmd.TakeArrowsInstead)
         count = c.count
-    emit(ev.ArrowsInsteadChosen(player=c.player, count=count, step=step))
     chief = isinstance(c, cmd.TakeArrowsInstead) and c.chief
+    if chief:
+        emit(ev.ChiefArrowsInsteadChosen(player=c.player, count=count, step=step))
+    else:
+        emit(ev.ArrowsInsteadChosen(player=c.player, count=count, step=step))
     for n in range(count):
         take_arrow(s, c.player, ArrowReason.INSTEAD_OF_LIFE, emit, chief=chief and n == 0)
 

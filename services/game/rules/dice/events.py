@@ -160,6 +160,15 @@ class ArrowsInsteadChosen(Event, frozen=True, kw_only=True):
     """The dice step whose losses this answers: ``shots`` or ``gatling``."""
 
 
+class ChiefArrowsInsteadChosen(Event, frozen=True, kw_only=True):
+    """OS2: Bart Cassidy takes ``count`` arrows instead of losing that much life, the first of
+    them the Chief's Arrow (``ArrowsInsteadChosen`` otherwise)."""
+
+    player: PlayerId
+    count: int
+    step: str
+
+
 class ShotsFired(Event, frozen=True, kw_only=True):
     """All shot targets are fixed; the losses follow simultaneously."""
 
@@ -248,6 +257,7 @@ GameEvent = (
     | ShotDoubled
     | AbilityDeclined
     | ArrowsInsteadChosen
+    | ChiefArrowsInsteadChosen
     | ShotsFired
     | GatlingFired
     | LifeLost

@@ -221,7 +221,7 @@ def _ability_declined(s: GameState, e: ev.AbilityDeclined) -> None:
         t.decided.add(e.decision)
 
 
-def _arrows_instead_chosen(s: GameState, e: ev.ArrowsInsteadChosen) -> None:
+def _arrows_instead_chosen(s: GameState, e: ev.ArrowsInsteadChosen | ev.ChiefArrowsInsteadChosen) -> None:
     _turn(s).arrows_instead[f"{e.step}:{e.player}"] = e.count
 
 
@@ -296,6 +296,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[GameState, Any], None]] = {
     ev.ShotDoubled: _shot_doubled,
     ev.AbilityDeclined: _ability_declined,
     ev.ArrowsInsteadChosen: _arrows_instead_chosen,
+    ev.ChiefArrowsInsteadChosen: _arrows_instead_chosen,
     ev.ShotsFired: _shots_fired,
     ev.GatlingFired: _gatling_fired,
     ev.LifeLost: _life_lost,
