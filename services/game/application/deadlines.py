@@ -52,7 +52,7 @@ from event_store.postgres_store import CONNECTION_ERRORS
 from event_store.wakeups import WakeupSource
 from services.game import schema
 from services.game.application.codec import GAME_CATEGORY, game_id_of, game_stream
-from services.game.application.lifecycle import GameAbandoned
+from services.game.application.lifecycle import GameAbandoned, GameMode
 from services.game.application.service import GameService, PlayOutcome
 from services.game.application.session import GameSession, GameStatus
 from services.game.engines import ENDING_TYPES, OPENING_TYPES
@@ -105,8 +105,10 @@ class DeadlineProjection:
             # applied already: the checkpoint went back (a restored backup) but the row did not
             return
         session = await self._fold(game_id, event)
-        limit = session.created.options.decision_timeout_seconds
-        if limit is None or limit < 1:
+        options = session.created.options
+        windows = session.mode is GameMode.ONLINE and session.engine.table_questions
+        limit = options.decision_timeout_seconds
+        if (limit is None or limit < 1) and not windows:
             # Only GameStarted gets here: never asked again. (The service refuses limits below
             # one second; an imported stream could still carry one, and must not stop the
             # projection for every other game.)
@@ -119,6 +121,13 @@ class DeadlineProjection:
         # nothing; the append's last event says what it awaits (they all share recorded_at).
         question = session.engine.question(session.game)
         decision = None if question is None or question.random else question
+        # a question open to the table falls due after the game's uniform pause (online), any
+        # other after the decision time limit, if the game has one
+        due = None if decision is None else options.limit_for(decision.table and windows)
+        if due is not None and due < 1:
+            due = None
+        if due is None:
+            decision = None
         await tx.execute(
             """
             INSERT INTO game_deadlines (game_id, timeout_seconds, version, latest_event_at,
@@ -131,12 +140,12 @@ class DeadlineProjection:
                    awaiting_decision = EXCLUDED.awaiting_decision, due_at = EXCLUDED.due_at
             """,
             game_id,
-            limit,
+            due or options.limit_for(windows) or limit,
             event.version,
             event.recorded_at,
             None if decision is None else decision.player,
             None if decision is None else decision.decision,
-            None if decision is None else event.recorded_at + timedelta(seconds=limit),
+            None if due is None else event.recorded_at + timedelta(seconds=due),
         )
 
     async def _fold(self, game_id: str, event: RecordedEvent) -> GameSession:

@@ -40,9 +40,25 @@ class GameContext(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     table: int | None = None
 
 
+DEFAULT_ROLE_WINDOW_SECONDS = 3
+"""How long an online game leaves a question open to the table (OS3's role windows) when its
+creator did not say."""
+
+
 class GameOptions(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     decision_timeout_seconds: int | None = None
     """After this long without an event, the awaited decision gets its documented default."""
+    role_window_seconds: int | None = None
+    """Online: how long every question open to the table (OS3's role windows) stays open before
+    the server closes it unused. The same at every window, whoever could act, so the pause tells
+    nobody who holds a power. None: ``DEFAULT_ROLE_WINDOW_SECONDS``."""
+
+    def limit_for(self, table: bool) -> int | None:
+        """The seconds a question may stay unanswered: the uniform pause for a question open to
+        the table, else the decision time limit (None: no limit)."""
+        if table:
+            return self.role_window_seconds or DEFAULT_ROLE_WINDOW_SECONDS
+        return self.decision_timeout_seconds
 
 
 class LifecycleEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True):

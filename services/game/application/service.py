@@ -123,6 +123,8 @@ class TableSeat(msgspec.Struct, frozen=True, kw_only=True):
     character: str
     """The character as the engine names it (``bart_cassidy``); checked against the ruleset's
     pool when the game starts."""
+    special: str | None = None
+    """A hidden card dealt beside the role, as the engine names it (OS3: ``le_doc``)."""
 
 
 class NewGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -284,7 +286,7 @@ class GameService:
                 PlayerJoined(member_id=s.member_id, name=s.name, player=seat_id(i))
                 for i, s in enumerate(spec.seats)
             ]
-            seats = [_Seat(seat_id(i), s.role, s.character) for i, s in enumerate(spec.seats)]
+            seats = [_Seat(seat_id(i), s.role, s.character, s.special) for i, s in enumerate(spec.seats)]
             events += joined
             events.append(SeatsDealt(members=tuple(s.member_id for s in spec.seats)))
             events += _start(engine_for(spec.ruleset), seats, spec.position).events
@@ -440,15 +442,20 @@ class GameService:
         and record that it timed out. None when nothing is overdue."""
         now = now or datetime.now(UTC)
         session = await self.load(game_id)
-        limit = session.created.options.decision_timeout_seconds
-        if limit is None or session.status is not GameStatus.ONGOING or session.last_event_at is None:
-            return None
-        if (now - session.last_event_at).total_seconds() < limit:
+        if session.status is not GameStatus.ONGOING or session.last_event_at is None:
             return None
         assert session.game is not None
         engine = session.engine
         question = engine.question(session.game)
         assert question is not None
+        # a question open to the table closes after the same pause at every window (online; at a
+        # table the scorekeeper closes it), any other after the game's decision limit, if any
+        open_to_table = question.table and session.mode is GameMode.ONLINE
+        if question.table and not open_to_table:
+            return None
+        limit = session.created.options.limit_for(open_to_table)
+        if limit is None or (now - session.last_event_at).total_seconds() < limit:
+            return None
         command = default_command(engine, session.game)
         if command is None:
             return None
@@ -676,6 +683,8 @@ def _check_spec(spec: NewGame) -> None:
             raise InvalidGameSpec(f"the Sheriff {spec.sheriff_member} is not one of the players")
     if spec.options.decision_timeout_seconds is not None and spec.options.decision_timeout_seconds < 1:
         raise InvalidGameSpec("a decision time limit is at least 1 second")
+    if spec.options.role_window_seconds is not None and spec.options.role_window_seconds < 1:
+        raise InvalidGameSpec("a role window stays open at least 1 second")
     check_new_ruleset(spec.ruleset, spec.player_count)
 
 
@@ -711,6 +720,7 @@ class _Seat(NamedTuple):
     player: str
     role: str
     character: str
+    special: str | None = None
 
 
 def _start(engine: GameEngine, seats: Sequence[Any], position: object | None) -> PlayedGame:
@@ -791,8 +801,9 @@ def _authorize(session: GameSession, command: GameCommand, actor: Actor) -> None
         return
     if actor.kind is not ActorKind.PLAYER:
         raise NotAllowed(f"game {session.game_id} is played online: only its players make decisions")
-    if session.engine.is_server_input(command):
-        raise NotAllowed("the server rolls the dice in online games")
+    reason = session.engine.server_only(command)
+    if reason is not None:
+        raise NotAllowed(reason)
     seat = session.seat_of(actor.id or "")
     if seat is None:
         raise NotAllowed(f"{actor.id} does not play in game {session.game_id}")

@@ -127,6 +127,8 @@ PlayerCount = Annotated[int, msgspec.Meta(ge=1, le=MAX_LIST_LENGTH)]
 Round = Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
 Table = Annotated[int, msgspec.Meta(ge=1, le=MAX_TABLES)]
 DecisionTimeout = Annotated[int, msgspec.Meta(ge=1, le=MAX_DECISION_TIMEOUT_SECONDS)]
+RoleWindow = Annotated[int, msgspec.Meta(ge=1, le=60)]
+"""Seconds an online role window (OS3) stays open: long enough to decide, short enough to play."""
 PageLimit = Annotated[int, msgspec.Meta(ge=1, le=MAX_PAGE)]
 PageOffset = Annotated[int, msgspec.Meta(ge=0, le=MAX_OFFSET)]
 LeaderboardLimit = Annotated[int, msgspec.Meta(ge=1, le=MAX_LEADERBOARD_PAGE)]

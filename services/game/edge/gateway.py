@@ -269,7 +269,9 @@ class GameGateway:
             mode=GameMode.TABLE,
             player_count=len(record.seats),
             seats=tuple(
-                TableSeat(member_id=m.member_id, name=m.name, role=s.role, character=s.character)
+                TableSeat(
+                    member_id=m.member_id, name=m.name, role=s.role, character=s.character, special=s.special
+                )
                 for m, s in zip(people, record.seats, strict=True)
             ),
             position=record.position,

@@ -36,6 +36,9 @@ class SeatInput:
     name: str
     role: str = strawberry.field(description="`sheriff`, `deputy`, `outlaw` or `renegade`.")
     character: str = strawberry.field(description="A character of the game's pool, e.g. `bart_cassidy`.")
+    special: str | None = strawberry.field(
+        default=None, description="With OS3: the seat's special role card, e.g. `le_doc`."
+    )
 
 
 @strawberry.input(description="Where the game belongs in a league, if anywhere.")
@@ -51,6 +54,10 @@ class ContextInput:
 class OptionsInput:
     decision_timeout_seconds: int | None = strawberry.field(
         default=None, description="After this long without an event, the awaited decision gets its default."
+    )
+    role_window_seconds: int | None = strawberry.field(
+        default=None,
+        description="Online, with OS3: how long every role window stays open (the same at each; default 3).",
     )
 
 

@@ -29,6 +29,7 @@ from services.game.edge.bounds import (
     Identifier,
     Name,
     PlayerCount,
+    RoleWindow,
     Round,
     SeatList,
     Table,
@@ -41,7 +42,7 @@ from services.game.records import GameRecord, read_record
 from services.game.rules.dice import GameCommand, MalformedCommand, parse_command
 from services.game.rules.dice import commands as cmd
 from services.game.rules.dice.characters import CharacterId
-from services.game.rules.dice.vocabulary import Role
+from services.game.rules.dice.vocabulary import Role, SpecialRole
 from services.game.rules.ruleset import BASE_DICE, Ruleset, RulesetError, ruleset_of
 
 MemberId = Identifier
@@ -65,6 +66,8 @@ class SeatIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     name: Name
     role: Role
     character: CharacterId
+    special: SpecialRole | None = None
+    """With OS3: the seat's special role card, as dealt at the table."""
 
 
 class ContextIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -84,6 +87,7 @@ class OptionsIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     """``GameOptions`` as it may come in."""
 
     decision_timeout_seconds: DecisionTimeout | None = None
+    role_window_seconds: RoleWindow | None = None
 
     def to_options(self) -> GameOptions:
         return GameOptions(**msgspec.structs.asdict(self))
@@ -132,7 +136,9 @@ class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
             seats=None
             if self.seats is None
             else tuple(
-                TableSeat(member_id=s.member_id, name=s.name, role=s.role, character=s.character)
+                TableSeat(
+                    member_id=s.member_id, name=s.name, role=s.role, character=s.character, special=s.special
+                )
                 for s in self.seats
             ),
             sheriff_member=self.sheriff_member,

@@ -37,12 +37,15 @@ from services.game.rules.dice import (
     initial_state,
     timeout_command,
 )
+from services.game.rules.dice.commands import PassWindow
+from services.game.rules.dice.decisions import Who
 from services.game.rules.dice.events import DiceRolled, Event
 from services.game.rules.dice.evolve import evolve, fold
 from services.game.rules.dice.flow import next_move
 from services.game.rules.dice.kinds import BASE_HAND
 from services.game.rules.dice.modules import Rules, rules_of
 from services.game.rules.dice.state import GameState, PlayerState
+from services.game.rules.dice.vocabulary import SpecialRole
 from services.game.rules.ruleset import CHARACTER_NEEDS, MODULES, Ruleset
 
 
@@ -115,6 +118,7 @@ class DiceEngine:
             describe=awaited.describe(),
             optional=awaited.optional,
             random=awaited.decision is Decision.ROLL,
+            table=game.state.rules.decisions[awaited.decision].who is Who.TABLE,
             detail=awaiting_detail(awaited),
         )
 
@@ -125,8 +129,19 @@ class DiceEngine:
         awaited = game.awaiting
         return None if awaited is None else timeout_command(game.state, awaited)
 
-    def is_server_input(self, command: GameCommand) -> bool:
-        return isinstance(command, RollDice)
+    @property
+    def table_questions(self) -> bool:
+        return any(spec.who is Who.TABLE for spec in self.rules.decisions.values())
+
+    def server_only(self, command: GameCommand) -> str | None:
+        if isinstance(command, RollDice):
+            return "the server rolls the dice in online games"
+        if isinstance(command, PassWindow):
+            return (
+                "in an online game the server closes a role window after its pause; "
+                "a player only uses his role there"
+            )
+        return None
 
     # -- randomness -----------------------------------------------------------------------------
 
@@ -220,7 +235,12 @@ class DiceEngine:
             raise InvalidSetup(
                 f"{seat.player}: {seat.character!r} is not a character of {self.ruleset.text}"
             ) from None
-        return Seat(player=seat.player, role=role, character=character)  # type: ignore[arg-type]
+        given = getattr(seat, "special", None)  # a hidden card beside the role (OS3), if any
+        try:
+            special = None if given is None else SpecialRole(given)
+        except ValueError:
+            raise InvalidSetup(f"{seat.player}: {given!r} is not a special role") from None
+        return Seat(player=seat.player, role=role, character=character, special=special)  # type: ignore[arg-type]
 
     def _check_pool(self, seats: Sequence[Seat]) -> None:
         """Every seat's character is in the ruleset's pool: the characters of its modules,

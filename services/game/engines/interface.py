@@ -65,6 +65,10 @@ class Question(msgspec.Struct, frozen=True, kw_only=True):
     random: bool = False
     """Answered by randomness (dice, a draw): the server's online, a scorekeeper's at a table.
     Never times out."""
+    table: bool = False
+    """Open to the whole table (OS3's role windows): any seat may act, and an answer nobody
+    gives is the server's online after the game's uniform pause (``GameOptions``), so how long
+    a window stays open says nothing about who could have acted."""
     detail: Mapping[str, Any] = msgspec.field(default_factory=dict)
     """The engine's own JSON view of the question (the dice concerned, a count): what clients
     show; ``awaiting`` in a state."""
@@ -168,8 +172,14 @@ class GameEngine(Protocol):
         e.g. dice)."""
         ...
 
-    def is_server_input(self, command: Command) -> bool:
-        """Whether ``command`` supplies randomness (a roll): online, only the server sends it."""
+    @property
+    def table_questions(self) -> bool:
+        """Whether this ruleset may ask a question open to the table (``Question.table``)."""
+        ...
+
+    def server_only(self, command: Command) -> str | None:
+        """Why, online, only the server may send ``command`` (it supplies randomness, or closes a
+        question open to the table), in words for the player who tried; None: players may."""
         ...
 
     # -- randomness -----------------------------------------------------------------------------

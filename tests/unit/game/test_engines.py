@@ -8,7 +8,8 @@ import pytest
 from services.game.engines import UnplayableRuleset, engine_for
 from services.game.engines.dice import DiceEngine
 from services.game.results import FinishKind
-from services.game.rules.dice import CharacterId, Face, Role, RollDice, RuleError, Seat
+from services.game.rules.dice import CharacterId, Decline, Face, Role, RollDice, RuleError, Seat
+from services.game.rules.dice.commands import PassWindow
 from services.game.rules.dice.kinds import BASE, die_kind
 from services.game.rules.dice.modules import BASE_GAME_RULES, RulesModule, assemble, rules_of
 from services.game.rules.dice.vocabulary import PlayerId
@@ -131,7 +132,10 @@ def test_the_result_and_the_views_are_neutral() -> None:
     assert engine.question(game) is None and engine.random_need(game) is None
 
 
-def test_roll_dice_is_the_servers_input() -> None:
+def test_dice_and_a_window_s_pass_are_the_servers_input() -> None:
     engine = engine_for(BASE_DICE)
-    assert engine.is_server_input(RollDice(player=PlayerId("p1"), faces=(Face.BEER,) * 5))
+    reason = engine.server_only(RollDice(player=PlayerId("p1"), faces=(Face.BEER,) * 5))
+    assert reason == "the server rolls the dice in online games"
+    assert engine.server_only(PassWindow(player=PlayerId("p1"))) is not None  # OS3's windows
+    assert engine.server_only(Decline(player=PlayerId("p1"))) is None
     assert rules_of(BASE_DICE) is BASE_GAME_RULES
