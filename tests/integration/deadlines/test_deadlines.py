@@ -23,6 +23,7 @@ from services.game.application.service import Actor, ActorKind, GameService, Mem
 from services.game.application.session import GameSession, GameStatus
 from services.game.fairness.vault import SeedVault
 from services.game.rules.dice import CharacterId, Decision, PlayerId, Role, RollDice
+from services.game.rules.ruleset import ruleset_of
 from services.game.timeouts import default_command
 from services.runtime.consumers import run_consumers
 from services.runtime.context import open_context
@@ -318,3 +319,55 @@ async def test_running_consumers_apply_overdue_defaults_within_seconds(
             assert 1.0 <= waited < 3.0, waited  # never early, and promptly once due
         assert len({e.metadata.command_id for e in timed_out}) == len(timed_out)
         assert await timeouts_of(context.store, "live-free") == []
+
+
+async def test_an_online_role_window_closes_after_the_same_pause_without_a_decision_limit(
+    game_store: PostgresEventStore, game_service: GameService, pg_pool: asyncpg.Pool
+) -> None:
+    """OS3: a game with no decision limit still gets its role windows closed by the sweeper, each
+    after the game's one pause, while its players' own decisions never fall due."""
+    session = await game_service.create_game(
+        NewGame(
+            mode=GameMode.ONLINE,
+            player_count=5,
+            members=MEMBERS,
+            options=GameOptions(role_window_seconds=2),
+            ruleset=ruleset_of(["OS3"]),
+            game_id="windows",
+        ),
+        command_id="create-windows",
+        actor=ORGANISER,
+    )
+    projection = deadlines_subscription(game_store)
+    clock = FixedClock()
+    sweeper = Sweeper(pg_pool, game_service, clock=clock)
+    rng = random.Random(5)
+    windows = 0
+    for n in range(400):
+        await projection.run_until_idle()
+        session = await game_service.load("windows")
+        if session.status is not GameStatus.ONGOING or windows == 3:
+            break
+        assert session.game is not None
+        question = session.engine.question(session.game)
+        assert question is not None
+        row = await deadline(pg_pool, "windows")
+        assert row is not None and row["version"] == session.version
+        if not question.table:  # a player's decision: no limit, nothing falls due
+            assert row["due_at"] is None and row["awaiting_decision"] is None
+            command = rng.choice(list(session.engine.legal_commands(session.game)))
+            actor = player(session, question.player)
+            await game_service.play("windows", command, actor=actor, command_id=f"c{n}")
+            game_service.forget("windows")  # the sweeper reads the stored clock, as in its own process
+            continue
+        windows += 1
+        assert row["awaiting_decision"] == question.decision
+        assert row["due_at"] == row["latest_event_at"] + timedelta(seconds=2)
+        clock.now = row["due_at"] - timedelta(milliseconds=1)
+        assert (await sweeper.sweep()).applied == []
+        clock.now = row["due_at"]
+        report = await sweeper.sweep()
+        seat = question.player
+        passed = DecisionTimedOut(player=seat, decision=question.decision, applied=f"{seat} pass")
+        assert [o.events[0] for o in report.applied] == [passed]
+    assert windows == 3
