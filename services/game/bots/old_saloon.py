@@ -20,6 +20,10 @@ the player may know, plus its own special role card (OS3). The policies, and why
 - ``ghost_give`` (OS5): a harmful token (dynamite, arrows) to the player most wanted hurt, or a
   helpful one (beer to a hurt friend, a shot or gatling to a friend), whichever is worth more;
   the x2 token when it may (twice the effect).
+- Apache Kid (OS4) seizes the Chief's Arrow when with it he would hold the most (as above), or
+  to strip it from an enemy it spares; Molly Stark takes a loss in the place of a player whose
+  fall loses her the game, when he is at 2 life or less and she above ``LOW_LIFE``; Elena
+  Fuente gives an arrow by her decision's hint (to the player most wanted hurt).
 - The special roles' windows (OS3): each is asked of the table; only this player's own unused
   card is read, and it acts only when clearly good for its side (see ``_use_role``).
 
@@ -34,7 +38,7 @@ from collections.abc import Callable
 from services.game.bots.view import PlayerView
 from services.game.bots.wants import LOW_LIFE, STRONG_FRIEND, wants
 from services.game.rules.dice import Awaiting, ChooseTarget, GameCommand, PlayerId, PlayerState
-from services.game.rules.dice.commands import ChooseSaloonDie, TakeArrow
+from services.game.rules.dice.commands import ChooseSaloonDie, Decline, SeizeChiefArrow, TakeArrow, TakeLoss
 from services.game.rules.dice.old_saloon.saloon_dice import ADDS_SALOON_DIE
 from services.game.rules.dice.vocabulary import Face
 
@@ -123,6 +127,53 @@ def _answer_ghost_give(view: PlayerView, q: Awaiting, rng: random.Random) -> Gam
             best = (value, command)
     assert best is not None, "the engine asks for a gift only when one can be given"
     return best[1]
+
+
+# --- OS4: the characters' options -----------------------------------------------------------------
+
+
+def _answer_apache(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
+    """Apache Kid seizes the Chief's Arrow when with it he would hold the most (as
+    ``take_chief``, its holder losing it), or to strip an enemy who alone holds the most."""
+    state = view.state
+    holder = state.chief_holder
+    me = view.me
+    worth = {p.id: p.arrows + (p.id == holder) for p in view.others()}
+    if holder is not None and holder in worth:
+        worth[holder] -= 2  # the Chief's leaves him, counted two
+    mine = me.arrows + 2
+    left = state.arrow_pile
+    margin = 2 if left > 5 else 1 if left > 2 else 0
+    spared_enemy = (
+        holder is not None
+        and holder != me.id
+        and wants(view).get(holder, 0.0) > 0
+        and all(n < state.by_id[holder].arrows + 1 for pid, n in _worth(view).items() if pid != holder)
+    )
+    if mine > max(worth.values(), default=0) + margin or spared_enemy:
+        return SeizeChiefArrow(player=q.player)
+    return Decline(player=q.player)
+
+
+def _worth(view: PlayerView) -> dict[PlayerId, int]:
+    """What each living player's arrows count in an Indian attack now (the Chief's two)."""
+    holder = view.state.chief_holder
+    return {p.id: p.arrows + (p.id == holder) for p in view.living}
+
+
+def _answer_molly(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
+    """Molly Stark takes a loss in the place of a player whose fall loses her the game, when it
+    could eliminate him and she has life to spare."""
+    state = view.state
+    spec = state.rules.decisions[q.decision]
+    me = view.me
+    want = wants(view)
+    for c in spec.generate(state, q):
+        if isinstance(c, TakeLoss):
+            target = state.by_id[c.target]
+            if want.get(target.id, 0.0) <= STRONG_FRIEND and target.life <= 2 and me.life > LOW_LIFE:
+                return c
+    return Decline(player=q.player)
 
 
 # --- OS3: the special roles' windows -------------------------------------------------------------
@@ -251,6 +302,8 @@ MODULE_ANSWERS: dict[str, Answer] = {
     "arrow_token": _answer_arrow_token,
     "broken_arrow_target": _answer_broken_arrow,
     "ghost_give": _answer_ghost_give,
+    "apache_take_chief": _answer_apache,
+    "molly_take": _answer_molly,
     **_table_answers(),
 }
 """Old Saloon's decisions by name (the modules' ``DecisionSpec.decision`` values)."""
