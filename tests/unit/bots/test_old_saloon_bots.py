@@ -381,3 +381,31 @@ def test_after_le_bien_the_bots_know_the_new_sheriff() -> None:
         if changes >= 2:
             break
     assert changes >= 2
+
+
+# --- OS4: the new characters' options --------------------------------------------------------------
+
+
+def test_jose_and_tequila_take_the_die_their_character_adds() -> None:
+    for character, die in ((CharacterId.JOSE_DELGADO, "loudmouth"), (CharacterId.TEQUILA_JOE, "coward")):
+        game = _game((ModuleId.OS1, ModuleId.OS4), first=character)
+        q = Awaiting(player=P1, decision=_turn_of(game, P2).decision)
+        assert _ask(game, q) == cmd.ChooseSaloonDie(player=P1, die=die)
+
+
+def test_apache_kid_seizes_the_chiefs_arrow_from_an_enemy_it_would_spare() -> None:
+    game = _game((ModuleId.OS2, ModuleId.OS4), first=CharacterId.APACHE_KID)
+    state = game.state.clone()
+    q = Awaiting(player=P1, decision="apache_take_chief")  # type: ignore[arg-type]
+    # the Sheriff holds the Chief's Arrow and 3 tokens in all, the most: p1 (an outlaw) strips him
+    state.by_id[P2].arrows = 3
+    state.chief_holder, state.chief_in_pile = P2, False
+    state.arrow_pile -= 3
+    assert HeuristicBot().choose(state, q, random.Random(0)) == cmd.SeizeChiefArrow(player=P1)
+    # the holder is p3, whom p1 does not want hurt, and p4 holds more: no reason to take it
+    state.by_id[P2].arrows = 0
+    state.by_id[P3].arrows = 1
+    state.by_id[P4].arrows = 4
+    state.chief_holder = P3
+    state.arrow_pile = 10 - 5
+    assert HeuristicBot().choose(state, q, random.Random(0)) == cmd.Decline(player=P1)
