@@ -13,11 +13,11 @@ from playwright.async_api import Page, expect
 
 from event_store import PostgresEventStore
 from services.game.application.lifecycle import GameMode
-from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame
+from services.game.application.service import SYSTEM, Actor, ActorKind, GameService, Member, NewGame
 from services.game.bots import HeuristicBot
 from services.game.edge.tokens import TokenVault
 from services.game.fairness.vault import SeedVault
-from services.game.rules.dice.old_saloon.special_roles import UseRole
+from services.game.rules.dice.commands import PassWindow, UseRole
 from services.game.rules.dice.vocabulary import SpecialRole
 from services.game.rules.ruleset import ruleset_of
 from tests.browser.conftest import screenshot
@@ -326,7 +326,9 @@ async def _play_online_until_a_power_is_used(browser_dsn: str) -> tuple[str, str
             assert game is not None and game.awaiting is not None, "the game ended before any power was used"
             use = next((c for c in game.legal_commands() if isinstance(c, UseRole)), None)
             command = use if use is not None else bot.choose(game, game.awaiting, rng)
-            actor = Actor(kind=ActorKind.PLAYER, id=session.seat_members[command.player])
+            # a window nobody uses is closed by the server (online, after its pause), not a player
+            seat = Actor(kind=ActorKind.PLAYER, id=session.seat_members[command.player])
+            actor = SYSTEM if isinstance(command, PassWindow) else seat
             await games.play(OS3_GAME, command, actor=actor, command_id=f"os3/{move}")
             if use is not None and use.role is not SpecialRole.L_OURS:
                 after = (await games.load(OS3_GAME)).game

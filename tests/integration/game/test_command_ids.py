@@ -152,9 +152,12 @@ async def test_a_fingerprint_says_nothing_of_a_table_games_roles(
 
 
 def _public(spec: NewGame) -> dict[str, object]:
-    """The spec as anybody sees it once the game has started: no roles."""
+    """The spec as anybody sees it once the game has started: no roles, no special role cards."""
     public: dict[str, object] = msgspec.to_builtins(spec)
     public.pop("game_id")
     public.pop("ruleset")  # the base game's, left out as before rulesets were recorded
-    public["seats"] = [{k: v for k, v in seat.items() if k != "role"} for seat in public["seats"]]  # type: ignore[attr-defined]
+    public["seats"] = [
+        {k: v for k, v in seat.items() if k not in ("role", "special")}
+        for seat in public["seats"]  # type: ignore[attr-defined]
+    ]
     return public
