@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from event_store import PostgresEventStore
@@ -44,6 +45,10 @@ from services.game.fairness.deal import deal
 from services.game.fairness.dice import SeededDice
 from services.game.fairness.registry import deal_derivation
 from services.game.rules.dice import CharacterId, GameCommand, PlayerId, Role, Seat
+from services.game.rules.dice.commands import PassWindow
+from services.game.rules.dice.modules import rules_of
+from services.game.rules.dice.vocabulary import SpecialRole
+from services.game.rules.ruleset import ruleset_of
 from services.league.service import LeagueService
 from tests.integration.api.bots import bearer
 from tests.integration.league.league_setup import LEAGUE, found_league
@@ -153,7 +158,17 @@ def _assert_same(a: dict[str, str], b: dict[str, str], what: str) -> None:
     )
 
 
-async def _prove(twins: tuple[Twin, Twin], game_id: str, script: Script, create: Create, play: Play) -> None:
+async def _prove(
+    twins: tuple[Twin, Twin],
+    game_id: str,
+    script: Script,
+    create: Create,
+    play: Play,
+    *,
+    revealed_live: bool = True,
+) -> None:
+    """``revealed_live``: the reveal shows in the live subscription too (a role does; an OS3
+    card differs only in the game's state, the eliminated player's role being the same)."""
     a, b = twins
     seen_a = await _serve_the_prefix(a, game_id, create, play, script.prefix)
     seen_b = await _serve_the_prefix(b, game_id, create, play, script.prefix)
@@ -170,7 +185,8 @@ async def _prove(twins: tuple[Twin, Twin], game_id: str, script: Script, create:
     changed = differences(after_a, after_b)
     for viewer in a.viewers:
         assert any(c.startswith(f"{viewer} GET /games/{game_id}: ") for c in changed), changed
-        assert any(c.startswith(f"subscription {viewer} WatchGame: ") for c in changed), changed
+        if revealed_live:
+            assert any(c.startswith(f"subscription {viewer} WatchGame: ") for c in changed), changed
 
 
 # --- table games --------------------------------------------------------------------------------
@@ -184,6 +200,7 @@ def _table_seats_json(seats: tuple[Seat, ...], names: dict[str, str] | None = No
             "role": seat.role.value,
             "character": seat.character.value,
         }
+        | ({} if seat.special is None else {"special": seat.special.value})
         for (member, name), seat in zip(PEOPLE, seats, strict=True)
     ]
 
@@ -200,7 +217,9 @@ async def _table_viewers(twin: Twin) -> str:
     return await tokens.issue_organiser(SCOREKEEPER)
 
 
-def _table_game(game_id: str, seats_of: dict[str, tuple[Seat, ...]]) -> tuple[Create, Play]:
+def _table_game(
+    game_id: str, seats_of: dict[str, tuple[Seat, ...]], modules: tuple[str, ...] = ()
+) -> tuple[Create, Play]:
     scorekeepers: dict[str, str] = {}
 
     async def create(twin: Twin) -> int:
@@ -211,7 +230,7 @@ def _table_game(game_id: str, seats_of: dict[str, tuple[Seat, ...]]) -> tuple[Cr
             "player_count": 5,
             "game_id": game_id,
             "seats": _table_seats_json(seats_of[twin.label]),
-        }
+        } | ({"ruleset": {"modules": list(modules)}} if modules else {})
         response = await twin.client.post("/games", json=body, headers=bearer(scorekeepers[twin.label]))
         assert response.status_code == 201, response.text
         version: int = response.json()["version"]
@@ -318,6 +337,43 @@ def _online_game(
         return response.json()["version"], response.text if member == bystander else None
 
     return create, play
+
+
+SPECIAL_SEATS = tuple(
+    msgspec.structs.replace(seat, special=card)
+    for seat, card in zip(
+        TABLE_SEATS,
+        (
+            SpecialRole.L_OURS,
+            SpecialRole.MAIN_GAUCHE,
+            SpecialRole.LE_JOUEUR,
+            SpecialRole.LE_VILAIN,
+            SpecialRole.LE_DOC,
+        ),
+        strict=True,
+    )
+)
+"""TABLE_SEATS with OS3's cards: the two Outlaws' cards (Le Joueur, Le Vilain) are the hidden
+difference below; their base role is the same, so only the card is hidden."""
+
+
+async def test_an_os3_table_game_shows_nothing_of_two_swapped_special_roles_until_one_is_revealed(
+    twins: tuple[Twin, Twin],
+) -> None:
+    # the role windows are asked to the table whoever holds what, every other player's powers
+    # are used as the bots like, and no channel may tell the two Outlaws' cards apart
+    outlaws = tuple(s.player for s in SPECIAL_SEATS if s.role is Role.OUTLAW)
+    assert len(outlaws) == 2
+    swapped = (outlaws[0], outlaws[1])
+    rules = rules_of(ruleset_of(["OS3"]))
+    script = write_script(
+        SPECIAL_SEATS, swapped, bot_seed=31, dice=dice_for("os3-31"), server_rolls=False, rules=rules
+    )
+    assert any(isinstance(m, PassWindow) for m in script.prefix), "no role window before the reveal"
+    create, play = _table_game(
+        "twin-os3", {"A": script.seats, "B": script.swapped_seats()}, modules=("OS3",)
+    )
+    await _prove(twins, "twin-os3", script, create, play, revealed_live=False)
 
 
 async def test_an_online_game_shows_nothing_of_two_swapped_roles_until_one_is_revealed(

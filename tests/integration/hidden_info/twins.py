@@ -46,7 +46,9 @@ from services.api.client import PROTOCOL, operation
 from services.game.bots import HeuristicBot
 from services.game.fairness.dice import SeededDice
 from services.game.rules.dice import Decision, Game, GameCommand, Role, RollDice, Seat
+from services.game.rules.dice.commands import PassWindow, UseRole
 from services.game.rules.dice.events import Event, GameEnded, PlayerEliminated
+from services.game.rules.dice.modules import BASE_GAME_RULES, Rules
 from services.runtime.logging import configure_logging
 from tests.integration.api.bots import bearer
 from tests.integration.api.conftest import free_port
@@ -79,9 +81,14 @@ class Script:
 
 
 def swap_roles(seats: Sequence[Seat], a: str, b: str) -> tuple[Seat, ...]:
-    role = {s.player: s.role for s in seats}
-    role[a], role[b] = role[b], role[a]  # type: ignore[index]
-    return tuple(Seat(player=s.player, role=role[s.player], character=s.character) for s in seats)
+    """The seats with ``a``'s and ``b``'s hidden cards swapped: their roles and their special
+    role cards (OS3)."""
+    card = {s.player: (s.role, s.special) for s in seats}
+    card[a], card[b] = card[b], card[a]  # type: ignore[index]
+    return tuple(
+        Seat(player=s.player, role=card[s.player][0], character=s.character, special=card[s.player][1])
+        for s in seats
+    )
 
 
 def hidden_pair(seats: Sequence[Seat]) -> tuple[str, str]:
@@ -98,12 +105,20 @@ def _reveals(events: Sequence[Event], swapped: tuple[str, str]) -> bool:
 
 
 def write_script(
-    seats: Sequence[Seat], swapped: tuple[str, str], *, bot_seed: int, dice: SeededDice, server_rolls: bool
+    seats: Sequence[Seat],
+    swapped: tuple[str, str],
+    *,
+    bot_seed: int,
+    dice: SeededDice,
+    server_rolls: bool,
+    rules: Rules = BASE_GAME_RULES,
 ) -> Script:
     """Play the game in memory (bots decide, ``dice`` answers every roll) until a swapped role
     is revealed. With ``server_rolls`` the rolls are left out of the moves, as the server of
-    an online game rolls them from the same face stream in the same order."""
-    game = Game.start(list(seats))
+    an online game rolls them from the same face stream in the same order. With OS3 the
+    swapped players never use their special role (that use would reveal it): a window the
+    bots leave is passed, as the scorekeeper would."""
+    game = Game.start(list(seats), rules=rules)
     rng, bot = random.Random(bot_seed), HeuristicBot(0.8)
     moves: list[GameCommand] = []
 
@@ -126,6 +141,8 @@ def write_script(
             command: GameCommand = RollDice(player=question.player, faces=dice.roll(len(question.dice)))
         else:
             command = bot.choose(game, question, rng)
+            if isinstance(command, UseRole) and command.player in swapped:
+                command = PassWindow(player=question.player)
         events = game.play(command)
         events += server_roll()
         moves.append(command)
