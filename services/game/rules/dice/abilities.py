@@ -150,9 +150,11 @@ BASE_RULES = Ability()
 def gain_life(s: GameState, gained: ev.LifeGained, emit: Emit) -> None:
     """Every gain of life goes through here: a module may hold it for a window first (OS3's
     Le Mauvais) and apply it later; the base game emits it at once."""
-    for rule in s.rules.hooks:
-        if rule.hold_gain is not None and rule.hold_gain(s, gained, emit):
-            return
+    hooks = s.rules.hooks
+    if hooks:
+        for rule in hooks:
+            if rule.hold_gain is not None and rule.hold_gain(s, gained, emit):
+                return
     emit(gained)
 
 

@@ -186,13 +186,15 @@ def _check_roll(state: GameState, q: Awaiting, c: cmd.Command) -> None:
     if len(c.faces) != len(q.dice):
         dice = ", ".join(map(str, q.dice))
         raise MalformedCommand(f"{q.player} must roll {len(q.dice)} dice ({dice}); got {len(c.faces)} faces")
-    for die, f in zip(q.dice, c.faces, strict=True):
+    for f in c.faces:
         if not isinstance(f, Face):
             raise MalformedCommand(f"{f!r} is not a die face")
-        if f not in BASE_FACES and _turn(state).kinds is BASE_HAND:
-            raise IllegalCommand(f"die {die} is a base die and has no {f} face")
     kinds = _turn(state).kinds
-    if kinds is not BASE_HAND:
+    if kinds is BASE_HAND:
+        if not BASE_FACES.issuperset(c.faces):  # one check in C for the usual roll
+            die, f = next((d, f) for d, f in zip(q.dice, c.faces, strict=True) if f not in BASE_FACES)
+            raise IllegalCommand(f"die {die} is a base die and has no {f} face")
+    else:
         for die, f in zip(q.dice, c.faces, strict=True):
             kind = kinds[die]
             if f not in kind.faces:
@@ -296,7 +298,10 @@ def _check_shot_target(state: GameState, q: Awaiting, c: cmd.Command) -> None:
         what = "already has a target" if die in t.targets else f"shows {t.dice[die]}"
         raise IllegalCommand(f"die {die} {what}; dice awaiting a shot target: {_dice(q)}")
     shooter = state.by_id[t.player]
-    face = symbol_of(t, die)
+    face = t.dice[die]
+    assert face is not None
+    if face in DOUBLE_FACES:  # the symbol a double aims
+        face = t.kinds[die].symbols[face][0]
     if c.as_face is not None and c.as_face is not face:
         if c.as_face not in shooter.character.ability.shot_used_as.get(face, ()):
             raise IllegalCommand(f"die {die} is a {face}; only Calamity Janet may use it as another")

@@ -21,6 +21,7 @@ from services.game.rules.dice.state import (
     TurnState,
 )
 from services.game.rules.dice.vocabulary import (
+    ARROW,
     DOUBLE_FACES,
     ArrowReason,
     Cause,
@@ -124,6 +125,9 @@ def _target_chosen(s: GameState, e: ev.TargetChosen) -> None:
     else:
         face = e.as_face or t.dice[e.die]
         assert face is not None
+        if t.kinds is BASE_HAND:
+            t.targets[e.die] = (e.target, face)
+            return
         if face in DOUBLE_FACES:  # a double aims one symbol at a time: the face's own symbol
             face = t.kinds[e.die].symbols[face][0]
         if e.die in t.targets:  # the second symbol of a double
@@ -143,12 +147,17 @@ def _dice_rolled(s: GameState, e: ev.DiceRolled) -> None:
     t.rolls_used = e.roll
     t.pending_roll = None
     t.rolled = e.dice
-    t.roll_arrows_left = e.faces.count(Face.ARROW)
+    t.roll_arrows_left = e.faces.count(ARROW)
+    if t.kinds is not BASE_HAND or t.preset:  # a module's dice (the base game never comes here)
+        _module_dice_rolled(t, e)
+
+
+def _module_dice_rolled(t: TurnState, e: ev.DiceRolled) -> None:
     if t.kinds is not BASE_HAND:  # the Saloon dice's faces that act on the roll (OS1)
         t.roll_broken_left = e.faces.count(Face.BROKEN_ARROW)
         t.roll_bullets_left = e.faces.count(Face.BULLET)
     if t.preset and e.roll == 1:  # Ghost-preset dice act as rolled with the first roll (OS5)
-        t.roll_arrows_left += sum(1 for i in t.preset if t.dice[i] is Face.ARROW)
+        t.roll_arrows_left += sum(1 for i in t.preset if t.dice[i] is ARROW)
 
 
 def _dice_finalized(s: GameState, e: ev.DiceFinalized) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from services.game.rules.dice import events as ev
-from services.game.rules.dice.abilities import base_rerollable, gain_life
+from services.game.rules.dice.abilities import Ability, base_rerollable, gain_life
 from services.game.rules.dice.awaiting import Awaiting, Decision
 from services.game.rules.dice.outcome import check_end
 from services.game.rules.dice.state import BatchKind, DamageBatch, GameState, PlayerState, TurnState
@@ -57,11 +57,13 @@ def advance(state: GameState, emit: Emit) -> Awaiting | None:
 def next_move(s: GameState) -> Move:
     if s.phase is Phase.OVER:
         return None
-    for rule in s.rules.hooks:  # a module's open business first (none in the base game)
-        if rule.interrupt is not None:
-            move = rule.interrupt(s)
-            if move is not None:
-                return move
+    hooks = s.rules.hooks
+    if hooks:  # a module's open business first (none in the base game)
+        for rule in hooks:
+            if rule.interrupt is not None:
+                move = rule.interrupt(s)
+                if move is not None:
+                    return move
     t = s.turn
     if t is None:
         return _start_next_turn
@@ -70,25 +72,26 @@ def next_move(s: GameState) -> Move:
         return s.rules.losses.held(s)
     active = s.by_id[t.player]
     if not active.alive:
-        for rule in s.rules.hooks:  # a seat out of play that keeps its turn (OS5's Ghost)
+        for rule in hooks:  # a seat out of play that keeps its turn (OS5's Ghost)
             if rule.eliminated_turn is not None:
                 move = rule.eliminated_turn(s, t, active)
                 if move is not None:
                     return move
         return _end_turn
     if t.phase is Phase.ROLLING:
-        return _rolling_move(s, t, active)
+        return _rolling_move(s, t, active, hooks)
     return _resolving_move(s, t, active)
 
 
 # --- rolling ----------------------------------------------------------------------------------
 
 
-def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
+def _rolling_move(s: GameState, t: TurnState, active: PlayerState, hooks: tuple[Ability, ...]) -> Move:
     ch = active.character
     ability = ch.ability
-    if t.rolls_used == 0:
-        for rule in s.rules.hooks:  # the modules' own start of turn (none in the base game)
+    first = t.rolls_used == 0
+    if first and hooks:
+        for rule in hooks:  # the modules' own start of turn (none in the base game)
             if rule.start_of_turn is not None:
                 question = rule.start_of_turn(s, t, active)
                 if question is not None:
@@ -98,13 +101,13 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
         question = start(s, t, active)
         if question is not None:
             return question
-    if t.rolls_used == 0:
-        for rule in s.rules.hooks:  # the dice of the turn (OS1's Saloon die), last before rolling
+    if first and hooks:
+        for rule in hooks:  # the dice of the turn (OS1's Saloon die), last before rolling
             if rule.choose_dice is not None:
                 question = rule.choose_dice(s, t, active)
                 if question is not None:
                     return question
-        for rule in s.rules.hooks:  # dice set before the first roll (OS5's Ghost-preset dice)
+        for rule in hooks:  # dice set before the first roll (OS5's Ghost-preset dice)
             if rule.before_first_roll is not None:
                 step = rule.before_first_roll(s, t, active)
                 if step is not None:
@@ -117,16 +120,19 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
             move = roll_arrow(s, t, active)
             if move is not None:
                 return move
+        if s.rules.arrow_choice is None:
+            return _take_roll_arrow
         return arrow_move(s, active.id, _take_roll_arrow)
-    if t.batch is not None:  # a loss while rolling (OS1's bullet): the reactions to it first
-        reaction = _batch_reaction(s, t.batch, active)
-        if reaction is not None:
-            return reaction
-    for rule in s.rules.hooks:  # the modules' effects of each roll (OS1's broken arrows, bullets)
-        if rule.after_roll is not None:
-            move = rule.after_roll(s, t, active)
-            if move is not None:
-                return move
+    if hooks:
+        if t.batch is not None:  # a loss while rolling (OS1's bullet): the reactions to it first
+            reaction = _batch_reaction(s, t.batch, active)
+            if reaction is not None:
+                return reaction
+        for rule in hooks:  # the modules' effects of each roll (OS1's broken arrows, bullets)
+            if rule.after_roll is not None:
+                move = rule.after_roll(s, t, active)
+                if move is not None:
+                    return move
     if t.count(DYNAMITE) >= 3:
         return _finalize(RollingEnd.THREE_DYNAMITE)
     max_rolls = 1 + ch.rerolls
@@ -172,12 +178,13 @@ def _finalize(reason: RollingEnd) -> Step:
 
 def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
     ch = active.character
+    ability = ch.ability
     final = t.final_dice()
     if t.batch is not None:
         reaction = _batch_reaction(s, t.batch, active)
         if reaction is not None:
             return reaction
-    after_rolling = ch.ability.after_rolling
+    after_rolling = ability.after_rolling
     if after_rolling is not None:  # the roller's own step once rolling is over (OS4's Bill Noface)
         move = after_rolling(s, t, active)
         if move is not None:
@@ -187,7 +194,7 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
     # once fired, every shoot die had its target (and Slab had answered): nothing left to ask
     shoot = final.shoot
     if shoot and not t.shots_done:
-        before_shots = ch.ability.before_shots
+        before_shots = ability.before_shots
         if before_shots is not None:
             question = before_shots(s, t, active, final)
             if question is not None:
@@ -198,7 +205,7 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
         if untargeted:
             return Awaiting(player=active.id, decision=Decision.SHOT_TARGET, dice=untargeted)
         return _arrows_instead_question(s, BatchKind.SHOTS, shot_damage(t)) or _fire_shots
-    after_shots = ch.ability.after_shots
+    after_shots = ability.after_shots
     if after_shots is not None and t.shots_done:  # the shooter's own step after the shots (OS4)
         move = after_shots(s, t, active)
         if move is not None:
@@ -217,7 +224,7 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
     if gatlings >= ch.gatling_threshold and not t.gatling_done:
         planned = {p.id: 1 for p in gatling_victims(s, active)}
         return _arrows_instead_question(s, BatchKind.GATLING, planned) or _fire_gatling
-    after_gatling = ch.ability.after_gatling
+    after_gatling = ability.after_gatling
     if gatlings and after_gatling is not None:
         question = after_gatling(s, t, active, gatlings)
         if question is not None:
@@ -333,19 +340,31 @@ def _fire_shots(s: GameState, emit: Emit) -> None:
         if key.startswith(BatchKind.SHOTS + ":")
     }
     hits: list[Hit] = []
-    aimed = [(die, t.targets[die], shot_amount(t, die)) for die in sorted(t.targets)]
-    if t.second_targets:
-        aimed += [(die, t.second_targets[die], 1) for die in sorted(t.second_targets)]
-    for die, (target, face), amount in aimed:
-        if t.dice[die] not in ANY_SHOOT_FACES:
-            continue
-        spared = min(avoided.get(target, 0), amount)
-        if spared:
-            avoided[target] -= spared
-            amount -= spared
-        if amount:
-            hits.append((target, amount, SHOT_CAUSE[face], die))
+    for die in sorted(t.targets):
+        _aim_shot(t, die, t.targets[die], shot_amount(t, die), avoided, hits)
+    for die in sorted(t.second_targets):  # the second symbols of double faces (OS1)
+        _aim_shot(t, die, t.second_targets[die], 1, avoided, hits)
     apply_losses(s, hits, t.player, emit)
+
+
+def _aim_shot(
+    t: TurnState,
+    die: DieIndex,
+    aim: tuple[PlayerId, Face],
+    amount: int,
+    avoided: dict[str, int],
+    hits: list[Hit],
+) -> None:
+    """One aimed symbol's hit, less what Bart Cassidy took as arrows instead."""
+    if t.dice[die] not in ANY_SHOOT_FACES:
+        return  # a beer's aim
+    target, face = aim
+    spared = min(avoided.get(target, 0), amount)
+    if spared:
+        avoided[target] -= spared
+        amount -= spared
+    if amount:
+        hits.append((target, amount, SHOT_CAUSE[face], die))
 
 
 def _pour_beers(s: GameState, emit: Emit) -> None:
@@ -355,9 +374,12 @@ def _pour_beers(s: GameState, emit: Emit) -> None:
     own_beer = active.character.ability.own_beer
     # judged now, when the beers start to resolve, for every beer of the turn (Jesse Jones)
     self_heal = 1 if own_beer is None else own_beer(active)
-    aimed = [t.targets[die][0] for die in t.beer_dice()]
-    if t.second_targets:
-        aimed += [t.second_targets[die][0] for die in t.beer_dice() if die in t.second_targets]
+    beers = t.beer_dice()
+    targets = t.targets
+    aimed = [targets[die][0] for die in beers]
+    seconds = t.second_targets
+    if seconds:  # the second symbols of double beers (OS1)
+        aimed += [seconds[die][0] for die in beers if die in seconds]
     for target_id in aimed:
         target = s.by_id[target_id]
         heal = self_heal if target is active else 1
