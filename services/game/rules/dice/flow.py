@@ -277,8 +277,7 @@ def _arrows_instead_question(s: GameState, kind: str, planned: dict[PlayerId, in
     life whose ability answers them (Bart Cassidy), clockwise from the active player."""
     t = s.turn
     assert t is not None
-    by_id = s.by_id
-    if not any(by_id[pid].character.ability.on_damage for pid in planned):
+    if s.damage_askers.isdisjoint(planned):
         return None  # the usual case, answered without walking the table
     for p in clockwise_from(s, s.by_id[t.player]):
         damage = planned.get(p.id, 0)
@@ -300,8 +299,7 @@ def _batch_reaction(s: GameState, batch: DamageBatch, active: PlayerState) -> Mo
     the arrows the step's source takes for whom it hit (El Gringo)."""
     # A batch stays open until the next one or the turn's end and this runs after every step:
     # mostly nobody who lost life reacts, found without the table
-    by_id = s.by_id
-    if not any(by_id[pid].character.ability.reacts_to_loss for pid in batch.lost):
+    if s.reactors.isdisjoint(batch.lost):
         return None
     order = clockwise_from(s, active)
     for p in order:

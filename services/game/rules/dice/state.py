@@ -276,6 +276,10 @@ class GameState:
     one of its holder's ``arrows`` tokens (worth two in an Indian attack)."""
     chief_in_pile: bool = False
     """The Chief's Arrow is one of the ``arrow_pile`` tokens (OS2)."""
+    reactors: frozenset[PlayerId] = field(default=frozenset(), repr=False, compare=False)
+    """Players whose ability answers a loss of life once it applies (``Ability.reacts_to_loss``)."""
+    damage_askers: frozenset[PlayerId] = field(default=frozenset(), repr=False, compare=False)
+    """Players whose ability answers a loss before it applies (``Ability.on_damage``)."""
     special: SpecialRoles | None = None
     """OS3: the special role cards, who revealed and used his, the windows open and passed."""
     held: HeldLosses | None = None
@@ -283,6 +287,10 @@ class GameState:
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.players}
+        # characters never change during a game: who answers a loss is known once, so the steps
+        # asked after every loss test a set instead of walking the table
+        self.reactors = frozenset(p.id for p in self.players if p.character.ability.reacts_to_loss)
+        self.damage_askers = frozenset(p.id for p in self.players if p.character.ability.on_damage)
 
     def clone(self) -> GameState:
         return GameState(
