@@ -25,11 +25,15 @@ from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
 from strawberry.litestar import make_graphql_controller
 
 from event_store import create_pool
 from infra.postgres import database_name, resolve_postgres
 from infra.redis import resolve_redis
+from services.accounts.http import ACCOUNT_CONTROLLERS, BEARER, provide_accounts, provide_session
+from services.accounts.lifespan import accounts_lifespan
+from services.accounts.settings import AccountSettings
 from services.api.decoding import BoundedJsonRequest, decode_graphql_json
 from services.api.errors import EXCEPTION_HANDLERS, RETRY_AFTER_SECONDS, problem_body
 from services.api.health import OK, DatabaseProbe, check_dependencies
@@ -180,7 +184,7 @@ def extra_routers(graphql_path: str) -> list[Router]:
     return [dashboard_router(graphql_path=graphql_path)]
 
 
-def create_app(settings: ApiSettings | None = None) -> Litestar:
+def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | None = None) -> Litestar:
     settings = settings or ApiSettings.from_env()
     graphql_base = make_graphql_controller(
         build_schema(settings.limits),
@@ -206,14 +210,20 @@ def create_app(settings: ApiSettings | None = None) -> Litestar:
             GameController,
             RecordController,
             TokenController,
+            *ACCOUNT_CONTROLLERS,
             GraphQLController,
             health,
             metrics_handler(),
             *extra_routers(GRAPHQL_PATH),
         ],
         logging_config=None,  # the process's logging (JSON lines, redacted) is configured once
-        dependencies={"gateway": Provide(provide_gateway), "principal": Provide(provide_principal)},
-        lifespan=[_lifespan(settings), rate_limit_lifespan(settings.limits)],
+        dependencies={
+            "gateway": Provide(provide_gateway),
+            "principal": Provide(provide_principal),
+            "accounts": Provide(provide_accounts),
+            "session": Provide(provide_session),
+        },
+        lifespan=[_lifespan(settings), rate_limit_lifespan(settings.limits), accounts_lifespan(accounts)],
         middleware=[RateLimitMiddleware()],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.server.request_max_body_size,
@@ -224,5 +234,8 @@ def create_app(settings: ApiSettings | None = None) -> Litestar:
             description="BANG! The Dice Game league server: games, commands, records. GraphQL at /graphql.",
             path="/schema",
             render_plugins=[JsonRenderPlugin()],
+            components=Components(
+                security_schemes={BEARER: SecurityScheme(type="http", scheme="bearer")}
+            ),
         ),
     )

@@ -24,6 +24,18 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from event_store import ConcurrencyError, DuplicateEventConflict, StoreUnavailable
+from services.accounts.errors import (
+    AccountError,
+    InvalidAccountInput,
+    InviteExpired,
+    InviteNotFound,
+    InviteUsed,
+    LoginNameTaken,
+    LoginRefused,
+    LoginThrottled,
+    SessionRefused,
+    WrongPassword,
+)
 from services.game.application.errors import (
     AlreadyJoined,
     CommandIdReused,
@@ -107,6 +119,16 @@ PROBLEMS: dict[type[BaseException], Problem] = {
     MalformedRecord: Problem(422, "malformed-record", "The record cannot be read", "record"),
     RecordError: Problem(422, "bad-record", "The record is refused", "record"),
     GameServiceError: Problem(422, "refused", "Refused"),
+    InvalidAccountInput: Problem(422, "invalid-account-input", "A name or password breaks its rule"),
+    LoginNameTaken: Problem(409, "login-taken", "The login name is taken", "login"),
+    InviteNotFound: Problem(404, "invite-not-found", "No such invite"),
+    InviteUsed: Problem(409, "invite-used", "The invite was used already"),
+    InviteExpired: Problem(410, "invite-expired", "The invite has expired"),
+    LoginRefused: Problem(401, "login-refused", "Wrong login name or password"),
+    WrongPassword: Problem(403, "wrong-password", "The old password is wrong", "old_password"),
+    SessionRefused: Problem(401, "unauthenticated", "A valid session token is required"),
+    LoginThrottled: Problem(429, "rate-limited", "Too many failed logins; retry after Retry-After seconds"),
+    AccountError: Problem(422, "refused", "Refused"),
     StoreUnavailable: Problem(
         503, "store-unavailable", "The event store is unavailable; retry the same command"
     ),
@@ -174,6 +196,10 @@ def problem_response(request: Request[Any, Any, Any], error: Exception) -> Respo
             extra.update(input=error.index)
         if isinstance(error, InvalidArgument):
             extra.update(field=error.argument)
+        if isinstance(error, InvalidAccountInput):
+            extra.update(field=error.field, rule=error.rule)
+        if isinstance(error, LoginThrottled):
+            headers["Retry-After"] = str(error.retry_after)
         if problem.status == 401:
             headers["WWW-Authenticate"] = 'Bearer realm="bang-league"'
         if problem.status == 503:

@@ -1,0 +1,292 @@
+"""``AccountService``: invites, registration, login, sessions, passwords.
+
+Each write is one PostgreSQL transaction that appends the facts (``account-<id>``,
+``invite-<id>``) and writes the rows beside them (the hash, the session), so a refusal half-way
+leaves nothing behind. Inputs are checked before anything is read or hashed; argon2 runs
+outside every transaction (it takes tens of milliseconds and must not hold a row lock).
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from datetime import UTC, datetime
+
+import asyncpg
+import msgspec
+import redis.asyncio as aioredis
+
+from event_store import ANY, NO_STREAM, PostgresEventStore
+from services.accounts.errors import (
+    InvalidAccountInput,
+    InviteExpired,
+    InviteNotFound,
+    InviteUsed,
+    LoginNameTaken,
+    LoginRefused,
+    SessionRefused,
+    WrongPassword,
+)
+from services.accounts.events import (
+    ACCOUNTS_MAPPER,
+    AccountRegistered,
+    InviteAccepted,
+    InviteIssued,
+    PasswordChanged,
+    account_stream,
+    invite_stream,
+)
+from services.accounts.names import login_key, normalise_display_name, normalise_login
+from services.accounts.passwords import Passwords, check_password
+from services.accounts.sessions import (
+    UNKNOWN,
+    Session,
+    open_session,
+    resolve_session,
+    revoke_session,
+    revoke_sessions,
+    token_hash,
+)
+from services.accounts.settings import AccountSettings
+from services.accounts.throttle import LoginThrottle
+
+_INVITE_TOKEN_BYTES = 32
+MAX_SECRET_LENGTH = 200
+"""No token we issue is longer; a longer one is not looked up."""
+
+
+class Account(msgspec.Struct, frozen=True, kw_only=True):
+    """What anybody may be shown of an account (never its password hash)."""
+
+    account_id: str
+    login: str
+    display_name: str
+
+
+class Opened(msgspec.Struct, frozen=True, kw_only=True):
+    """A new session: the token is shown this once."""
+
+    account: Account
+    token: str
+    expires_at: datetime
+
+
+class IssuedInvite(msgspec.Struct, frozen=True, kw_only=True):
+    invite_id: str
+    token: str
+    """The secret of the link; shown this once, kept hashed."""
+    display_name: str
+    login: str | None
+    expires_at: datetime
+
+
+class AccountService:
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        settings: AccountSettings,
+        *,
+        redis: aioredis.Redis | None = None,
+        namespace: str = "accounts",
+    ) -> None:
+        self._pool = pool
+        self._store = PostgresEventStore(pool, mapper=ACCOUNTS_MAPPER)
+        self.settings = settings
+        self.passwords = Passwords(settings)
+        self._throttle = (
+            None
+            if redis is None
+            else LoginThrottle(
+                redis, namespace, settings.failed_logins_per_name, settings.failed_logins_per_address
+            )
+        )
+
+    # -- invites ---------------------------------------------------------------------------
+
+    async def issue_invite(
+        self, display_name: str, *, login: str | None = None, issued_by: str
+    ) -> IssuedInvite:
+        """An invite link's secret for one person (the CLI now; club organisers later)."""
+        name = normalise_display_name(display_name)
+        preset = None if login is None else normalise_login(login)
+        invite_id = uuid.uuid4().hex
+        token = secrets.token_urlsafe(_INVITE_TOKEN_BYTES)
+        async with self._pool.acquire() as connection, connection.transaction():
+            expires_at: datetime = await connection.fetchval(
+                """
+                INSERT INTO account_invites
+                       (invite_id, token_hash, display_name, login, issued_by, expires_at)
+                VALUES ($1, $2, $3, $4, $5, now() + $6::interval) RETURNING expires_at
+                """,
+                invite_id, token_hash(token), name, preset, issued_by, self.settings.invite_lifetime,
+            )  # fmt: skip
+            issued = InviteIssued(
+                invite_id=invite_id,
+                display_name=name,
+                login=preset,
+                issued_by=issued_by,
+                expires_at=expires_at.astimezone(UTC).isoformat(),
+            )
+            await self._store.append(
+                invite_stream(invite_id), [issued], expected_version=NO_STREAM, connection=connection
+            )
+        return IssuedInvite(
+            invite_id=invite_id, token=token, display_name=name, login=preset, expires_at=expires_at
+        )
+
+    async def accept_invite(
+        self, token: str, *, login: str | None, display_name: str | None, password: str
+    ) -> Opened:
+        """Create the invitee's account with their own password, and log them in."""
+        invite = await self._usable_invite(token)
+        preset: str | None = invite["login"]
+        if preset is not None and login is not None and login_key(login) != login_key(preset):
+            raise InvalidAccountInput("login", f"this invite's login name is set by the inviter: {preset}")
+        if preset is None and login is None:
+            raise InvalidAccountInput("login", "this invite lets you choose your login name: send `login`")
+        chosen = preset if preset is not None else normalise_login(login or "")
+        name = invite["display_name"] if display_name is None else normalise_display_name(display_name)
+        check_password(password)
+        password_hash = await self.passwords.hash(password)
+        account_id = uuid.uuid4().hex
+        async with self._pool.acquire() as connection, connection.transaction():
+            await self._usable_invite(token, connection=connection)  # again, locked: one use
+            try:
+                await connection.execute(
+                    """
+                    INSERT INTO accounts (account_id, login, login_key, display_name, password_hash)
+                    VALUES ($1, $2, $3, $4, $5)
+                    """,
+                    account_id, chosen, login_key(chosen), name, password_hash,
+                )  # fmt: skip
+            except asyncpg.UniqueViolationError:
+                raise LoginNameTaken(chosen) from None
+            await connection.execute(
+                "UPDATE account_invites SET accepted_at = now(), account_id = $2 WHERE invite_id = $1",
+                invite["invite_id"],
+                account_id,
+            )
+            registered = AccountRegistered(
+                account_id=account_id, login=chosen, display_name=name, invite_id=invite["invite_id"]
+            )
+            await self._store.append(
+                account_stream(account_id), [registered], expected_version=NO_STREAM, connection=connection
+            )
+            await self._store.append(
+                invite_stream(invite["invite_id"]),
+                [InviteAccepted(invite_id=invite["invite_id"], account_id=account_id)],
+                expected_version=1,
+                connection=connection,
+            )
+            account = Account(account_id=account_id, login=chosen, display_name=name)
+            return await self._open(connection, account)
+
+    async def _usable_invite(
+        self, token: str, *, connection: asyncpg.Connection | None = None
+    ) -> asyncpg.Record:
+        if len(token) > MAX_SECRET_LENGTH:
+            raise InviteNotFound()
+        row = await (connection or self._pool).fetchrow(
+            f"""
+            SELECT invite_id, display_name, login, accepted_at IS NOT NULL AS used,
+                   expires_at <= now() AS expired
+              FROM account_invites WHERE token_hash = $1 {"FOR UPDATE" if connection else ""}
+            """,
+            token_hash(token),
+        )
+        if row is None:
+            raise InviteNotFound()
+        if row["used"]:
+            raise InviteUsed()
+        if row["expired"]:
+            raise InviteExpired()
+        return row
+
+    # -- logging in and out ---------------------------------------------------------------
+
+    async def login(self, login: str, password: str, *, address: str) -> Opened:
+        """A new session for the right password; ``LoginRefused`` in the same words whether the
+        login name is unknown or the password wrong; ``LoginThrottled`` after too many failures."""
+        try:
+            key = login_key(login)
+        except InvalidAccountInput:
+            key = login.casefold()[:MAX_SECRET_LENGTH]  # no such account can exist: refuse as wrong
+        if self._throttle is not None:
+            await self._throttle.check(key, address)
+        row = await self._pool.fetchrow(
+            "SELECT account_id, login, display_name, password_hash FROM accounts WHERE login_key = $1", key
+        )
+        if row is None:
+            await self.passwords.verify_nobody(password[: 2 * MAX_SECRET_LENGTH])
+            return await self._refuse(key, address)
+        if not await self.passwords.verify(row["password_hash"], password[: 2 * MAX_SECRET_LENGTH]):
+            return await self._refuse(key, address)
+        account = Account(account_id=row["account_id"], login=row["login"], display_name=row["display_name"])
+        if self.passwords.needs_rehash(row["password_hash"]):
+            # the parameters were raised since this hash was made: store one made with them
+            new_hash = await self.passwords.hash(password)
+            await self._pool.execute(
+                "UPDATE accounts SET password_hash = $2 WHERE account_id = $1 AND password_hash = $3",
+                account.account_id,
+                new_hash,
+                row["password_hash"],
+            )
+        async with self._pool.acquire() as connection:
+            return await self._open(connection, account)
+
+    async def _refuse(self, key: str, address: str) -> Opened:
+        if self._throttle is not None:
+            await self._throttle.failed(key, address)
+        raise LoginRefused()
+
+    async def _open(self, connection: asyncpg.Connection, account: Account) -> Opened:
+        lifetime = self.settings.session_lifetime
+        token = await open_session(connection, account.account_id, lifetime)
+        expires_at = await connection.fetchval(
+            "SELECT expires_at FROM account_sessions WHERE token_hash = $1", token_hash(token)
+        )
+        return Opened(account=account, token=token, expires_at=expires_at)
+
+    async def authenticate(self, authorization: str | None) -> Session:
+        """The session of an ``Authorization`` header, or ``SessionRefused`` saying why."""
+        return await resolve_session(self._pool, authorization)
+
+    async def logout(self, session: Session) -> None:
+        await revoke_session(self._pool, session)
+
+    async def logout_everywhere(self, session: Session) -> int:
+        return await revoke_sessions(self._pool, session.account_id)
+
+    # -- the account itself -----------------------------------------------------------------
+
+    async def account(self, session: Session) -> Account:
+        row = await self._pool.fetchrow(
+            "SELECT account_id, login, display_name FROM accounts WHERE account_id = $1", session.account_id
+        )
+        if row is None:  # a session outlives no account (the foreign key); say it like any bad token
+            raise SessionRefused(UNKNOWN)
+        return Account(account_id=row["account_id"], login=row["login"], display_name=row["display_name"])
+
+    async def change_password(self, session: Session, old_password: str, new_password: str) -> None:
+        """A new password, given the old one; every other session of the account is ended (a
+        password is changed because somebody else may know it)."""
+        check_password(new_password, "new_password")
+        stored = await self._pool.fetchval(
+            "SELECT password_hash FROM accounts WHERE account_id = $1", session.account_id
+        )
+        if stored is None or not await self.passwords.verify(stored, old_password[: 2 * MAX_SECRET_LENGTH]):
+            raise WrongPassword()
+        new_hash = await self.passwords.hash(new_password)
+        async with self._pool.acquire() as connection, connection.transaction():
+            await connection.execute(
+                "UPDATE accounts SET password_hash = $2, password_changed_at = now() WHERE account_id = $1",
+                session.account_id,
+                new_hash,
+            )
+            await self._store.append(
+                account_stream(session.account_id),
+                [PasswordChanged(account_id=session.account_id)],
+                expected_version=ANY,
+                connection=connection,
+            )
+            await revoke_sessions(connection, session.account_id, keep=session.token_hash)
