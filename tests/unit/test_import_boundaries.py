@@ -21,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ENGINES = "services.game.rules"
 
-ENGINE_FREE = ("services/league", "services/ratings")
+ENGINE_FREE = ("services/league", "services/ratings", "services/accounts")
 """Packages that must not import an engine, directly or lazily."""
 
 NEUTRAL = "services/game/results/__init__.py"
@@ -33,6 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("event_store", "infra"),
     ("services.runtime",),
     ("services.worker",),
+    ("services.accounts",),  # who is who: below the games and leagues that will check it
     ("services.game",),
     ("services.league", "services.ratings", "services.dashboard"),
     ("services.api",),
