@@ -34,7 +34,7 @@ class LoginThrottle:
         storage = RedisStorage(
             "async+redis://",
             implementation="redispy",
-            connection_pool=redis.connection_pool,
+            connection_pool=redis.connection_pool,  # type: ignore[arg-type]  # limits types options as scalars
             key_prefix=f"bang:logins:{namespace}",
         )
         self._limiter = SlidingWindowCounterRateLimiter(storage)
