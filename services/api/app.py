@@ -40,6 +40,8 @@ from services.api.health import OK, DatabaseProbe, check_dependencies
 from services.api.rate_limit import RateLimitedGraphQL, RateLimitMiddleware, rate_limit_lifespan
 from services.api.schema import build_schema
 from services.api.settings import ApiSettings
+from services.clubs.http import CLUB_CONTROLLERS, provide_caller, provide_clubs
+from services.clubs.lifespan import clubs_lifespan
 from services.game.application.codec import GAME_MAPPER
 from services.game.application.service import GameService
 from services.game.edge.fanout import GameFanout, fanout_channel, redis_client
@@ -211,6 +213,7 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
             RecordController,
             TokenController,
             *ACCOUNT_CONTROLLERS,
+            *CLUB_CONTROLLERS,
             GraphQLController,
             health,
             metrics_handler(),
@@ -222,8 +225,15 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
             "principal": Provide(provide_principal),
             "accounts": Provide(provide_accounts),
             "session": Provide(provide_session),
+            "clubs": Provide(provide_clubs),
+            "caller": Provide(provide_caller),
         },
-        lifespan=[_lifespan(settings), rate_limit_lifespan(settings.limits), accounts_lifespan(accounts)],
+        lifespan=[
+            _lifespan(settings),
+            rate_limit_lifespan(settings.limits),
+            accounts_lifespan(accounts),
+            clubs_lifespan(),
+        ],
         middleware=[RateLimitMiddleware()],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.server.request_max_body_size,

@@ -36,6 +36,16 @@ from services.accounts.errors import (
     SessionRefused,
     WrongPassword,
 )
+from services.clubs.errors import (
+    AccountNotFound,
+    ClubError,
+    ClubInputOutOfBounds,
+    ClubNotFound,
+    InvalidClubInput,
+    LastAdmin,
+    RoleNotHeld,
+    RoleRequired,
+)
 from services.game.application.errors import (
     AlreadyJoined,
     CommandIdReused,
@@ -129,6 +139,14 @@ PROBLEMS: dict[type[BaseException], Problem] = {
     SessionRefused: Problem(401, "unauthenticated", "A valid session token is required"),
     LoginThrottled: Problem(429, "rate-limited", "Too many failed logins; retry after Retry-After seconds"),
     AccountError: Problem(422, "refused", "Refused"),
+    ClubInputOutOfBounds: Problem(400, "invalid-request", "The request does not fit the schema"),
+    InvalidClubInput: Problem(422, "invalid-club-input", "A club's value breaks its rule"),
+    ClubNotFound: Problem(404, "club-not-found", "No such club", "club_id"),
+    AccountNotFound: Problem(404, "account-not-found", "No such account", "account_id"),
+    RoleRequired: Problem(403, "role-required", "You do not hold the role this needs in this club"),
+    RoleNotHeld: Problem(404, "role-not-held", "The account does not hold this role here", "role"),
+    LastAdmin: Problem(409, "last-admin", "A club keeps at least one admin", "role"),
+    ClubError: Problem(422, "refused", "Refused"),
     StoreUnavailable: Problem(
         503, "store-unavailable", "The event store is unavailable; retry the same command"
     ),
@@ -196,7 +214,7 @@ def problem_response(request: Request[Any, Any, Any], error: Exception) -> Respo
             extra.update(input=error.index)
         if isinstance(error, InvalidArgument):
             extra.update(field=error.argument)
-        if isinstance(error, InvalidAccountInput):
+        if isinstance(error, (InvalidAccountInput, InvalidClubInput, ClubInputOutOfBounds)):
             extra.update(field=error.field, rule=error.rule)
         if isinstance(error, LoginThrottled):
             headers["Retry-After"] = str(error.retry_after)

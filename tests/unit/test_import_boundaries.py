@@ -21,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ENGINES = "services.game.rules"
 
-ENGINE_FREE = ("services/league", "services/ratings", "services/accounts")
+ENGINE_FREE = ("services/league", "services/ratings", "services/accounts", "services/clubs")
 """Packages that must not import an engine, directly or lazily."""
 
 NEUTRAL = "services/game/results/__init__.py"
@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("services.runtime",),
     ("services.worker",),
     ("services.accounts",),  # who is who: below the games and leagues that will check it
+    ("services.clubs",),  # club-scoped roles: on accounts, below the games and leagues
     ("services.game",),
     ("services.league", "services.ratings", "services.dashboard"),
     ("services.api",),

@@ -1,0 +1,67 @@
+"""The clubs' refusals; ``services/api/errors.py`` maps each to its status.
+
+A refusal names the club the caller asked about and the role they lack, never anything of a
+club the caller is not in (who its members are, which roles they hold).
+"""
+
+from __future__ import annotations
+
+
+class ClubError(Exception):
+    """Every refusal of the clubs component."""
+
+
+class ClubInputOutOfBounds(ClubError, ValueError):
+    """An id or a name outside what any request needs (400; nothing is read)."""
+
+    def __init__(self, field: str, rule: str) -> None:
+        super().__init__(f"`{field}`: {rule}")
+        self.field = field
+        self.rule = rule
+
+
+class InvalidClubInput(ClubError, ValueError):
+    """A value that fits the schema but breaks a rule (422; nothing is stored)."""
+
+    def __init__(self, field: str, rule: str) -> None:
+        super().__init__(f"`{field}`: {rule}")
+        self.field = field
+        self.rule = rule
+
+
+class ClubNotFound(ClubError):
+    def __init__(self, club_id: str) -> None:
+        super().__init__(f"no club has the id {club_id!r}")
+        self.field = "club_id"
+
+
+class AccountNotFound(ClubError):
+    def __init__(self, account_id: str) -> None:
+        super().__init__(f"no account has the id {account_id!r}")
+        self.field = "account_id"
+
+
+class RoleRequired(ClubError):
+    """The caller holds none of the roles this needs in this club (403)."""
+
+    def __init__(self, club_id: str, roles: tuple[str, ...]) -> None:
+        needed = " or ".join(roles) if roles else "a role"
+        super().__init__(f"this needs the role {needed} in club {club_id!r}, which you do not hold")
+        self.club_id = club_id
+        self.roles = roles
+
+
+class RoleNotHeld(ClubError):
+    def __init__(self, club_id: str, account_id: str, role: str) -> None:
+        super().__init__(f"account {account_id!r} does not hold the role {role} in club {club_id!r}")
+        self.field = "role"
+
+
+class LastAdmin(ClubError):
+    """Removing it would leave the club with nobody who can grant roles (409)."""
+
+    def __init__(self, club_id: str) -> None:
+        super().__init__(
+            f"club {club_id!r} would have no admin left; grant admin to someone else first"
+        )
+        self.field = "role"

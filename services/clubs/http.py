@@ -1,0 +1,147 @@
+"""The REST edge of clubs: thin handlers, one service call each (docs/permissions.md).
+
+Every route needs a session token (``Authorization: Bearer …``, 401 otherwise); a club's invite
+is accepted at the accounts' ``/accounts/invites/{token}/accept`` (whose secret the access log
+redacts). ``caller`` is the session's ``Principal``; who may do
+what is the service's ``require`` (403 naming the role and the club). Ids in paths and bodies
+and every name are bounded (400 naming the field).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Controller, Request, Response, delete, get, post
+from litestar.datastructures import State
+from litestar.params import JSONBody, Parameter
+
+from services.accounts.http import SECURED
+from services.clubs.bounds import GameId, Identifier, Name, check_id, check_page
+from services.clubs.errors import ClubInputOutOfBounds
+from services.clubs.roles import Principal, Role
+from services.clubs.service import ClubDetail, ClubInvite, ClubPage, ClubService, MyClub
+
+_LOGIN_MAX = 100
+
+
+class FoundClub(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    name: Name
+
+
+class InviteMember(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    display_name: Name
+    login: Annotated[str, msgspec.Meta(max_length=_LOGIN_MAX)] | None = None
+    """Preset for the invitee; they choose it on accepting when left out."""
+
+
+class GrantRole(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    account_id: Identifier
+    role: Role
+    game_id: GameId | None = None
+    """Scopes a scorekeeper to one table game."""
+
+
+class Granted(msgspec.Struct, frozen=True, kw_only=True):
+    club_id: str
+    account_id: str
+    role: Role
+    game_id: str | None
+    granted: bool
+    """False when the account held the role already (nothing changed)."""
+
+
+async def provide_clubs(state: State) -> ClubService:
+    clubs: ClubService = state.clubs
+    return clubs
+
+
+async def provide_caller(request: Request[Any, Any, Any], clubs: ClubService) -> Principal:
+    return await clubs.principal(request.headers.get("authorization"))
+
+
+class ClubController(Controller):
+    path = "/clubs"
+    tags = ["clubs"]
+
+    @post(operation_id="foundClub", summary="Found a club; you become its admin", security=SECURED)
+    async def found(self, data: JSONBody[FoundClub], caller: Principal, clubs: ClubService) -> ClubDetail:
+        return await clubs.found(caller, data.name)
+
+    @get(operation_id="clubs", summary="Clubs by name, a page at a time", security=SECURED)
+    async def list_clubs(
+        self,
+        caller: Principal,
+        clubs: ClubService,
+        limit: Annotated[int, Parameter(query="limit", ge=1, le=100)] = 50,
+        offset: Annotated[int, Parameter(query="offset", ge=0, le=1_000_000)] = 0,
+    ) -> ClubPage:
+        check_page(limit, offset)
+        return await clubs.clubs(limit, offset)
+
+    @get(
+        "/{club_id:str}",
+        operation_id="club",
+        summary="A club and its members (its members only)",
+        security=SECURED,
+    )
+    async def club(self, club_id: str, caller: Principal, clubs: ClubService) -> ClubDetail:
+        return await clubs.club(caller, check_id("club_id", club_id))
+
+    @post(
+        "/{club_id:str}/invites",
+        operation_id="inviteMember",
+        summary="Invite a person to the club (admin or organiser); accepting makes them a player",
+        security=SECURED,
+    )
+    async def invite(
+        self, club_id: str, data: JSONBody[InviteMember], caller: Principal, clubs: ClubService
+    ) -> ClubInvite:
+        return await clubs.invite(caller, check_id("club_id", club_id), data.display_name, data.login)
+
+    @post(
+        "/{club_id:str}/roles",
+        operation_id="grantRole",
+        summary="Grant a role in the club (admin only); granting a held role changes nothing",
+        security=SECURED,
+    )
+    async def grant(
+        self, club_id: str, data: JSONBody[GrantRole], caller: Principal, clubs: ClubService
+    ) -> Response[Granted]:
+        club = check_id("club_id", club_id)
+        granted = await clubs.grant(caller, club, data.account_id, data.role, data.game_id)
+        body = Granted(
+            club_id=club, account_id=data.account_id, role=data.role, game_id=data.game_id, granted=granted
+        )
+        return Response(body, status_code=201 if granted else 200)
+
+    @delete(
+        "/{club_id:str}/roles/{account_id:str}/{role:str}",
+        operation_id="revokeRole",
+        summary="Revoke a role in the club (admin only); the last admin cannot be removed",
+        security=SECURED,
+    )
+    async def revoke(
+        self, club_id: str, account_id: str, role: str, caller: Principal, clubs: ClubService
+    ) -> None:
+        club, account = check_id("club_id", club_id), check_id("account_id", account_id)
+        await clubs.revoke(caller, club, account, role_of(role))
+
+
+def role_of(text: str) -> Role:
+    try:
+        return Role(text)
+    except ValueError:
+        raise ClubInputOutOfBounds("role", "a role is one of " + ", ".join(r.value for r in Role)) from None
+
+
+class MyClubsController(Controller):
+    path = "/me/clubs"
+    tags = ["clubs"]
+
+    @get(operation_id="myClubs", summary="Your clubs and your roles in each", security=SECURED)
+    async def my_clubs(self, caller: Principal, clubs: ClubService) -> list[MyClub]:
+        return await clubs.my_clubs(caller)
+
+
+CLUB_CONTROLLERS = (ClubController, MyClubsController)
