@@ -19,6 +19,8 @@ from services.game.rules.dice.table import reach_among
 from services.game.rules.dice.vocabulary import DOUBLE_FACES, Cause, GainCause
 
 _AIMED = (Cause.SHOOT1, Cause.SHOOT2)
+# read per event and per seat: constants (an enum member's read is slow on Python 3.11)
+_BEER_GAIN, _SHERIFF = GainCause.BEER, Role.SHERIFF
 _SHERIFF_CHANGED = ev.EVENT_TYPES.get("SheriffChanged")
 """OS3's event that makes another player the Sheriff (None while OS3 is not registered)."""
 
@@ -70,7 +72,7 @@ class Knowledge:
                     self.facts += 1
             elif (
                 kind is ev.LifeGained
-                and e.cause is GainCause.BEER  # type: ignore[attr-defined]
+                and e.cause is _BEER_GAIN  # type: ignore[attr-defined]
                 and e.source is not None  # type: ignore[attr-defined]
                 and e.source != e.player  # type: ignore[attr-defined]
             ):
@@ -109,7 +111,7 @@ def _seating(state: GameState) -> Seating:
         if p.alive:
             index[p.seat] = len(living)
             living.append(p)
-        if p.role is Role.SHERIFF:
+        if p.role is _SHERIFF:
             sheriff = p
     return living, index, sheriff
 

@@ -17,6 +17,9 @@ from services.game.rules.dice.flow import advance, next_move
 from services.game.rules.dice.state import GameState
 from services.game.rules.dice.vocabulary import Phase
 
+_OVER = Phase.OVER
+"""As a constant: on Python 3.11 reading ``Phase.OVER`` costs ten times a module constant's read."""
+
 
 def awaiting(state: GameState) -> Awaiting | None:
     """The open question of a game at rest, or None once it is over."""
@@ -50,7 +53,7 @@ def execute(state: GameState, command: cmd.GameCommand) -> list[ev.Event]:
 
 def check(state: GameState, command: cmd.GameCommand) -> Awaiting:
     """Raise the RuleError that ``command`` deserves, or return the question it answers."""
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         raise GameOver(f"the game is over; {command} cannot be played")
     question = awaiting(state)
     assert question is not None

@@ -246,16 +246,20 @@ def _gatling_fired(s: GameState, e: ev.GatlingFired) -> None:
     t.batch = DamageBatch(BatchKind.GATLING, e.player)
 
 
+# read for every loss and gain of life: constants (an enum member's read is slow on Python 3.11)
+_INDIAN_ATTACK, _BEER_GAIN = Cause.INDIAN_ATTACK, GainCause.BEER
+
+
 def _life_lost(s: GameState, e: ev.LifeLost) -> None:
     s.by_id[e.player].life -= e.amount
     t = s.turn
-    if t is not None and t.batch is not None and e.cause is not Cause.INDIAN_ATTACK:
+    if t is not None and t.batch is not None and e.cause is not _INDIAN_ATTACK:
         t.batch.lost[e.player] = t.batch.lost.get(e.player, 0) + e.amount
 
 
 def _life_gained(s: GameState, e: ev.LifeGained) -> None:
     s.by_id[e.player].life += e.amount
-    if e.cause is GainCause.BEER and s.turn is not None:
+    if e.cause is _BEER_GAIN and s.turn is not None:
         s.turn.beers_done = True
 
 

@@ -40,6 +40,13 @@ Move = Awaiting | Step | None
 Hit = tuple[PlayerId, int, Cause, DieIndex | None]
 """(target, life to lose, cause, die)."""
 
+# Enum members the steps read at every command, as module constants: on Python 3.11 reading
+# an enum member (``Phase.OVER``) goes through the enum class, ten times a constant's read
+_OVER, _ROLLING = Phase.OVER, Phase.ROLLING
+_ROLL, _REROLL_OR_STOP = Decision.ROLL, Decision.REROLL_OR_STOP
+_SHOT_TARGET, _BEER_TARGET = Decision.SHOT_TARGET, Decision.BEER_TARGET
+_GATLING_CAUSE = Cause.GATLING
+
 SHOT_CAUSE = {Face.SHOOT1: Cause.SHOOT1, Face.SHOOT2: Cause.SHOOT2}
 """The cause of a loss to a die used as this face."""
 
@@ -55,7 +62,7 @@ def advance(state: GameState, emit: Emit) -> Awaiting | None:
 
 
 def next_move(s: GameState) -> Move:
-    if s.phase is Phase.OVER:
+    if s.phase is _OVER:
         return None
     hooks = s.rules.hooks
     if hooks:  # a module's open business first (none in the base game)
@@ -78,7 +85,7 @@ def next_move(s: GameState) -> Move:
                 if move is not None:
                     return move
         return _end_turn
-    if t.phase is Phase.ROLLING:
+    if t.phase is _ROLLING:
         return _rolling_move(s, t, active, hooks)
     return _resolving_move(s, t, active)
 
@@ -113,7 +120,7 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState, hooks: tuple[
                 if step is not None:
                     return step
     if t.pending_roll is not None:
-        return Awaiting(player=active.id, decision=Decision.ROLL, dice=t.pending_roll)
+        return Awaiting(player=active.id, decision=_ROLL, dice=t.pending_roll)
     if t.roll_arrows_left > 0:
         roll_arrow = ability.roll_arrow
         if roll_arrow is not None:  # the roller's own rule for his arrow faces (OS4)
@@ -143,7 +150,7 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState, hooks: tuple[
         rerollable = tuple([i for i in rerollable if i not in t.preset])
     return Awaiting(
         player=active.id,
-        decision=Decision.REROLL_OR_STOP,
+        decision=_REROLL_OR_STOP,
         dice=rerollable,
         rolls_left=max_rolls - t.rolls_used,
     )
@@ -203,7 +210,7 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
         if final.doubles:
             untargeted = _with_second_symbols(t, untargeted, shoot, final.doubles)
         if untargeted:
-            return Awaiting(player=active.id, decision=Decision.SHOT_TARGET, dice=untargeted)
+            return Awaiting(player=active.id, decision=_SHOT_TARGET, dice=untargeted)
         return _arrows_instead_question(s, BatchKind.SHOTS, shot_damage(t)) or _fire_shots
     after_shots = ability.after_shots
     if after_shots is not None and t.shots_done:  # the shooter's own step after the shots (OS4)
@@ -218,7 +225,7 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
             if final.doubles:
                 untargeted = _with_second_symbols(t, untargeted, beers, final.doubles)
             if untargeted:
-                return Awaiting(player=active.id, decision=Decision.BEER_TARGET, dice=untargeted)
+                return Awaiting(player=active.id, decision=_BEER_TARGET, dice=untargeted)
             return _pour_beers
     gatlings = final.gatling
     if gatlings >= ch.gatling_threshold and not t.gatling_done:
@@ -264,7 +271,7 @@ def gatling_victims(s: GameState, active: PlayerState) -> list[PlayerState]:
     return [
         p
         for p in clockwise_from(s, active)
-        if p is not active and p.alive and Cause.GATLING not in p.character.immune_to
+        if p is not active and p.alive and _GATLING_CAUSE not in p.character.immune_to
     ]
 
 

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from services.game.rules.dice.old_saloon.special_roles import SpecialRoles
 
 DICE_COUNT = 5
+_OVER = Phase.OVER
+"""As a constant: on Python 3.11 reading ``Phase.OVER`` costs ten times a module constant's read."""
 
 
 @dataclass(slots=True)
@@ -323,7 +325,7 @@ class GameState:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER  # a constant: asked after every command of a bot game
 
     @property
     def active(self) -> PlayerState | None:

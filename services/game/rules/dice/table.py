@@ -6,7 +6,7 @@ Distance counts living players only: the smaller of the two seat counts around t
 from __future__ import annotations
 
 from services.game.rules.dice.state import GameState, PlayerState
-from services.game.rules.dice.vocabulary import Face
+from services.game.rules.dice.vocabulary import SHOOT1, SHOOT2, Face
 
 
 def distance(state: GameState, a: PlayerState, b: PlayerState) -> int:
@@ -18,13 +18,15 @@ def distance(state: GameState, a: PlayerState, b: PlayerState) -> int:
 
 def reach(state: GameState, shooter: PlayerState, face: Face) -> frozenset[int]:
     """Distances a die used as ``face`` reaches. With 2 or 3 alive a shoot2 acts as a shoot1."""
-    return reach_among(sum(1 for p in state.players if p.alive), shooter, face)
+    return reach_among(len([p for p in state.players if p.alive]), shooter, face)
 
 
 def reach_among(living: int, shooter: PlayerState, face: Face) -> frozenset[int]:
     """``reach`` for a caller that already knows how many players are alive."""
-    if face is Face.SHOOT2 and living <= 3:
-        face = Face.SHOOT1
+    # module constants, not ``Face.SHOOT2``: an enum attribute read costs several times as much
+    # on Python 3.11, and bots ask this for every die and target they weigh
+    if face is SHOOT2 and living <= 3:
+        face = SHOOT1
     return shooter.character.reach[face]
 
 
