@@ -8,6 +8,7 @@ outside every transaction (it takes tens of milliseconds and must not hold a row
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import uuid
 from datetime import UTC, datetime
@@ -208,19 +209,26 @@ class AccountService:
         """A new session for the right password; ``LoginRefused`` in the same words whether the
         login name is unknown or the password wrong; ``LoginThrottled`` after too many failures."""
         try:
-            key = login_key(login)
+            key: str | None = login_key(login)
         except InvalidAccountInput:
-            key = login.casefold()[:MAX_SECRET_LENGTH]  # no such account can exist: refuse as wrong
+            key = None  # no account can have this name: refused as wrong, never looked up
+        # a name no account can have (control characters, NUL) is counted under its digest
+        counted = key if key is not None else hashlib.sha256(login.encode("utf-8", "replace")).hexdigest()
         if self._throttle is not None:
-            await self._throttle.check(key, address)
-        row = await self._pool.fetchrow(
-            "SELECT account_id, login, display_name, password_hash FROM accounts WHERE login_key = $1", key
+            await self._throttle.check(counted, address)
+        row = (
+            None
+            if key is None
+            else await self._pool.fetchrow(
+                "SELECT account_id, login, display_name, password_hash FROM accounts WHERE login_key = $1",
+                key,
+            )
         )
         if row is None:
             await self.passwords.verify_nobody(password[: 2 * MAX_SECRET_LENGTH])
-            return await self._refuse(key, address)
+            return await self._refuse(counted, address)
         if not await self.passwords.verify(row["password_hash"], password[: 2 * MAX_SECRET_LENGTH]):
-            return await self._refuse(key, address)
+            return await self._refuse(counted, address)
         account = Account(account_id=row["account_id"], login=row["login"], display_name=row["display_name"])
         if self.passwords.needs_rehash(row["password_hash"]):
             # the parameters were raised since this hash was made: store one made with them

@@ -65,6 +65,14 @@ async def test_a_wrong_password_and_an_unknown_login_are_refused_in_the_same_wor
         k: v for k, v in unknown.json().items() if k != "instance"
     }
     assert "wrong" in wrong.json()["detail"]
+    # a name no account can have (a NUL, a control character) is refused the same way, never
+    # looked up (PostgreSQL refuses a NUL in text: it must not become a 500)
+    for impossible in ("ali\x00ce", "ali\x1bce"):
+        odd = await client.post("/sessions", json={"login": impossible, "password": "not the password"})
+        assert odd.status_code == 401, odd.text
+        assert {k: v for k, v in odd.json().items() if k != "instance"} == {
+            k: v for k, v in unknown.json().items() if k != "instance"
+        }
     assert await count(app, "account_sessions") == 1  # the registration's only
 
 
