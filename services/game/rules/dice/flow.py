@@ -46,6 +46,7 @@ _OVER, _ROLLING = Phase.OVER, Phase.ROLLING
 _ROLL, _REROLL_OR_STOP = Decision.ROLL, Decision.REROLL_OR_STOP
 _SHOT_TARGET, _BEER_TARGET = Decision.SHOT_TARGET, Decision.BEER_TARGET
 _GATLING_CAUSE = Cause.GATLING
+_ROLL_ARROW, _BEER_GAIN = ArrowReason.ROLL, GainCause.BEER
 
 SHOT_CAUSE = {Face.SHOOT1: Cause.SHOOT1, Face.SHOOT2: Cause.SHOOT2}
 """The cause of a loss to a die used as this face."""
@@ -141,10 +142,10 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState, hooks: tuple[
                 if move is not None:
                     return move
     if t.count(DYNAMITE) >= 3:
-        return _finalize(RollingEnd.THREE_DYNAMITE)
+        return _finalize_three_dynamite
     max_rolls = 1 + ch.rerolls
     if t.rolls_used >= max_rolls:
-        return _finalize(RollingEnd.NO_REROLLS_LEFT)
+        return _finalize_no_rerolls_left
     rerollable = (ability.on_keep or base_rerollable)(t)
     if t.preset:  # a Ghost-preset die is never rerolled, whatever the character (OS5)
         rerollable = tuple([i for i in rerollable if i not in t.preset])
@@ -169,7 +170,7 @@ def arrow_move(s: GameState, taker: PlayerId, take: Step) -> Move:
 
 def _take_roll_arrow(s: GameState, emit: Emit) -> None:
     assert s.turn is not None
-    take_arrow(s, s.turn.player, ArrowReason.ROLL, emit)
+    take_arrow(s, s.turn.player, _ROLL_ARROW, emit)
 
 
 def _finalize(reason: RollingEnd) -> Step:
@@ -178,6 +179,11 @@ def _finalize(reason: RollingEnd) -> Step:
         emit(ev.DiceFinalized(player=s.turn.player, faces=tuple(s.turn.faces()), reason=reason))
 
     return finalize
+
+
+# made once: the rolling steps ask for them at the end of every turn's rolls
+_finalize_three_dynamite = _finalize(RollingEnd.THREE_DYNAMITE)
+_finalize_no_rerolls_left = _finalize(RollingEnd.NO_REROLLS_LEFT)
 
 
 # --- resolving --------------------------------------------------------------------------------
@@ -393,7 +399,7 @@ def _pour_beers(s: GameState, emit: Emit) -> None:
             ev.LifeGained(
                 player=target.id,
                 amount=min(heal, target.max_life - target.life),
-                cause=GainCause.BEER,
+                cause=_BEER_GAIN,
                 source=active.id,
             ),
             emit,
@@ -411,7 +417,7 @@ def _fire_gatling(s: GameState, emit: Emit) -> None:
         if not t.arrows_instead.get(f"{BatchKind.GATLING}:{p.id}", 0)
     ]
     apply_losses(s, hits, active.id, emit)
-    if s.phase is not Phase.OVER and s.held is None and active.arrows:
+    if s.phase is not _OVER and s.held is None and active.arrows:
         emit(ev.ArrowsReturned(player=active.id, count=active.arrows, reason=ArrowReason.GATLING))
 
 
