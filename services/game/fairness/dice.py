@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
 from services.game.fairness.streams import DICE_LABEL, block
 from services.game.fairness.versions import DICE_1
@@ -43,7 +43,7 @@ DICE_1_FACES: tuple[str, ...] = ("arrow", "dynamite", "shoot1", "shoot2", "beer"
 FACES: tuple[Face, ...] = tuple(Face(name) for name in DICE_1_FACES)
 """``DICE_1_FACES`` as the engine's faces (mapped by name, never by enum order)."""
 
-_ACCEPT_BELOW = 252  # largest multiple of 6 that fits a byte: bytes from here on are rejected
+ACCEPT_BELOW = 252  # largest multiple of 6 that fits a byte: bytes from here on are rejected
 SEED_BYTES = 32
 
 
@@ -79,12 +79,12 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-class SeededDice:
-    """The ``dice-1`` face stream of one seed (see the module docstring for the algorithm)."""
+class AcceptedByteStream:
+    """One seed's stream of accepted bytes, each read as a value 0..5 (steps 2-4 above), dealt
+    in order and counted; ``dice-1`` and ``dice-2`` differ only in what a value becomes
+    (``_decode``)."""
 
     __slots__ = ("_buffer", "_counter", "faces_dealt", "rolls_made", "seed")
-
-    version = DICE_1
 
     def __init__(self, seed: bytes) -> None:
         if not seed:
@@ -93,39 +93,55 @@ class SeededDice:
         self.rolls_made = 0
         self.faces_dealt = 0
         self._counter = 0
-        # faces already derived from the current block but not yet dealt
-        self._buffer: list[Face] = []
+        # values already derived from the current block but not yet dealt
+        self._buffer: list[Any] = []
 
     @property
     def position(self) -> int:
-        """How many faces of the stream have been dealt (the next face's index)."""
+        """How many values of the stream have been dealt (the next one's index)."""
         return self.faces_dealt
 
     @property
     def commitment(self) -> str:
         return commitment(self.seed)
 
+    def _take(self, count: int) -> list[Any]:
+        """The next ``count`` decoded values, dealt (counted in ``faces_dealt``)."""
+        buffer = self._buffer
+        while len(buffer) < count:
+            data = block(self.seed, self._counter, DICE_LABEL)
+            self._counter += 1
+            buffer.extend(self._decode(data))
+        taken = buffer[:count]
+        del buffer[:count]
+        self.faces_dealt += count
+        return taken
+
+    def _decode(self, data: bytes) -> Iterable[Any]:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.commitment[:12]}… at face {self.faces_dealt}>"
+
+
+class SeededDice(AcceptedByteStream):
+    """The ``dice-1`` face stream of one seed (see the module docstring for the algorithm)."""
+
+    __slots__ = ()
+
+    version = DICE_1
+
     def roll(self, count: int, kinds: Sequence[str] | None = None) -> tuple[Face, ...]:
         if count < 0:
             raise ValueError(f"cannot roll {count} dice")
         if kinds is not None:
             check_kinds(DICE_1, count, kinds, (BASE_KIND,))
-        buffer = self._buffer
-        while len(buffer) < count:
-            self._refill()
-        faces = tuple(buffer[:count])
-        del buffer[:count]
+        faces = tuple(self._take(count))
         self.rolls_made += 1
-        self.faces_dealt += count
         return faces
 
-    def _refill(self) -> None:
-        data = block(self.seed, self._counter, DICE_LABEL)
-        self._counter += 1
-        self._buffer.extend(FACES[b % 6] for b in data if b < _ACCEPT_BELOW)
-
-    def __repr__(self) -> str:
-        return f"<SeededDice {self.commitment[:12]}… at face {self.faces_dealt}>"
+    def _decode(self, data: bytes) -> Iterable[Face]:
+        return [FACES[b % 6] for b in data if b < ACCEPT_BELOW]
 
 
 def faces_of(seed: bytes, count: int) -> tuple[Face, ...]:

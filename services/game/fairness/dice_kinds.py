@@ -30,11 +30,10 @@ Alive brings ``whiskey`` and ``duel``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
-from services.game.fairness.dice import BASE_KIND, check_kinds, commitment
-from services.game.fairness.streams import DICE_LABEL, block
+from services.game.fairness.dice import ACCEPT_BELOW, BASE_KIND, AcceptedByteStream, check_kinds
 from services.game.fairness.versions import DICE_2
 from services.game.rules.dice import Face
 
@@ -49,7 +48,6 @@ DICE_2_FACES: Mapping[str, tuple[str, ...]] = MappingProxyType(
 """``dice-2``'s face table per die kind, index 0..5. Part of the published algorithm: never
 reorder or edit it (a change is a new version)."""
 
-_ACCEPT_BELOW = 252  # largest multiple of 6 that fits a byte: bytes from here on are rejected
 
 
 def _engine_faces(names: tuple[str, ...]) -> tuple[Face, ...] | None:
@@ -81,31 +79,12 @@ def kind_faces(kind: str) -> tuple[Face, ...]:
     raise ValueError(f"{DICE_2} cannot roll a {kind} die yet: the engine has no face {', '.join(missing)}")
 
 
-class KindedDice:
+class KindedDice(AcceptedByteStream):
     """The ``dice-2`` face stream of one seed (see the module docstring for the algorithm)."""
 
-    __slots__ = ("_buffer", "_counter", "faces_dealt", "rolls_made", "seed")
+    __slots__ = ()
 
     version = DICE_2
-
-    def __init__(self, seed: bytes) -> None:
-        if not seed:
-            raise ValueError("a dice seed must not be empty")
-        self.seed = seed
-        self.rolls_made = 0
-        self.faces_dealt = 0
-        self._counter = 0
-        # indices already derived from the current block but not yet dealt
-        self._buffer: list[int] = []
-
-    @property
-    def position(self) -> int:
-        """How many indices of the stream have been dealt (the next die's index)."""
-        return self.faces_dealt
-
-    @property
-    def commitment(self) -> str:
-        return commitment(self.seed)
 
     def roll(self, count: int, kinds: Sequence[str] | None = None) -> tuple[Face, ...]:
         if count < 0:
@@ -121,16 +100,9 @@ class KindedDice:
 
     def indices(self, count: int) -> list[int]:
         """The next ``count`` indices (0..5) of the stream, dealt (counted in ``faces_dealt``)."""
-        buffer = self._buffer
-        while len(buffer) < count:
-            data = block(self.seed, self._counter, DICE_LABEL)
-            self._counter += 1
-            buffer.extend(b % 6 for b in data if b < _ACCEPT_BELOW)
-        taken = buffer[:count]
-        del buffer[:count]
-        self.faces_dealt += count
-        return taken
+        return self._take(count)
 
-    def __repr__(self) -> str:
-        return f"<KindedDice {self.commitment[:12]}… at face {self.faces_dealt}>"
+    def _decode(self, data: bytes) -> Iterable[int]:
+        return [b % 6 for b in data if b < ACCEPT_BELOW]
+
 
