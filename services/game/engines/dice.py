@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 
+from event_store import PayloadDecodeError
 from services.game.engines.interface import Question, RandomNeed, SeatSpec
 from services.game.results import Elimination, FinishKind, GameFinish, GameResult, SeatOutcome
 from services.game.results import Role as BaseRole
@@ -300,8 +301,26 @@ def awaiting_detail(question: Awaiting | None) -> dict[str, Any] | None:
     }
 
 
-def dice_finish(ended: GameEnded) -> GameFinish:
-    """The dice engine's end in neutral words. Eliminations are ordered by turn, then seat."""
+def _expansion_fields(line: Mapping[str, Any]) -> tuple[str | None, bool]:
+    """(special role, ended as the Ghost) of one player's line of ``GameEnded.results``, read by
+    name: both are absent from a base game's line."""
+    special = line.get("special")
+    ghost = line.get("ghost", False)
+    if special is not None and not isinstance(special, str):
+        raise PayloadDecodeError(f"GameEnded: a player's special role is {special!r}, not a name")
+    if not isinstance(ghost, bool):
+        raise PayloadDecodeError(f"GameEnded: a player's ghost flag is {ghost!r}, not true or false")
+    return special, ghost
+
+
+def dice_finish(ended: GameEnded, payload: Mapping[str, Any] | None = None) -> GameFinish:
+    """The dice engine's end in neutral words. Eliminations are ordered by turn, then seat.
+
+    ``payload`` is the recorded event's data (the ended event's own fields when not given).
+    Old Saloon's fields of a player's line (``special``, ``ghost``) are read from it by name,
+    so the result carries them whichever engine version wrote or reads the record."""
+    lines = (msgspec.to_builtins(ended) if payload is None else payload)["results"]
+    extras = [_expansion_fields(line) for line in lines]
     seats = tuple(
         SeatOutcome(
             seat=r.player,
@@ -310,8 +329,10 @@ def dice_finish(ended: GameEnded) -> GameFinish:
             side=r.side.value,
             alive=r.alive,
             won=r.won,
+            special=special,
+            ghost=ghost,
         )
-        for r in ended.results
+        for r, (special, ghost) in zip(ended.results, extras, strict=True)
     )
     out = sorted(
         ((r.eliminated_turn, i, r) for i, r in enumerate(ended.results) if not r.alive),

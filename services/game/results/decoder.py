@@ -16,82 +16,21 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import msgspec
-
-from event_store import PayloadDecodeError, RecordedEvent
+from event_store import RecordedEvent
 from services.game.application.codec import GAME_MAPPER, game_id_of
 from services.game.application.lifecycle import GameAbandoned, GameCreated, PlayerJoined, SeatsDealt, seat_id
+from services.game.engines.dice import dice_finish
 from services.game.results import (
     BASE_RULESET,
-    Elimination,
-    FinishKind,
     GameFinish,
     GameResult,
     GameType,
-    Role,
-    SeatOutcome,
 )
 from services.game.rules.dice import GameEnded
 
 GameFact = GameCreated | PlayerJoined | SeatsDealt | GameAbandoned | GameFinish
 """What a consumer of results needs from a game stream: the lifecycle facts as the game service
 recorded them, and the engine's end as a neutral ``GameFinish``."""
-
-
-def _expansion_fields(line: Mapping[str, Any]) -> tuple[str | None, bool]:
-    """(special role, ended as the Ghost) of one player's line of ``GameEnded.results``, read by
-    name: both are absent from a base game's line."""
-    special = line.get("special")
-    ghost = line.get("ghost", False)
-    if special is not None and not isinstance(special, str):
-        raise PayloadDecodeError(f"GameEnded: a player's special role is {special!r}, not a name")
-    if not isinstance(ghost, bool):
-        raise PayloadDecodeError(f"GameEnded: a player's ghost flag is {ghost!r}, not true or false")
-    return special, ghost
-
-
-def dice_finish(ended: GameEnded, payload: Mapping[str, Any] | None = None) -> GameFinish:
-    """The dice engine's end in neutral words. Eliminations are ordered by turn, then seat.
-
-    ``payload`` is the recorded event's data (the ended event's own fields when not given).
-    Old Saloon's fields of a player's line (``special``, ``ghost``) are read from it by name,
-    so the result carries them whichever engine version wrote or reads the record."""
-    lines = (msgspec.to_builtins(ended) if payload is None else payload)["results"]
-    extras = [_expansion_fields(line) for line in lines]
-    seats = tuple(
-        SeatOutcome(
-            seat=r.player,
-            role=r.role.value,
-            base_role=Role(r.role.value),
-            side=r.side.value,
-            alive=r.alive,
-            won=r.won,
-            special=special,
-            ghost=ghost,
-        )
-        for r, (special, ghost) in zip(ended.results, extras, strict=True)
-    )
-    out = sorted(
-        ((r.eliminated_turn, i, r) for i, r in enumerate(ended.results) if not r.alive),
-        key=lambda t: (t[0] if t[0] is not None else 0, t[1]),
-    )
-    eliminations = tuple(
-        Elimination(
-            seat=r.player,
-            by=r.eliminated_by,
-            # a player out before a recorded position starts has no cause on record
-            cause=None if r.eliminated_cause is None else r.eliminated_cause.value,
-            turn=turn if turn is not None else 0,
-        )
-        for turn, _, r in out
-    )
-    return GameFinish(
-        finish=FinishKind.NO_WINNER if ended.winning_side is None else FinishKind.WON,
-        winners=() if ended.winning_side is None else (ended.winning_side.value,),
-        seats=seats,
-        eliminations=eliminations,
-        turn=ended.turn,
-    )
 
 
 _FINISHES: dict[str, Callable[[GameEnded, Mapping[str, Any]], GameFinish]] = {GameEnded.__name__: dice_finish}
