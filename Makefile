@@ -22,9 +22,11 @@ demo: $(STAMP)
 test: $(STAMP)
 	# the browser tests drive Debian's chromium (Playwright's own browser download is unreachable)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	# the JavaScript seed derivations are compared with the Python ones under node (tests/unit/dashboard)
+	command -v node >/dev/null || (apt-get update && apt-get install -y nodejs)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=30
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -66,6 +66,10 @@ def parse_duration(text: str) -> timedelta:
     return timedelta(**{_UNITS[match[2]]: int(match[1])})
 
 
+POOL_CLOSE_SECONDS = 10.0
+"""How long closing the vault's pool waits for its connections before it drops them."""
+
+
 @asynccontextmanager
 async def token_vault(settings: ApiSettings) -> AsyncIterator[TokenVault]:
     """The vault of the database the API uses. With ``BANG_REDIS_URL`` set, revocations are
@@ -86,7 +90,12 @@ async def token_vault(settings: ApiSettings) -> AsyncIterator[TokenVault]:
         finally:
             if redis is not None:
                 await redis.aclose()
-            await pool.close()
+            try:
+                # a connection left mid-query by a stalled or restarted server (the soak's
+                # faults) is never released: closing gracefully would wait for it forever
+                await asyncio.wait_for(pool.close(), POOL_CLOSE_SECONDS)
+            except TimeoutError:
+                pool.terminate()
     finally:
         if resolved is not None:
             resolved.close()
@@ -125,7 +134,9 @@ async def revoke_tokens(
 
 @tokens_app.command("create-organiser")
 def create_organiser(
-    name: Annotated[str, typer.Argument(help="The organiser (a club or a league official).")],
+    name: Annotated[
+        str, typer.Argument(help="A label for the token (friendly games only; it grants nothing by itself).")
+    ],
     database_url: Annotated[
         str | None, typer.Option("--database-url", help="Default: BANG_DATABASE_URL.")
     ] = None,
@@ -152,7 +163,7 @@ def revoke(
         str | None, typer.Argument(help="The token to revoke; '-' reads it from stdin.")
     ] = None,
     organiser: Annotated[
-        str | None, typer.Option("--organiser", help="Every token of this organiser (its name).")
+        str | None, typer.Option("--organiser", help="Every organiser token with this name (its label).")
     ] = None,
     game: Annotated[str | None, typer.Option("--game", help="The player tokens of this game.")] = None,
     member: Annotated[str | None, typer.Option("--member", help="With --game: only this member's.")] = None,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from bang_cli import accounts, api, audit, bench, ops, projections, rules, serve, simulate
+from bang_cli import accounts, api, audit, bench, league, ops, projections, rules, serve, simulate
 from bang_cli import graphql as graphql_cli
 
 app = typer.Typer(
@@ -22,6 +22,7 @@ app.command("audit")(audit.audit)
 app.add_typer(api.tokens_app, name="tokens")
 app.add_typer(accounts.app, name="accounts")
 app.add_typer(graphql_cli.app, name="graphql")
+app.add_typer(league.app, name="league")
 app.add_typer(serve.app)  # serve, api, worker, consume, migrate, status, health
 app.add_typer(ops.app)  # seed-demo, import, export, leagues, audit-all, rebuild, backup, restore
 app.add_typer(projections.app, name="projections")  # holds, retry, skip

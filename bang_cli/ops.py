@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -74,22 +75,39 @@ def seed_demo(
     rounds: int = typer.Option(3, min=1, help="Rounds played."),
     if_empty: bool = typer.Option(False, "--if-empty", help="Do nothing when the demo league exists."),
 ) -> None:
-    """A demo league whose season is played by bots (idempotent: re-running finishes it)."""
-    from services.league.demo import DEMO_LEAGUE, demo_exists
+    """A demo club (an organiser account, members with names) and its league, whose season is
+    played by bots (idempotent: re-running finishes it). The organiser's password is
+    ``BANG_DEMO_PASSWORD`` when set (``serve --demo`` sets it), else a new one, printed."""
+    from services.accounts.service import AccountService
+    from services.accounts.settings import AccountSettings
+    from services.league.demo import (
+        DEMO_LEAGUE,
+        DEMO_LOGIN,
+        PASSWORD_ENV,
+        demo_exists,
+        ensure_organiser,
+        new_password,
+    )
     from services.league.demo import seed_demo as seed
+
+    password = os.environ.get(PASSWORD_ENV) or new_password()
 
     async def work(context: RuntimeContext, _: Endpoints) -> None:
         if if_empty and await demo_exists(context):
-            console.print(f"demo league {DEMO_LEAGUE!r} exists; nothing to do")
+            accounts = AccountService(context.pool, AccountSettings.from_env())
+            await ensure_organiser(context, accounts, password)
+            console.print(f"demo league {DEMO_LEAGUE!r} exists; the organiser's password is set anew")
             return
         with _progress() as progress:
-            task = progress.add_task("demo season", total=rounds + 1)
+            task = progress.add_task("demo season", total=rounds + 2)
 
             def advance(message: str) -> None:
                 progress.update(task, advance=1, description=message)
 
-            report = await seed(context, players=players, rounds=rounds, progress=advance)
+            report = await seed(context, players=players, rounds=rounds, progress=advance, password=password)
         console.print(f"demo league {DEMO_LEAGUE!r}: {report.rounds} rounds, {report.games} games")
+        if PASSWORD_ENV not in os.environ:  # serve printed it already
+            console.print(f"sign in as {DEMO_LOGIN!r} with password {password!r}")
 
     _run(work)
 
@@ -114,8 +132,11 @@ def _gateway(context: RuntimeContext) -> Any:
     from services.game.fairness.vault import SeedVault
 
     fanout = GameFanout(aioredis.from_url(context.redis_url), fanout_channel(database_name(context.dsn)))
+    from services.league.schedule_guard import ScheduleGuard
+
     service = GameService(context.store, SeedVault(context.pool))
-    return GameGateway(service, TokenVault(context.pool), fanout, context.store)
+    schedule = ScheduleGuard(context.pool)  # an import claims a league table only as scheduled
+    return GameGateway(service, TokenVault(context.pool), fanout, context.store, schedule=schedule)
 
 
 def _operator() -> Any:

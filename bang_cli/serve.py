@@ -30,6 +30,7 @@ from services.runtime.settings import RuntimeSettings
 
 if TYPE_CHECKING:
     from services.runtime.projections import ProjectionSpec
+    from services.runtime.serve import Urls
 
 app = typer.Typer(help="Run bang-league: the whole system, or one of its processes.")
 console = Console()
@@ -59,7 +60,7 @@ def serve(
 ) -> None:
     """Start everything: PostgreSQL and Redis (embedded unless BANG_DATABASE_URL / BANG_REDIS_URL
     say otherwise), migrations, the API, every consumer and a worker. Ctrl-C stops it all."""
-    from services.runtime.serve import ServeOptions, Urls
+    from services.runtime.serve import ServeOptions
     from services.runtime.serve import serve as run
 
     runtime = _runtime()
@@ -76,17 +77,7 @@ def serve(
     )
 
     def announce(urls: Urls, endpoints: Endpoints) -> None:
-        table = Table(title="bang-league is running", show_header=False, title_justify="left")
-        table.add_row("API", urls.api)
-        table.add_row("GraphQL", urls.graphql)
-        table.add_row("Dashboard", urls.dashboard)
-        table.add_row("Metrics", urls.metrics)
-        table.add_row("Consumers", urls.consumer_health or "-")
-        table.add_row("Worker", urls.worker_health or "-")
-        table.add_row("Supervisor", urls.supervisor_health or "-")
-        table.add_row("PostgreSQL", f"{endpoints.postgres_source}: {endpoints.dsn}")
-        table.add_row("Redis", f"{endpoints.redis_source}: {endpoints.redis_url}")
-        console.print(table)
+        console.print(announcement(urls, endpoints, demo=demo))
         console.print("Press Ctrl-C to stop.", style="dim")
 
     raise typer.Exit(run(options, announce))
@@ -322,6 +313,37 @@ def _check_backends(timeout: float) -> tuple[bool, dict[str, str]]:
     except (OSError, ValueError, redis.RedisError) as error:
         checks["redis"] = f"unavailable: {error}"
     return all(v == "ok" for v in checks.values()), checks
+
+
+def announcement(urls: Urls, endpoints: Endpoints, *, demo: bool) -> Table:
+    """What ``serve`` prints once everything answers: every link in full, and the demo's sign-in."""
+    from services.league.demo import DEMO_LOGIN, DEMO_PLAYER_LOGINS, demo_pages
+
+    table = Table(title="bang-league is running", show_header=False, title_justify="left")
+    table.add_column(no_wrap=True)
+    # a link cut short with "…" cannot be followed: a long one folds onto the next line
+    table.add_column(overflow="fold")
+    table.add_row("API", urls.api)
+    table.add_row("GraphQL (GraphiQL)", urls.graphql)
+    table.add_row("Dashboard", urls.dashboard)
+    for label, url in demo_pages(urls.api) if demo else ():
+        table.add_row(f"  {label}", url)
+    table.add_row("Swagger UI", urls.swagger)
+    table.add_row("Scalar", urls.scalar)
+    table.add_row("OpenAPI JSON", urls.openapi)
+    if urls.demo_password is not None:
+        table.add_row("Demo sign-in", f"login {DEMO_LOGIN}  password {escape(urls.demo_password)}")
+        table.add_row(
+            "Demo players",
+            f"{', '.join(DEMO_PLAYER_LOGINS)}: the same password (a private window each plays a seat)",
+        )
+    table.add_row("Metrics", urls.metrics)
+    table.add_row("Consumers", urls.consumer_health or "-")
+    table.add_row("Worker", urls.worker_health or "-")
+    table.add_row("Supervisor", urls.supervisor_health or "-")
+    table.add_row("PostgreSQL", f"{endpoints.postgres_source}: {endpoints.dsn}")
+    table.add_row("Redis", f"{endpoints.redis_source}: {endpoints.redis_url}")
+    return table
 
 
 if __name__ == "__main__":

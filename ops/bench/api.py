@@ -58,13 +58,14 @@ import asyncpg
 import httpx
 from rich.table import Table
 
-from bang_cli.api import create_organiser_token
+from bang_cli.api import token_vault
 from event_store import PostgresEventStore
 from infra.postgres import create_database, drop_database, resolve_postgres
 from infra.redis import resolve_redis
 from services.api.client import GraphQLSubscription, operation
 from services.api.settings import ApiSettings, DatabaseSettings
 from services.game.application.codec import GAME_MAPPER, game_stream
+from services.game.edge.tokens import TokenVault
 from services.game.records import inputs_from_events
 from services.game.rules.dice import Event, Game, GameStarted, RollDice
 
@@ -171,11 +172,14 @@ async def _run(games: int, time_budget: float) -> dict[str, Any]:
                 base = f"127.0.0.1:{port}"
                 await _wait_healthy(base, server)
                 settings = ApiSettings(database=DatabaseSettings(url=dsn))
-                organiser = await create_organiser_token("bench", settings)
                 pid = server.pid
-                result = await _play(
-                    base, organiser, games, time_budget, lambda: _cpu_seconds(pid, postgres_pids(dsn))
-                )
+                async with token_vault(settings) as vault:
+                    organiser = await vault.issue_organiser("bench")
+
+                    def cpu() -> dict[str, float]:
+                        return _cpu_seconds(pid, postgres_pids(dsn))
+
+                    result = await _play(base, organiser, vault, games, time_budget, cpu)
             finally:
                 server.terminate()
                 server.wait(timeout=15)
@@ -231,6 +235,7 @@ async def _wait_healthy(base: str, server: subprocess.Popen[bytes]) -> None:
 async def _play(
     base: str,
     organiser: str,
+    vault: TokenVault,
     games: int,
     time_budget: float,
     cpu: Callable[[], dict[str, float]],
@@ -240,8 +245,8 @@ async def _play(
     watchers: list[asyncio.Task[None]] = []
     try:
         # set-up, off the clock: every game of both phases created and watched
-        runs = await _create_all(connections, organiser, 0, games)
-        spares = await _create_all(connections, organiser, games, games * OPEN_LOOP_GAMES_PER_SLOT)
+        runs = await _create_all(connections, organiser, vault, 0, games)
+        spares = await _create_all(connections, organiser, vault, games, games * OPEN_LOOP_GAMES_PER_SLOT)
         slots = [spares[i::games] for i in range(games)]
         watchers = [asyncio.create_task(_watch(base, r)) for r in runs]
         await asyncio.sleep(0.5)  # let every subscription settle before the clock starts
@@ -322,26 +327,30 @@ def _latencies(runs: list[GameRun]) -> tuple[list[float], list[float]]:
 
 
 async def _create_all(
-    connections: list[LoopbackHTTP], organiser: str, first: int, count: int
+    connections: list[LoopbackHTTP], organiser: str, vault: TokenVault, first: int, count: int
 ) -> list[GameRun]:
     """Games ``first`` … ``first + count - 1``, created over all connections at once."""
     runs: list[GameRun | None] = [None] * count
 
     async def create_on(c: int) -> None:
         for n in range(c, count, len(connections)):
-            runs[n] = await _create(connections[c], organiser, first + n)
+            runs[n] = await _create(connections[c], organiser, vault, first + n)
 
     await asyncio.gather(*(create_on(c) for c in range(min(len(connections), count))))
     return [r for r in runs if r is not None]
 
 
-async def _create(http: LoopbackHTTP, organiser: str, n: int) -> GameRun:
+async def _create(http: LoopbackHTTP, organiser: str, vault: TokenVault, n: int) -> GameRun:
     members = [{"member_id": f"g{n}-m{i}", "name": f"Bot {i}"} for i in range(PLAYERS)]
     spec = {"command_id": f"bench-{n}", "mode": "online", "player_count": PLAYERS, "members": members}
     status, created = await http.request("POST", "/games", spec, organiser)
     if status != 201:
         raise RuntimeError(f"creating a game failed: {status} {created}")
-    return GameRun(created["game_id"], created["player_tokens"])
+    # the API hands out no player tokens (issue 11); the bench issues them as an operator
+    # would, off the clock, so each command is authenticated exactly as a player's is
+    game_id = created["game_id"]
+    tokens = {m["member_id"]: await vault.issue_player(game_id, m["member_id"]) for m in members}
+    return GameRun(game_id, tokens)
 
 
 async def _watch(base: str, run: GameRun) -> None:

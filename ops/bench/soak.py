@@ -79,6 +79,7 @@ from rich.table import Table
 
 from infra.settings import DockerSettings, InfraSettings, PostgresSettings, RedisSettings
 from ops.bench.api import PLAYERS, CommandRefused, GameRun, LoopbackHTTP, ready_awaited, send_command
+from services.game.edge.tokens import TokenVault
 
 SECONDS = 120.0
 """The load's length: warm-up plus faults (start-up and checks add about a minute)."""
@@ -440,6 +441,9 @@ class Bots:
     deployment: Deployment
     organiser: str
     ledger: Ledger
+    vault: TokenVault
+    """Issues each game's player tokens, as the server's operator would: the API hands out none
+    (issue 11), and the bots play every seat."""
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     games: list[GameRun] = field(default_factory=list)
     spare: list[GameRun] = field(default_factory=list)
@@ -461,9 +465,26 @@ class Bots:
             status, created = await http.request("POST", "/games", spec, self.organiser)
             if status != 201:
                 raise RuntimeError(f"creating a game failed: {status} {created}")
-            runs.append(GameRun(created["game_id"], created["player_tokens"]))
+            game_id = created["game_id"]
+            tokens = await self.player_tokens(game_id, [m["member_id"] for m in members])
+            runs.append(GameRun(game_id, tokens))
         self.games += runs
         return runs
+
+    async def player_tokens(self, game_id: str, members: list[str]) -> dict[str, str]:
+        """Issued straight into the database, so retried as a bot's request is when it is down."""
+        for attempt in itertools.count():
+            try:
+                return {
+                    m: await asyncio.wait_for(self.vault.issue_player(game_id, m), REQUEST_TIMEOUT_SECONDS)
+                    for m in members
+                }
+            except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+                self.ledger.retries["token vault"] += 1
+                if time.monotonic() >= self.ledger.give_up_at:
+                    raise GaveUp(f"player tokens of {game_id}: the database did not answer") from None
+                await asyncio.sleep(RETRY_BACKOFF_SECONDS[min(attempt, len(RETRY_BACKOFF_SECONDS) - 1)])
+        raise AssertionError("unreachable")
 
     async def play(self, slot: int, start: float, period: float) -> None:
         """One slot: its games one after another, a decision every `period` seconds (random
@@ -667,14 +688,41 @@ async def _wait_started(deployment: Deployment) -> None:
 
 
 async def _load(deployment: Deployment, seconds: float) -> dict[str, Any]:
-    from bang_cli.api import create_organiser_token
+    from bang_cli.api import token_vault
     from services.api.settings import ApiSettings, DatabaseSettings
 
+    async with token_vault(ApiSettings(database=DatabaseSettings(url=deployment.dsn()))) as vault:
+        return await _load_with(deployment, seconds, vault)
+
+
+async def _load_with(deployment: Deployment, seconds: float, vault: TokenVault) -> dict[str, Any]:
     ledger = Ledger()
-    organiser = await create_organiser_token(
-        "soak", ApiSettings(database=DatabaseSettings(url=deployment.dsn()))
-    )
-    bots = Bots(deployment, organiser, ledger)
+    watchdog = asyncio.create_task(_watch_serve(deployment, ledger))
+    try:
+        return await _load_watched(deployment, seconds, vault, ledger)
+    except GaveUp as error:
+        if not deployment.alive():
+            raise RuntimeError(
+                f"bang-league serve exited during the soak (its log: {deployment.log})"
+            ) from error
+        raise
+    finally:
+        watchdog.cancel()
+
+
+async def _watch_serve(deployment: Deployment, ledger: Ledger) -> None:
+    """Serve never exits on its own during a soak (the faults hit its servers, not serve): if
+    it does, every retry gives up at once instead of retrying an API that is gone for good."""
+    while deployment.alive():
+        await asyncio.sleep(0.5)
+    ledger.give_up_at = time.monotonic()
+
+
+async def _load_watched(
+    deployment: Deployment, seconds: float, vault: TokenVault, ledger: Ledger
+) -> dict[str, Any]:
+    organiser = await vault.issue_organiser("soak")
+    bots = Bots(deployment, organiser, ledger, vault)
     host, port = deployment.base.removeprefix("http://").split(":")
     setup = ResilientHTTP(host, int(port), ledger)
     try:
@@ -695,7 +743,7 @@ async def _load(deployment: Deployment, seconds: float) -> dict[str, Any]:
         faults_end = time.perf_counter()
     finally:
         bots.stop.set()
-        ledger.give_up_at = time.monotonic() + DRAIN_SECONDS
+        ledger.give_up_at = min(ledger.give_up_at, time.monotonic() + DRAIN_SECONDS)
         deployment.resume()
         await asyncio.gather(*slots, return_exceptions=True)
     for task in slots:

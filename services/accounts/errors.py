@@ -71,3 +71,33 @@ class LoginThrottled(AccountError):
     def __init__(self, what: str, retry_after: int) -> None:
         super().__init__(f"too many failed logins {what}; retry in {retry_after} s")
         self.retry_after = retry_after
+
+
+class InviteClaimsAccount(AccountError):
+    """An invite made for a member registered by name: only its holder, signing up through
+    it, may claim that account; another account cannot take it (409)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "this invite is for a member registered by name: open it without signing in and set "
+            "that member's login name and password; it cannot join another account"
+        )
+
+
+class SessionRequired(AccountError):
+    """An API token was used where only a logged-in session may act (403): making API tokens,
+    changing the password, logging out, accepting an invite."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "an API token cannot do this; use a session token (POST /sessions) to create API tokens, "
+            "change your password, log out or accept an invite"
+        )
+
+
+class ApiTokenNotFound(AccountError):
+    """No API token of the caller's has this id (another account's is not told apart)."""
+
+    def __init__(self, token_id: str) -> None:
+        super().__init__(f"you have no API token with the id {token_id!r}")
+        self.field = "token_id"

@@ -1,7 +1,9 @@
 """Account facts, in the past tense.
 
-Streams: ``account-<account_id>`` holds ``AccountRegistered`` and ``PasswordChanged``;
-``invite-<invite_id>`` holds ``InviteIssued`` and ``InviteAccepted``. No event carries a
+Streams: ``account-<account_id>`` holds ``AccountRegistered`` (or, for a member registered by
+name, ``UnclaimedAccountRegistered`` and later ``AccountClaimed``), ``PasswordChanged`` and the
+``ApiTokenCreated``/``ApiTokenRevoked`` of its script tokens; ``invite-<invite_id>`` holds
+``InviteIssued``, ``InviteRenewed`` and ``InviteAccepted``. No event carries a
 password, a password hash or a bearer secret (those stay in the accounts' tables, see
 migrations/0001_accounts.sql): events are read by every consumer and may be exported.
 Sessions are rows, not events: a login is not a fact the league folds, and a stream per login
@@ -29,6 +31,50 @@ class AccountRegistered(AccountEvent, frozen=True, kw_only=True):
     """The invite it was made through."""
 
 
+class UnclaimedAccountRegistered(AccountEvent, frozen=True, kw_only=True):
+    """A member registered by name: an account with a display name, no login name and no
+    password (nobody can log in as it) until its invite is accepted."""
+
+    account_id: str
+    display_name: str
+    registered_by: str
+    invite_id: str
+    """The invite that claims it."""
+
+
+class AccountClaimed(AccountEvent, frozen=True, kw_only=True):
+    """The person behind an unclaimed account accepted its invite: it has a login name and a
+    password now; its id (the member id) is unchanged."""
+
+    account_id: str
+    login: str
+    display_name: str
+    invite_id: str
+
+
+class TokenGrant(msgspec.Struct, frozen=True, kw_only=True):
+    """One club role an API token carries (services/clubs checks the role's name)."""
+
+    club_id: str
+    role: str
+    game_id: str | None = None
+
+
+class ApiTokenCreated(AccountEvent, frozen=True, kw_only=True):
+    """A script token (never its secret): what it may do and until when."""
+
+    token_id: str
+    account_id: str
+    label: str
+    grants: list[TokenGrant]
+    expires_at: str
+
+
+class ApiTokenRevoked(AccountEvent, frozen=True, kw_only=True):
+    token_id: str
+    account_id: str
+
+
 class PasswordChanged(AccountEvent, frozen=True, kw_only=True):
     """The owner set a new password (every other session of theirs was revoked with it)."""
 
@@ -43,6 +89,17 @@ class InviteIssued(AccountEvent, frozen=True, kw_only=True):
     issued_by: str
     expires_at: str
     """ISO 8601, UTC."""
+    claims: str | None = None
+    """The unclaimed account (a member registered by name) that accepting it completes."""
+
+
+class InviteRenewed(AccountEvent, frozen=True, kw_only=True):
+    """A new secret for an invite not accepted yet (the old link stops working): the answer
+    to a retried registration, whose first secret was never seen."""
+
+    invite_id: str
+    renewed_by: str
+    expires_at: str
 
 
 class InviteAccepted(AccountEvent, frozen=True, kw_only=True):
@@ -55,6 +112,11 @@ ACCOUNT_EVENTS: tuple[type[AccountEvent], ...] = (
     PasswordChanged,
     InviteIssued,
     InviteAccepted,
+    UnclaimedAccountRegistered,
+    AccountClaimed,
+    InviteRenewed,
+    ApiTokenCreated,
+    ApiTokenRevoked,
 )
 
 ACCOUNTS_MAPPER = Mapper()

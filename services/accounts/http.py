@@ -12,10 +12,11 @@ from datetime import datetime
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, Request, delete, get, post, put
+from litestar import Controller, Request, Response, delete, get, post, put
 from litestar.datastructures import State
-from litestar.params import JSONBody
+from litestar.params import Body, JSONBody
 
+from services.accounts.errors import InvalidAccountInput
 from services.accounts.service import Account, AccountService, Opened
 from services.accounts.sessions import Session
 
@@ -30,7 +31,9 @@ Text = Annotated[str, msgspec.Meta(max_length=_FIELD_MAX)]
 
 
 class AcceptInvite(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    password: Text
+    password: Text | None = None
+    """Required to create an account (or claim a member registered by name); left out when an
+    existing account accepts, signed in with its session."""
     login: Text | None = None
     """Required unless the inviter set it; then it may be left out (or be the same)."""
     display_name: Text | None = None
@@ -51,6 +54,12 @@ class SessionOpened(msgspec.Struct, frozen=True, kw_only=True):
     token: str
     """The session's bearer token, shown this once."""
     expires_at: datetime
+    account: Account
+
+
+class InviteAccepted(msgspec.Struct, frozen=True, kw_only=True):
+    """An invite accepted by an existing account: no new account and no new session."""
+
     account: Account
 
 
@@ -78,15 +87,33 @@ class InviteController(Controller):
     @post(
         "/{token:str}/accept",
         operation_id="acceptInvite",
-        summary="Create your account from an invite link, with your own password; logs you in",
+        summary="Accept an invite link: with your own login name and password (a new account, or the "
+        "member registered for you; 201, logged in), or signed in with your session and no password "
+        "(your existing account joins; 200)",
+        security=[{BEARER: []}, {}],  # the session is optional: it says which way is meant
     )
     async def accept(
-        self, token: str, data: JSONBody[AcceptInvite], accounts: AccountService
-    ) -> SessionOpened:
+        self,
+        request: Request[Any, Any, Any],
+        token: str,
+        accounts: AccountService,
+        data: Annotated[AcceptInvite | None, Body()] = None,
+    ) -> Response[SessionOpened | InviteAccepted]:
+        given = data or AcceptInvite()
+        authorization = request.headers.get("authorization")
+        if authorization is not None:
+            for field in ("password", "login", "display_name"):
+                if getattr(given, field) is not None:
+                    raise InvalidAccountInput(
+                        field, "signed in, you accept with your own account: leave out `" + field + "`"
+                    )
+            session = await accounts.authenticate(authorization)
+            account = await accounts.accept_invite_as(session, token)
+            return Response(InviteAccepted(account=account), status_code=200)
         opened = await accounts.accept_invite(
-            token, login=data.login, display_name=data.display_name, password=data.password
+            token, login=given.login, display_name=given.display_name, password=given.password
         )
-        return _opened(opened)
+        return Response(_opened(opened), status_code=201)
 
 
 class SessionController(Controller):
@@ -112,9 +139,9 @@ class MeController(Controller):
     path = "/me"
     tags = ["accounts"]
 
-    @get(operation_id="me", summary="Your account", security=SECURED)
-    async def me(self, session: Session, accounts: AccountService) -> Account:
-        return await accounts.account(session)
+    @get(operation_id="me", summary="Your account (a session or an API token)", security=SECURED)
+    async def me(self, request: Request[Any, Any, Any], accounts: AccountService) -> Account:
+        return await accounts.account(await accounts.identify(request.headers.get("authorization")))
 
     @put(
         "/password",

@@ -28,12 +28,14 @@ def accounts_lifespan(
             redis=resources.redis,
             namespace=database_name(resources.database_url),
         )
+        await app.state.accounts.callers.start()  # other processes' logouts and role changes
         access_log, redaction = logging.getLogger(ACCESS_LOGGER), InvitePathFilter()
         access_log.addFilter(redaction)
         try:
             yield
         finally:
             access_log.removeFilter(redaction)
+            await app.state.accounts.callers.close()
             app.state.accounts = None
 
     return lifespan

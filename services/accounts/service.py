@@ -11,29 +11,51 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import asyncpg
 import msgspec
 import redis.asyncio as aioredis
 
 from event_store import ANY, NO_STREAM, PostgresEventStore
+from services.accounts.api_tokens import UNKNOWN as API_TOKEN_UNKNOWN
+from services.accounts.api_tokens import (
+    ApiTokenInfo,
+    ResolvedToken,
+    create_token,
+    is_api_token,
+    list_tokens,
+    resolve_token,
+    revoke_token,
+)
+from services.accounts.callers import CallerCache, changes_channel
 from services.accounts.errors import (
+    ApiTokenNotFound,
     InvalidAccountInput,
+    InviteClaimsAccount,
     InviteExpired,
     InviteNotFound,
     InviteUsed,
     LoginNameTaken,
     LoginRefused,
     SessionRefused,
+    SessionRequired,
     WrongPassword,
 )
 from services.accounts.events import (
     ACCOUNTS_MAPPER,
+    AccountClaimed,
+    AccountEvent,
     AccountRegistered,
+    ApiTokenCreated,
+    ApiTokenRevoked,
     InviteAccepted,
     InviteIssued,
+    InviteRenewed,
     PasswordChanged,
+    TokenGrant,
+    UnclaimedAccountRegistered,
     account_stream,
     invite_stream,
 )
@@ -42,6 +64,7 @@ from services.accounts.passwords import Passwords, check_password
 from services.accounts.sessions import (
     UNKNOWN,
     Session,
+    bearer_token,
     open_session,
     resolve_session,
     revoke_session,
@@ -94,6 +117,11 @@ class AccountService:
         self._store = PostgresEventStore(pool, mapper=ACCOUNTS_MAPPER)
         self.settings = settings
         self.passwords = Passwords(settings)
+        self.callers: CallerCache[Any] = CallerCache(
+            redis=redis, channel=None if redis is None else changes_channel(namespace)
+        )
+        """Who a session or API token speaks for, cached for seconds (the clubs' service fills
+        it); every write below that changes what an account's tokens may do forgets the account."""
         self._throttle = (
             None
             if redis is None
@@ -107,59 +135,143 @@ class AccountService:
     async def issue_invite(
         self, display_name: str, *, login: str | None = None, issued_by: str
     ) -> IssuedInvite:
-        """An invite link's secret for one person (the CLI now; club organisers later)."""
+        """An invite link's secret for one person (the CLI, and a club's organisers)."""
         name = normalise_display_name(display_name)
         preset = None if login is None else normalise_login(login)
+        async with self._pool.acquire() as connection, connection.transaction():
+            return await self._issue(connection, name, preset, issued_by, claims=None)
+
+    async def _issue(
+        self,
+        connection: asyncpg.Connection,
+        name: str,
+        preset: str | None,
+        issued_by: str,
+        *,
+        claims: str | None,
+    ) -> IssuedInvite:
         invite_id = uuid.uuid4().hex
         token = secrets.token_urlsafe(_INVITE_TOKEN_BYTES)
-        async with self._pool.acquire() as connection, connection.transaction():
-            expires_at: datetime = await connection.fetchval(
-                """
-                INSERT INTO account_invites
-                       (invite_id, token_hash, display_name, login, issued_by, expires_at)
-                VALUES ($1, $2, $3, $4, $5, now() + $6::interval) RETURNING expires_at
-                """,
-                invite_id, token_hash(token), name, preset, issued_by, self.settings.invite_lifetime,
-            )  # fmt: skip
-            issued = InviteIssued(
-                invite_id=invite_id,
-                display_name=name,
-                login=preset,
-                issued_by=issued_by,
-                expires_at=expires_at.astimezone(UTC).isoformat(),
-            )
-            await self._store.append(
-                invite_stream(invite_id), [issued], expected_version=NO_STREAM, connection=connection
-            )
+        expires_at: datetime = await connection.fetchval(
+            """
+            INSERT INTO account_invites
+                   (invite_id, token_hash, display_name, login, issued_by, expires_at, claims)
+            VALUES ($1, $2, $3, $4, $5, now() + $6::interval, $7) RETURNING expires_at
+            """,
+            invite_id, token_hash(token), name, preset, issued_by, self.settings.invite_lifetime, claims,
+        )  # fmt: skip
+        issued = InviteIssued(
+            invite_id=invite_id,
+            display_name=name,
+            login=preset,
+            issued_by=issued_by,
+            expires_at=expires_at.astimezone(UTC).isoformat(),
+            claims=claims,
+        )
+        await self._store.append(
+            invite_stream(invite_id), [issued], expected_version=NO_STREAM, connection=connection
+        )
         return IssuedInvite(
             invite_id=invite_id, token=token, display_name=name, login=preset, expires_at=expires_at
         )
 
+    async def register_unclaimed(
+        self, connection: asyncpg.Connection, display_name: str, *, login: str | None, registered_by: str
+    ) -> tuple[str, IssuedInvite]:
+        """A member registered by name: an account nobody can log in as (no login name, no
+        password) and the invite that claims it; on the caller's connection, inside its
+        transaction (the club's role and facts are written beside it)."""
+        name = normalise_display_name(display_name)
+        preset = None if login is None else normalise_login(login)
+        if preset is not None and await connection.fetchval(
+            "SELECT 1 FROM accounts WHERE login_key = $1", login_key(preset)
+        ):
+            raise LoginNameTaken(preset)
+        account_id = uuid.uuid4().hex
+        await connection.execute(
+            "INSERT INTO accounts (account_id, display_name) VALUES ($1, $2)", account_id, name
+        )
+        issued = await self._issue(connection, name, preset, registered_by, claims=account_id)
+        registered = UnclaimedAccountRegistered(
+            account_id=account_id, display_name=name, registered_by=registered_by, invite_id=issued.invite_id
+        )
+        await self._store.append(
+            account_stream(account_id), [registered], expected_version=NO_STREAM, connection=connection
+        )
+        return account_id, issued
+
+    async def renew_invite(
+        self, connection: asyncpg.Connection, invite_id: str, *, renewed_by: str
+    ) -> IssuedInvite | None:
+        """A new secret (and a new expiry) for an invite not accepted yet; None once accepted.
+        Only the hash of a secret is kept, so a lost answer's secret can only be replaced."""
+        token = secrets.token_urlsafe(_INVITE_TOKEN_BYTES)
+        row = await connection.fetchrow(
+            """
+            UPDATE account_invites SET token_hash = $2, expires_at = now() + $3::interval
+             WHERE invite_id = $1 AND accepted_at IS NULL
+            RETURNING display_name, login, expires_at
+            """,
+            invite_id, token_hash(token), self.settings.invite_lifetime,
+        )  # fmt: skip
+        if row is None:
+            return None
+        expires_at = row["expires_at"].astimezone(UTC).isoformat()
+        renewed = InviteRenewed(invite_id=invite_id, renewed_by=renewed_by, expires_at=expires_at)
+        await self._store.append(
+            invite_stream(invite_id), [renewed], expected_version=ANY, connection=connection
+        )
+        return IssuedInvite(
+            invite_id=invite_id,
+            token=token,
+            display_name=row["display_name"],
+            login=row["login"],
+            expires_at=row["expires_at"],
+        )
+
     async def accept_invite(
-        self, token: str, *, login: str | None, display_name: str | None, password: str
+        self, token: str, *, login: str | None, display_name: str | None, password: str | None
     ) -> Opened:
-        """Create the invitee's account with their own password, and log them in."""
+        """Create the invitee's account with their own password (or, for an invite that claims
+        a member registered by name, set them on that account), and log them in."""
         invite = await self._usable_invite(token)
         preset: str | None = invite["login"]
         if preset is not None and login is not None and login_key(login) != login_key(preset):
             raise InvalidAccountInput("login", f"this invite's login name is set by the inviter: {preset}")
         if preset is None and login is None:
             raise InvalidAccountInput("login", "this invite lets you choose your login name: send `login`")
+        if password is None:
+            raise InvalidAccountInput(
+                "password", "send `password` to set yours (or accept signed in, with your session, to join)"
+            )
         chosen = preset if preset is not None else normalise_login(login or "")
         name = invite["display_name"] if display_name is None else normalise_display_name(display_name)
         check_password(password)
         password_hash = await self.passwords.hash(password)
-        account_id = uuid.uuid4().hex
+        claims: str | None = invite["claims"]
+        account_id = claims or uuid.uuid4().hex
         async with self._pool.acquire() as connection, connection.transaction():
             await self._usable_invite(token, connection=connection)  # again, locked: one use
             try:
-                await connection.execute(
-                    """
-                    INSERT INTO accounts (account_id, login, login_key, display_name, password_hash)
-                    VALUES ($1, $2, $3, $4, $5)
-                    """,
-                    account_id, chosen, login_key(chosen), name, password_hash,
-                )  # fmt: skip
+                if claims is None:
+                    await connection.execute(
+                        """
+                        INSERT INTO accounts (account_id, login, login_key, display_name, password_hash)
+                        VALUES ($1, $2, $3, $4, $5)
+                        """,
+                        account_id, chosen, login_key(chosen), name, password_hash,
+                    )  # fmt: skip
+                else:
+                    claimed = await connection.fetchval(
+                        """
+                        UPDATE accounts SET login = $2, login_key = $3, display_name = $4,
+                               password_hash = $5, password_changed_at = now()
+                         WHERE account_id = $1 AND password_hash IS NULL RETURNING 1
+                        """,
+                        account_id, chosen, login_key(chosen), name, password_hash,
+                    )  # fmt: skip
+                    if claimed is None:  # claimed through another invite meanwhile
+                        raise InviteUsed()
             except asyncpg.UniqueViolationError:
                 raise LoginNameTaken(chosen) from None
             await connection.execute(
@@ -167,20 +279,58 @@ class AccountService:
                 invite["invite_id"],
                 account_id,
             )
-            registered = AccountRegistered(
-                account_id=account_id, login=chosen, display_name=name, invite_id=invite["invite_id"]
+            fact: AccountEvent = (
+                AccountRegistered(
+                    account_id=account_id, login=chosen, display_name=name, invite_id=invite["invite_id"]
+                )
+                if claims is None
+                else AccountClaimed(
+                    account_id=account_id, login=chosen, display_name=name, invite_id=invite["invite_id"]
+                )
             )
             await self._store.append(
-                account_stream(account_id), [registered], expected_version=NO_STREAM, connection=connection
+                account_stream(account_id),
+                [fact],
+                expected_version=NO_STREAM if claims is None else ANY,
+                connection=connection,
             )
             await self._store.append(
                 invite_stream(invite["invite_id"]),
                 [InviteAccepted(invite_id=invite["invite_id"], account_id=account_id)],
-                expected_version=1,
+                expected_version=ANY,
                 connection=connection,
             )
             account = Account(account_id=account_id, login=chosen, display_name=name)
             return await self._open(connection, account)
+
+    async def accept_invite_as(self, session: Session, token: str) -> Account:
+        """An invite accepted by an existing account (signed in): no new account, no password;
+        the club it came from makes the account a player there (services/clubs). An invite that
+        claims a member registered by name is that member's only (``InviteClaimsAccount``)."""
+        invite = await self._usable_invite(token)
+        if invite["claims"] is not None:
+            raise InviteClaimsAccount()
+        async with self._pool.acquire() as connection, connection.transaction():
+            await self._usable_invite(token, connection=connection)  # again, locked: one use
+            row = await connection.fetchrow(
+                "SELECT account_id, login, display_name FROM accounts WHERE account_id = $1",
+                session.account_id,
+            )
+            if row is None:
+                raise SessionRefused(UNKNOWN)
+            await connection.execute(
+                "UPDATE account_invites SET accepted_at = now(), account_id = $2 WHERE invite_id = $1",
+                invite["invite_id"],
+                session.account_id,
+            )
+            await self._store.append(
+                invite_stream(invite["invite_id"]),
+                [InviteAccepted(invite_id=invite["invite_id"], account_id=session.account_id)],
+                expected_version=ANY,
+                connection=connection,
+            )
+        await self.callers.forget([session.account_id])  # its club role is granted at the next request
+        return Account(account_id=row["account_id"], login=row["login"], display_name=row["display_name"])
 
     async def _usable_invite(
         self, token: str, *, connection: asyncpg.Connection | None = None
@@ -189,7 +339,7 @@ class AccountService:
             raise InviteNotFound()
         row = await (connection or self._pool).fetchrow(
             f"""
-            SELECT invite_id, display_name, login, accepted_at IS NOT NULL AS used,
+            SELECT invite_id, display_name, login, claims, accepted_at IS NOT NULL AS used,
                    expires_at <= now() AS expired
               FROM account_invites WHERE token_hash = $1 {"FOR UPDATE" if connection else ""}
             """,
@@ -224,7 +374,9 @@ class AccountService:
                 key,
             )
         )
-        if row is None:
+        if row is None or row["password_hash"] is None:
+            # no such login name, or (the check's belt and braces) an account not claimed yet:
+            # refused as a wrong password would be, after the same work
             await self.passwords.verify_nobody(password[: 2 * MAX_SECRET_LENGTH])
             return await self._refuse(counted, address)
         if not await self.passwords.verify(row["password_hash"], password[: 2 * MAX_SECRET_LENGTH]):
@@ -256,18 +408,74 @@ class AccountService:
         return Opened(account=account, token=token, expires_at=expires_at)
 
     async def authenticate(self, authorization: str | None) -> Session:
-        """The session of an ``Authorization`` header, or ``SessionRefused`` saying why."""
+        """The session of an ``Authorization`` header, or ``SessionRefused`` saying why; a valid
+        API token is ``SessionRequired`` (what needs a session cannot be done by a script)."""
+        if is_api_token(bearer_token(authorization)):
+            await self.api_token(authorization)
+            raise SessionRequired()
         return await resolve_session(self._pool, authorization)
+
+    async def identify(self, authorization: str | None) -> Session | ResolvedToken:
+        """A session or an API token (``blt_…``), or ``SessionRefused`` saying what is wrong."""
+        if is_api_token(bearer_token(authorization)):
+            return await self.api_token(authorization)
+        return await resolve_session(self._pool, authorization)
+
+    async def api_token(self, authorization: str | None) -> ResolvedToken:
+        token = bearer_token(authorization)
+        if len(token) > MAX_SECRET_LENGTH:
+            raise SessionRefused(API_TOKEN_UNKNOWN)
+        return await resolve_token(self._pool, token)
 
     async def logout(self, session: Session) -> None:
         await revoke_session(self._pool, session)
+        await self.callers.forget([session.account_id])
 
     async def logout_everywhere(self, session: Session) -> int:
-        return await revoke_sessions(self._pool, session.account_id)
+        ended = await revoke_sessions(self._pool, session.account_id)
+        await self.callers.forget([session.account_id])
+        return ended
+
+    # -- API tokens (services/clubs checks their grants against the account's roles) ---------
+
+    async def create_api_token(
+        self, account_id: str, label: str, grants: list[TokenGrant], lifetime: timedelta
+    ) -> tuple[str, ApiTokenInfo]:
+        """A script token and its fact (``ApiTokenCreated``, without the secret)."""
+        async with self._pool.acquire() as connection, connection.transaction():
+            token, info = await create_token(connection, account_id, label, grants, lifetime)
+            created = ApiTokenCreated(
+                token_id=info.token_id, account_id=account_id, label=label, grants=grants,
+                expires_at=info.expires_at.astimezone(UTC).isoformat(),
+            )  # fmt: skip
+            await self._store.append(
+                account_stream(account_id), [created], expected_version=ANY, connection=connection
+            )
+        return token, info
+
+    async def api_tokens(self, account_id: str) -> list[ApiTokenInfo]:
+        return await list_tokens(self._pool, account_id)
+
+    async def revoke_api_token(self, account_id: str, token_id: str) -> None:
+        """Revoke one of the account's tokens (again: nothing changes); ``ApiTokenNotFound``
+        when it has none with this id (another account's token is not told apart)."""
+        async with self._pool.acquire() as connection, connection.transaction():
+            revoked = await revoke_token(connection, account_id, token_id)
+            if revoked is None:
+                raise ApiTokenNotFound(token_id)
+            if revoked:
+                await self._store.append(
+                    account_stream(account_id),
+                    [ApiTokenRevoked(token_id=token_id, account_id=account_id)],
+                    expected_version=ANY,
+                    connection=connection,
+                )
+        await self.callers.forget([account_id])
 
     # -- the account itself -----------------------------------------------------------------
 
-    async def account(self, session: Session) -> Account:
+    async def account(self, session: Session | ResolvedToken) -> Account:
+        """The caller's account, for a session or an API token (a script may ask who it is)."""
         row = await self._pool.fetchrow(
             "SELECT account_id, login, display_name FROM accounts WHERE account_id = $1", session.account_id
         )
@@ -298,3 +506,4 @@ class AccountService:
                 connection=connection,
             )
             await revoke_sessions(connection, session.account_id, keep=session.token_hash)
+        await self.callers.forget([session.account_id])

@@ -3,15 +3,18 @@
 As the game's access tokens (services/game/edge/tokens.py): 32 random bytes, of which the table
 ``account_sessions`` keeps only the sha256, so a copy of the database logs nobody in. Each has
 an expiry and may be revoked (log out: this one; log out everywhere: all of the account's).
-Every request asks the database (one indexed read), so a revocation holds at once in every
-process.
+A session token starts with ``bls_`` (``SESSION_PREFIX``), as an API token with ``blt_``, so the
+game's token vault knows it is none of its own without asking the database; sessions opened
+before the prefix (bare 43 characters) stay good. What a session speaks for is cached per
+process for seconds (services/accounts/callers.py): a revocation holds at once in the process
+that made it, within the cache's TTL (sooner through Redis) in the others.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import asyncpg
 import msgspec
@@ -19,6 +22,7 @@ import msgspec
 from services.accounts.errors import SessionRefused
 
 _TOKEN_BYTES = 32
+SESSION_PREFIX = "bls_"
 
 MISSING = "a bearer token is required (Authorization: Bearer <session token>)"
 UNKNOWN = "the session token is not valid"
@@ -31,6 +35,7 @@ class Session(msgspec.Struct, frozen=True, kw_only=True):
 
     account_id: str
     token_hash: bytes
+    expires_at: datetime | None = None
 
 
 def token_hash(token: str) -> bytes:
@@ -50,7 +55,7 @@ def bearer_token(authorization: str | None) -> str:
 async def open_session(connection: asyncpg.Connection, account_id: str, lifetime: timedelta) -> str:
     """A new session token (the only time it is seen); on the caller's connection, so it joins
     whatever transaction registered the account."""
-    token = secrets.token_urlsafe(_TOKEN_BYTES)
+    token = SESSION_PREFIX + secrets.token_urlsafe(_TOKEN_BYTES)
     await connection.execute(
         """
         INSERT INTO account_sessions (token_hash, account_id, expires_at)
@@ -67,7 +72,7 @@ async def resolve_session(pool: asyncpg.Pool, authorization: str | None) -> Sess
     digest = token_hash(bearer_token(authorization))
     row = await pool.fetchrow(
         """
-        SELECT account_id, revoked_at IS NOT NULL AS revoked, expires_at <= now() AS expired
+        SELECT account_id, expires_at, revoked_at IS NOT NULL AS revoked, expires_at <= now() AS expired
           FROM account_sessions WHERE token_hash = $1
         """,
         digest,
@@ -78,7 +83,7 @@ async def resolve_session(pool: asyncpg.Pool, authorization: str | None) -> Sess
         raise SessionRefused(REVOKED)
     if row["expired"]:
         raise SessionRefused(EXPIRED)
-    return Session(account_id=row["account_id"], token_hash=digest)
+    return Session(account_id=row["account_id"], token_hash=digest, expires_at=row["expires_at"])
 
 
 async def revoke_session(pool: asyncpg.Pool, session: Session) -> None:

@@ -15,7 +15,7 @@ import importlib.util
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import asyncpg
 import msgspec
@@ -23,25 +23,30 @@ import redis.asyncio as aioredis
 from litestar import Litestar, Request, Response, Router, get
 from litestar.datastructures import State
 from litestar.di import Provide
-from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import JsonRenderPlugin
-from litestar.openapi.spec import Components, SecurityScheme
 from strawberry.litestar import make_graphql_controller
 
 from event_store import create_pool
 from infra.postgres import database_name, resolve_postgres
 from infra.redis import resolve_redis
-from services.accounts.http import ACCOUNT_CONTROLLERS, BEARER, provide_accounts, provide_session
+from services.accounts.http import ACCOUNT_CONTROLLERS, provide_accounts, provide_session
 from services.accounts.lifespan import accounts_lifespan
 from services.accounts.settings import AccountSettings
 from services.api.decoding import BoundedJsonRequest, decode_graphql_json
+from services.api.docs import bearer_declared, openapi_config
 from services.api.errors import EXCEPTION_HANDLERS, RETRY_AFTER_SECONDS, problem_body
 from services.api.health import OK, DatabaseProbe, check_dependencies
-from services.api.rate_limit import RateLimitedGraphQL, RateLimitMiddleware, rate_limit_lifespan
+from services.api.rate_limit import (
+    UNRESOLVED,
+    RateLimitedGraphQL,
+    RateLimitMiddleware,
+    caller_of,
+    rate_limit_lifespan,
+)
 from services.api.schema import build_schema
 from services.api.settings import ApiSettings
 from services.clubs.http import CLUB_CONTROLLERS, provide_caller, provide_clubs
 from services.clubs.lifespan import clubs_lifespan
+from services.directory.http import DIRECTORY_HANDLERS
 from services.game.application.codec import GAME_MAPPER
 from services.game.application.service import GameService
 from services.game.edge.fanout import GameFanout, fanout_channel, redis_client
@@ -50,6 +55,8 @@ from services.game.edge.http import GameController, RecordController
 from services.game.edge.http_tokens import TokenController
 from services.game.edge.tokens import Principal, TokenVault, revocation_channel
 from services.game.fairness.vault import SeedVault
+from services.league.edge.http import LEAGUE_CONTROLLERS, provide_organiser
+from services.league.schedule_guard import ScheduleGuard
 from services.runtime.database import prepare_all
 from services.runtime.metrics import MeteredEventStore, metrics_handler
 from services.runtime.projections import registered
@@ -119,7 +126,7 @@ async def open_resources(settings: ApiSettings) -> AsyncIterator[Resources]:
         tokens = TokenVault(pool, redis=redis, channel=revocation_channel(database_name(database_url)))
         await tokens.start()
         stack.push_async_callback(tokens.close)
-        gateway = GameGateway(service, tokens, fanout, store)
+        gateway = GameGateway(service, tokens, fanout, store, schedule=ScheduleGuard(pool))
         yield Resources(pool, redis, gateway, fanout, database_url, redis_url, probe)
 
 
@@ -132,6 +139,18 @@ def _lifespan(settings: ApiSettings) -> Callable[[Litestar], contextlib.Abstract
             yield
 
     return lifespan
+
+
+@contextlib.asynccontextmanager
+async def _games_know_accounts(app: Litestar) -> AsyncIterator[None]:
+    """The game gateway resolves sessions and API tokens through the clubs' service, which
+    opens after the gateway (its lifespan follows the accounts')."""
+    gateway: GameGateway = app.state.resources.gateway
+    gateway.accounts = app.state.clubs
+    try:
+        yield
+    finally:
+        gateway.accounts = None
 
 
 def _freeze_startup_objects() -> None:
@@ -149,14 +168,25 @@ async def provide_gateway(state: State) -> GameGateway:
 
 
 async def provide_principal(request: Request[Any, Any, Any], gateway: GameGateway) -> Principal | None:
-    return await gateway.authenticate(request.headers.get("authorization"))
+    """The caller the rate limiter resolved already for this request, else resolved now."""
+    authorization = request.headers.get("authorization")
+    known = caller_of(request.scope, authorization)
+    if known is not UNRESOLVED:
+        return cast("Principal | None", known)
+    return await gateway.authenticate(authorization)
 
 
 async def graphql_context(state: State) -> dict[str, Any]:
-    """What resolvers read from ``info.context``: the game gateway, and the pool and Redis
-    client that the league and ratings read models are queried and watched through."""
+    """What resolvers read from ``info.context``: the game gateway, the pool and Redis client
+    that the league and ratings read models are queried and watched through, and the clubs'
+    service (``clubs.principal(authorization)``: the signed-in caller and their roles)."""
     resources: Resources = state.resources
-    return {"gateway": resources.gateway, "pool": resources.pool, "redis": resources.redis}
+    return {
+        "gateway": resources.gateway,
+        "pool": resources.pool,
+        "redis": resources.redis,
+        "clubs": state.get("clubs"),
+    }
 
 
 @get("/health", operation_id="health", tags=["ops"], summary="Database and Redis answer")
@@ -192,7 +222,7 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
         build_schema(settings.limits),
         path=GRAPHQL_PATH,
         context_getter=graphql_context,
-        graphql_ide=None,
+        graphql_ide="graphiql",  # GET /graphql in a browser: GraphiQL (services/api/docs.py)
         keep_alive=True,
         keep_alive_interval=15,
     )
@@ -214,10 +244,12 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
             TokenController,
             *ACCOUNT_CONTROLLERS,
             *CLUB_CONTROLLERS,
+            *LEAGUE_CONTROLLERS,
             GraphQLController,
             health,
             metrics_handler(),
             *extra_routers(GRAPHQL_PATH),
+            *DIRECTORY_HANDLERS,  # last: they join the routes of the controllers above
         ],
         logging_config=None,  # the process's logging (JSON lines, redacted) is configured once
         dependencies={
@@ -227,25 +259,19 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
             "session": Provide(provide_session),
             "clubs": Provide(provide_clubs),
             "caller": Provide(provide_caller),
+            "organiser": Provide(provide_organiser),
         },
         lifespan=[
             _lifespan(settings),
             rate_limit_lifespan(settings.limits),
             accounts_lifespan(accounts),
             clubs_lifespan(),
+            _games_know_accounts,
         ],
         middleware=[RateLimitMiddleware()],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.server.request_max_body_size,
         request_class=BoundedJsonRequest,
-        openapi_config=OpenAPIConfig(
-            title="bang-league API",
-            version="0.1.0",
-            description="BANG! The Dice Game league server: games, commands, records. GraphQL at /graphql.",
-            path="/schema",
-            render_plugins=[JsonRenderPlugin()],
-            components=Components(
-                security_schemes={BEARER: SecurityScheme(type="http", scheme="bearer")}
-            ),
-        ),
+        openapi_config=openapi_config(),
+        guards=[bearer_declared],  # a route declaring the token required: 401 before its body is read
     )

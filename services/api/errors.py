@@ -26,7 +26,9 @@ from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from event_store import ConcurrencyError, DuplicateEventConflict, StoreUnavailable
 from services.accounts.errors import (
     AccountError,
+    ApiTokenNotFound,
     InvalidAccountInput,
+    InviteClaimsAccount,
     InviteExpired,
     InviteNotFound,
     InviteUsed,
@@ -34,6 +36,7 @@ from services.accounts.errors import (
     LoginRefused,
     LoginThrottled,
     SessionRefused,
+    SessionRequired,
     WrongPassword,
 )
 from services.clubs.errors import (
@@ -41,11 +44,15 @@ from services.clubs.errors import (
     ClubError,
     ClubInputOutOfBounds,
     ClubNotFound,
+    GrantNotHeld,
     InvalidClubInput,
     LastAdmin,
+    RegistrationReused,
     RoleNotHeld,
     RoleRequired,
 )
+from services.directory.errors import DirectoryError, LeagueNotFound, MemberNotFound, TournamentNotFound
+from services.game.application.corrections import TakeBackRefused
 from services.game.application.errors import (
     AlreadyJoined,
     CommandIdReused,
@@ -61,7 +68,14 @@ from services.game.application.errors import (
     StaleVersion,
 )
 from services.game.edge.bounds import InvalidArgument, explain
-from services.game.edge.gateway import AuthenticationRequired, ExportRefused, Forbidden, VersionOutOfRange
+from services.game.edge.chain import ChainNotPublished
+from services.game.edge.gateway import (
+    AuthenticationRequired,
+    ExportRefused,
+    Forbidden,
+    NotYourself,
+    VersionOutOfRange,
+)
 from services.game.records import IllegalInput, MalformedRecord, RecordError
 from services.game.rules.dice import (
     GameOver,
@@ -70,6 +84,20 @@ from services.game.rules.dice import (
     MalformedCommand,
     NotAwaited,
     RuleError,
+)
+from services.league.errors import (
+    AlreadyExists,
+    GameNotScheduled,
+    InvalidCommand,
+    InvalidTransition,
+    LeagueError,
+    PlayerSeatedTwice,
+    RoundAlreadySeated,
+    RoundClosedAlready,
+    ScheduleMismatch,
+    SeasonAlreadyClosed,
+    UnknownEntity,
+    UnknownPlayer,
 )
 
 log = logging.getLogger(__name__)
@@ -95,6 +123,7 @@ class Problem:
 PROBLEMS: dict[type[BaseException], Problem] = {
     InvalidArgument: Problem(400, "invalid-request", "The request does not fit the schema"),
     AuthenticationRequired: Problem(401, "unauthenticated", "A valid bearer token is required"),
+    NotYourself: Problem(403, "not-yourself", "You join a game only as yourself", "member_id"),
     Forbidden: Problem(403, "forbidden", "This token may not do that"),
     NotAllowed: Problem(403, "forbidden", "Not allowed"),
     GameNotFound: Problem(404, "game-not-found", "No such game"),
@@ -118,7 +147,9 @@ PROBLEMS: dict[type[BaseException], Problem] = {
         422, "command-id-reserved", "This command id is the server's own", "command_id"
     ),
     ExportRefused: Problem(409, "export-refused", "The record would show hidden information"),
+    ChainNotPublished: Problem(409, "game-not-finished", "The chain is published once the game has ended"),
     IllegalCommand: Problem(422, "illegal-command", "The rules forbid this command", "command"),
+    TakeBackRefused: Problem(422, "illegal-command", "The rules forbid this command", "command"),
     MalformedCommand: Problem(422, "malformed-command", "The command cannot be read", "command"),
     InvalidSetup: Problem(422, "invalid-setup", "The rules do not allow this setup"),
     RuleError: Problem(422, "rule-error", "The rules refuse this"),
@@ -147,6 +178,35 @@ PROBLEMS: dict[type[BaseException], Problem] = {
     RoleNotHeld: Problem(404, "role-not-held", "The account does not hold this role here", "role"),
     LastAdmin: Problem(409, "last-admin", "A club keeps at least one admin", "role"),
     ClubError: Problem(422, "refused", "Refused"),
+    # accounts and clubs (issue 11): members registered by name, invites, API tokens
+    InviteClaimsAccount: Problem(
+        409, "invite-claims-account", "The invite is for a member registered by name"
+    ),
+    SessionRequired: Problem(403, "session-required", "An API token cannot do this; use a session"),
+    ApiTokenNotFound: Problem(404, "token-not-found", "No such API token of yours", "token_id"),
+    GrantNotHeld: Problem(403, "grant-not-held", "A token carries only roles you hold", "grants"),
+    RegistrationReused: Problem(
+        409, "command-id-reused", "This command id registered another member; use a new one", "command_id"
+    ),
+    # lists and searches (services/directory)
+    LeagueNotFound: Problem(404, "league-not-found", "No such league", "league_id"),
+    TournamentNotFound: Problem(404, "tournament-not-found", "No such tournament", "tournament_id"),
+    MemberNotFound: Problem(404, "member-not-found", "No such member", "member_id"),
+    DirectoryError: Problem(422, "refused", "Refused"),
+    # league integrity: a game counts for a league only as its organiser scheduled it
+    GameNotScheduled: Problem(409, "not-scheduled", "The league scheduled no such game"),
+    ScheduleMismatch: Problem(409, "schedule-mismatch", "The game differs from its schedule"),
+    # league management (services/league/organise.py): the league aggregate's refusals
+    UnknownPlayer: Problem(404, "unknown-player", "No such member here"),
+    UnknownEntity: Problem(404, "unknown-entity", "No such league, season, tournament, round, table or game"),
+    AlreadyExists: Problem(409, "already-exists", "This exists already"),
+    SeasonAlreadyClosed: Problem(409, "season-closed", "The season is closed"),
+    RoundClosedAlready: Problem(409, "round-closed", "The round is closed"),
+    RoundAlreadySeated: Problem(409, "round-seated", "The round is seated already"),
+    PlayerSeatedTwice: Problem(422, "seated-twice", "A member would sit twice", "tables"),
+    InvalidTransition: Problem(409, "invalid-transition", "This does not fit the league's current state"),
+    InvalidCommand: Problem(422, "invalid-league-command", "The league command breaks a rule"),
+    LeagueError: Problem(422, "refused", "Refused"),
     StoreUnavailable: Problem(
         503, "store-unavailable", "The event store is unavailable; retry the same command"
     ),

@@ -1,9 +1,14 @@
 """Per-client rate limits on REST and GraphQL, shared by every API process through Redis.
 
-Who a client is: the token it sends, when the vault knows the token (keyed by the token's hash,
-never the token); else its address (``scope["client"]``: behind a reverse proxy, run uvicorn
-with ``--forwarded-allow-ips`` so the address is the caller's, not the proxy's). A made-up token
-is no way around the address's budget: only a valid one gets a budget of its own.
+Who a client is: a signed-in account, when the token it sends is one of the account's (a
+session or an API token: all of them share the account's one budget, keyed by the account id);
+else the token, when the vault knows it (keyed by the token's hash, never the token); else its
+address (``scope["client"]``: behind a reverse proxy, run uvicorn with
+``--forwarded-allow-ips`` so the address is the caller's, not the proxy's). A made-up token is
+no way around the address's budget: only a valid one gets a budget of its own.
+
+The caller the middleware resolves is left in the ASGI scope (``caller_of``), so the handler's
+``principal`` dependency does not resolve the same token a second time.
 
 What a request costs: one, charged by ``RateLimitMiddleware`` before routing to the handler;
 a GraphQL operation then pays the rest of its cost (``services/api/graphql_cost.py``) just
@@ -43,7 +48,7 @@ from infra.postgres import database_name
 from services.api.errors import _HTTP_TITLES as HTTP_TITLES
 from services.api.errors import PROBLEM_JSON, problem_body
 from services.api.settings import LimitSettings
-from services.game.edge.tokens import Principal, token_hash
+from services.game.edge.tokens import Principal, TokenKind, token_hash
 
 log = logging.getLogger(__name__)
 
@@ -52,20 +57,30 @@ STORAGE_TIMEOUT_SECONDS = 0.5
 RATE_LIMITED, RATE_LIMITED_TITLE = HTTP_TITLES[429]
 _CLIENT = "bang.rate_limit_client"
 """Where the middleware leaves the request's ``Client`` in the ASGI scope (for GraphQL)."""
+_CALLER = "bang.caller"
+"""Where the middleware leaves ``(authorization, Principal | None)``: the caller it resolved."""
+UNRESOLVED = object()
+"""``caller_of``'s answer when the middleware did not resolve this request's caller."""
 _WARN_EVERY_SECONDS = 30.0
 
 
 @dataclass(frozen=True, slots=True)
 class Client:
     key: str
-    """``token:<hash prefix>`` or ``address:<ip>``: the budget's name in Redis."""
+    """``account:<id>``, ``token:<hash prefix>`` or ``address:<ip>``: the budget's name in Redis."""
     limit: RateLimitItem
     anonymous: bool
+    account: bool = False
 
     def describe(self) -> str:
         per = _per(self.limit)
         if self.anonymous:
             return f"this address may make {self.limit.amount} requests per {per} without a token"
+        if self.account:
+            return (
+                f"this account may make {self.limit.amount} requests per {per} "
+                "(all its sessions and API tokens together)"
+            )
         return f"this token may make {self.limit.amount} requests per {per}"
 
 
@@ -95,7 +110,12 @@ class ClientBudgets:
         authorization = _header(scope, b"authorization")
         if authorization is not None:
             with contextlib.suppress(Exception):  # refused later, by the handler, in its words
-                if await self.authenticate(authorization) is not None:
+                principal = await self.authenticate(authorization)
+                scope[_CALLER] = (authorization, principal)  # type: ignore[literal-required]
+                if principal is not None and principal.kind is TokenKind.ACCOUNT:
+                    key = f"account:{principal.subject}"
+                    return Client(key, self.per_token, anonymous=False, account=True)
+                if principal is not None:
                     token = authorization.strip().partition(" ")[2].strip()
                     return Client(f"token:{token_hash(token).hex()[:32]}", self.per_token, anonymous=False)
         address = scope.get("client")
@@ -119,6 +139,16 @@ class ClientBudgets:
         if now - self._warned_at >= _WARN_EVERY_SECONDS:
             self._warned_at = now
             log.warning("rate limits not checked (Redis: %s); requests are let through", type(error).__name__)
+
+
+def caller_of(scope: Scope, authorization: str | None) -> Principal | object | None:
+    """The caller the middleware resolved for this request's ``authorization``, or
+    ``UNRESOLVED`` (no middleware, no header, or a token it could not resolve: the handler
+    resolves it then, and refuses it in its own words)."""
+    resolved = scope.get(_CALLER)
+    if resolved is None or authorization is None or resolved[0] != authorization:
+        return UNRESOLVED
+    return resolved[1]
 
 
 def refusal(client: Client, wait: int) -> str:

@@ -36,10 +36,15 @@ PARTS: tuple[tuple[str, str, str | None], ...] = (
     ("services.game.edge.graphql_types", "GameQuery", "GameSubscription"),
     ("services.league.graphql_types", "LeagueQuery", "LeagueSubscription"),
     ("services.ratings.graphql_types", "RatingsQuery", None),
+    ("services.directory.graphql_types", "DirectoryQuery", None),
 )
 
 # (module, its Mutation type)
-MUTATIONS: tuple[tuple[str, str], ...] = (("services.game.edge.graphql_mutations", "GameMutation"),)
+MUTATIONS: tuple[tuple[str, str], ...] = (
+    ("services.game.edge.graphql_mutations", "GameMutation"),
+    ("services.league.edge.graphql_mutations", "LeagueMutation"),
+    ("services.clubs.graphql_mutations", "ClubMutation"),
+)
 
 # Errors whose messages are written for the caller (and never carry a hidden role or the
 # seed); anything else is masked as "Unexpected error." so an unexpected message cannot leak.

@@ -45,8 +45,11 @@ class RoleRequired(ClubError):
     """The caller holds none of the roles this needs in this club (403)."""
 
     def __init__(self, club_id: str, roles: tuple[str, ...]) -> None:
-        needed = " or ".join(roles) if roles else "a role"
-        super().__init__(f"this needs the role {needed} in club {club_id!r}, which you do not hold")
+        if roles:
+            message = f"this needs the role {' or '.join(roles)} in club {club_id!r}, which you do not hold"
+        else:
+            message = f"this is for members of club {club_id!r}, and you are not one"
+        super().__init__(message)
         self.club_id = club_id
         self.roles = roles
 
@@ -65,3 +68,26 @@ class LastAdmin(ClubError):
             f"club {club_id!r} would have no admin left; grant admin to someone else first"
         )
         self.field = "role"
+
+
+class GrantNotHeld(ClubError):
+    """An API token may carry only roles its account holds now (403)."""
+
+    def __init__(self, club_id: str, role: str, game_id: str | None) -> None:
+        scope = "" if game_id is None else f" for game {game_id!r}"
+        super().__init__(
+            f"you do not hold the role {role}{scope} in club {club_id!r}; an API token carries only "
+            "roles you hold"
+        )
+        self.field = "grants"
+
+
+class RegistrationReused(ClubError):
+    """The command id registered another name in this club (409): a retry sends the same body."""
+
+    def __init__(self, command_id: str) -> None:
+        super().__init__(
+            f"the command id {command_id!r} registered another member in this club; a retry sends "
+            "the same display_name and login, a new registration a new command id"
+        )
+        self.field = "command_id"

@@ -55,7 +55,25 @@ class MemberInvited(ClubEvent, frozen=True, kw_only=True):
     invited_by: str
 
 
-CLUB_EVENTS: tuple[type[ClubEvent], ...] = (ClubFounded, RoleGranted, RoleRevoked, MemberInvited)
+class MemberRegistered(ClubEvent, frozen=True, kw_only=True):
+    """An admin or organiser registered a person by name: an account nobody logs in as yet
+    (services/accounts ``UnclaimedAccountRegistered``), a player here at once (a
+    ``RoleGranted`` follows), claimed by the person through the invite ``invite_id``."""
+
+    club_id: str
+    account_id: str
+    display_name: str
+    invite_id: str
+    registered_by: str
+
+
+CLUB_EVENTS: tuple[type[ClubEvent], ...] = (
+    ClubFounded,
+    RoleGranted,
+    RoleRevoked,
+    MemberInvited,
+    MemberRegistered,
+)
 
 CLUBS_MAPPER = Mapper()
 for _cls in CLUB_EVENTS:

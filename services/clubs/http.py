@@ -14,15 +14,29 @@ from typing import Annotated, Any
 import msgspec
 from litestar import Controller, Request, Response, delete, get, post
 from litestar.datastructures import State
+from litestar.di import Provide
 from litestar.params import JSONBody, Parameter
 
+from services.accounts.api_tokens import ApiTokenInfo
+from services.accounts.events import TokenGrant
 from services.accounts.http import SECURED
 from services.clubs.bounds import GameId, Identifier, Name, check_id, check_page
 from services.clubs.errors import ClubInputOutOfBounds
 from services.clubs.roles import Principal, Role
-from services.clubs.service import ClubDetail, ClubInvite, ClubPage, ClubService, MyClub
+from services.clubs.service import (
+    ClubDetail,
+    ClubInvite,
+    ClubPage,
+    ClubService,
+    CreatedToken,
+    MyClub,
+    RegisteredMember,
+)
 
 _LOGIN_MAX = 100
+MAX_GRANTS = 50
+MAX_TOKEN_DAYS = 366
+DEFAULT_TOKEN_DAYS = 90
 
 
 class FoundClub(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -33,6 +47,29 @@ class InviteMember(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     display_name: Name
     login: Annotated[str, msgspec.Meta(max_length=_LOGIN_MAX)] | None = None
     """Preset for the invitee; they choose it on accepting when left out."""
+
+
+class RegisterMember(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    display_name: Name
+    login: Annotated[str, msgspec.Meta(max_length=_LOGIN_MAX)] | None = None
+    """Preset for the person; they choose it on claiming the account when left out."""
+    command_id: Identifier | None = None
+    """Idempotency: a retry with the same id answers the same member (200)."""
+
+
+class TokenGrantRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    club_id: Identifier
+    role: Role
+    game_id: GameId | None = None
+    """A scorekeeper's one table game."""
+
+
+class CreateToken(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    label: Name
+    grants: Annotated[list[TokenGrantRequest], msgspec.Meta(max_length=MAX_GRANTS)] = []
+    """Club roles the token carries, each one you hold now; none: it acts only as you (your own
+    seats), with no club role."""
+    expires_in_days: Annotated[int, msgspec.Meta(ge=1, le=MAX_TOKEN_DAYS)] = DEFAULT_TOKEN_DAYS
 
 
 class GrantRole(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -58,6 +95,12 @@ async def provide_clubs(state: State) -> ClubService:
 
 async def provide_caller(request: Request[Any, Any, Any], clubs: ClubService) -> Principal:
     return await clubs.principal(request.headers.get("authorization"))
+
+
+async def provide_owner(request: Request[Any, Any, Any], clubs: ClubService) -> Principal:
+    """The caller, signed in with a session (an API token is 403 ``session-required``)."""
+    _, principal = await clubs.session_principal(request.headers.get("authorization"))
+    return principal
 
 
 class ClubController(Controller):
@@ -98,6 +141,21 @@ class ClubController(Controller):
         self, club_id: str, data: JSONBody[InviteMember], caller: Principal, clubs: ClubService
     ) -> ClubInvite:
         return await clubs.invite(caller, check_id("club_id", club_id), data.display_name, data.login)
+
+    @post(
+        "/{club_id:str}/members",
+        operation_id="registerMember",
+        summary="Register a member by name (admin or organiser): a player at once, with an invite "
+        "link with which they set their own login name and password; 200 for a retried command_id",
+        security=SECURED,
+    )
+    async def register(
+        self, club_id: str, data: JSONBody[RegisterMember], caller: Principal, clubs: ClubService
+    ) -> Response[RegisteredMember]:
+        member, made = await clubs.register_member(
+            caller, check_id("club_id", club_id), data.display_name, data.login, data.command_id
+        )
+        return Response(member, status_code=201 if made else 200)
 
     @post(
         "/{club_id:str}/roles",
@@ -144,4 +202,34 @@ class MyClubsController(Controller):
         return await clubs.my_clubs(caller)
 
 
-CLUB_CONTROLLERS = (ClubController, MyClubsController)
+class TokenController(Controller):
+    """Script tokens: made, listed and revoked with a session only (a token cannot make one)."""
+
+    path = "/me/tokens"
+    tags = ["accounts"]
+    dependencies = {"owner": Provide(provide_owner)}
+
+    @post(
+        operation_id="createApiToken",
+        summary="Create an API token for scripts (`blt_…`, shown once) carrying roles you hold",
+        security=SECURED,
+    )
+    async def create(self, data: JSONBody[CreateToken], owner: Principal, clubs: ClubService) -> CreatedToken:
+        grants = [TokenGrant(club_id=g.club_id, role=g.role.value, game_id=g.game_id) for g in data.grants]
+        return await clubs.create_token(owner, data.label, grants, data.expires_in_days)
+
+    @get(operation_id="apiTokens", summary="Your API tokens in force (never their secrets)", security=SECURED)
+    async def list_tokens(self, owner: Principal, clubs: ClubService) -> list[ApiTokenInfo]:
+        return await clubs.tokens(owner)
+
+    @delete(
+        "/{token_id:str}",
+        operation_id="revokeApiToken",
+        summary="Revoke one of your API tokens; it is refused at once everywhere",
+        security=SECURED,
+    )
+    async def revoke(self, token_id: str, owner: Principal, clubs: ClubService) -> None:
+        await clubs.revoke_token(owner, check_id("token_id", token_id))
+
+
+CLUB_CONTROLLERS = (ClubController, MyClubsController, TokenController)

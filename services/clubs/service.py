@@ -10,25 +10,37 @@ after every check passed, and the club's ``MemberInvited`` follows it.
 
 from __future__ import annotations
 
+import unicodedata
 import uuid
-from collections.abc import Sequence
-from datetime import datetime
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
 
 import asyncpg
 import msgspec
 
 from event_store import ANY, NO_STREAM, PostgresEventStore
+from services.accounts.api_tokens import ApiTokenInfo, ResolvedToken
 from services.accounts.errors import SessionRefused
-from services.accounts.names import normalise_display_name
-from services.accounts.service import AccountService
-from services.accounts.sessions import UNKNOWN, Session
+from services.accounts.events import TokenGrant
+from services.accounts.names import normalise_display_name, normalise_login
+from services.accounts.service import AccountService, IssuedInvite
+from services.accounts.sessions import UNKNOWN, Session, bearer_token, token_hash
 from services.clubs.bounds import normalise_club_name
-from services.clubs.errors import AccountNotFound, ClubNotFound, InvalidClubInput, LastAdmin, RoleNotHeld
+from services.clubs.errors import (
+    AccountNotFound,
+    ClubNotFound,
+    GrantNotHeld,
+    InvalidClubInput,
+    LastAdmin,
+    RegistrationReused,
+    RoleNotHeld,
+)
 from services.clubs.events import (
     CLUBS_MAPPER,
     ClubEvent,
     ClubFounded,
     MemberInvited,
+    MemberRegistered,
     RoleGranted,
     RoleRevoked,
     club_stream,
@@ -83,8 +95,92 @@ class ClubInvite(msgspec.Struct, frozen=True, kw_only=True):
     expires_at: datetime
 
 
+class InviteLink(msgspec.Struct, frozen=True, kw_only=True):
+    invite_id: str
+    token: str
+    """The link's secret, shown this once; the person accepts at ``accept_path``."""
+    accept_path: str
+    expires_at: datetime
+
+
+class RegisteredMember(msgspec.Struct, frozen=True, kw_only=True):
+    member_id: str
+    """The account id: the member's id in every league and game."""
+    display_name: str
+    invite: InviteLink | None
+    """None only when a retry finds the member has claimed the account already."""
+
+
+class CreatedToken(msgspec.Struct, frozen=True, kw_only=True):
+    token_id: str
+    token: str
+    """``blt_…``: the secret, shown this once (only its sha256 is kept)."""
+    label: str
+    grants: list[TokenGrant]
+    expires_at: datetime
+
+
+def _invite_link(issued: IssuedInvite) -> InviteLink:
+    return InviteLink(
+        invite_id=issued.invite_id,
+        token=issued.token,
+        accept_path=f"/accounts/invites/{issued.token}/accept",
+        expires_at=issued.expires_at,
+    )
+
+
+def narrowed(principal: Principal, grants: Iterable[TokenGrant]) -> Principal:
+    """An API token's principal: its grants that ``principal`` (the account now) holds."""
+    roles: dict[str, list[Grant]] = {}
+    for given in grants:
+        try:
+            role = Role(given.role)
+        except ValueError:
+            continue
+        if principal.holds(given.club_id, role, given.game_id):
+            grant = Grant(role=role, game_id=given.game_id)
+            held = roles.setdefault(given.club_id, [])
+            if grant not in held:
+                held.append(grant)
+    return Principal(
+        account_id=principal.account_id,
+        display_name=principal.display_name,
+        roles={club: tuple(held) for club, held in roles.items()},
+    )
+
+
 def _grant(role: str, game_id: str) -> Grant:
     return Grant(role=Role(role), game_id=game_id or None)
+
+
+async def display_names(pool: asyncpg.Pool | asyncpg.Connection, ids: Iterable[str]) -> dict[str, str]:
+    """Account id → display name, for every id that is an account (an unknown id is absent, so
+    a caller can fall back to a name of its own, e.g. an old game seat's)."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    rows = await pool.fetch(
+        "SELECT account_id, display_name FROM accounts WHERE account_id = ANY($1::text[])", wanted
+    )
+    return {row["account_id"]: row["display_name"] for row in rows}
+
+
+async def is_member(pool: asyncpg.Pool | asyncpg.Connection, club_id: str, account_id: str) -> bool:
+    """The account holds any role in the club (a scorekeeper of one game counts), or accepted
+    the club's invite (its player role is granted at the invitee's next request: an organiser
+    enrolling them before that must not be told they are nobody)."""
+    found = await pool.fetchval(
+        """
+        SELECT 1 FROM club_roles WHERE club_id = $1 AND account_id = $2
+        UNION ALL
+        SELECT 1 FROM club_invites ci JOIN account_invites ai USING (invite_id)
+         WHERE ci.club_id = $1 AND ai.account_id = $2 AND ci.settled_at IS NULL
+        LIMIT 1
+        """,
+        club_id,
+        account_id,
+    )
+    return found is not None
 
 
 class ClubService:
@@ -96,14 +192,38 @@ class ClubService:
     # -- who is asking ------------------------------------------------------------------------
 
     async def principal(self, authorization: str | None) -> Principal:
-        """The ``Principal`` of a bearer session token (``SessionRefused`` saying why not)."""
+        """The ``Principal`` of a bearer session token or API token (``SessionRefused`` saying
+        why not). An API token's roles are its grants that the account still holds: a role
+        revoked from the account is gone from its tokens at once.
+
+        Cached per process by the token's sha256 (``AccountService.callers``): every write that
+        changes what a token may do (a logout, a role granted or revoked here, an invite
+        accepted) forgets the account when it commits, here at once, elsewhere through Redis
+        or within the cache's TTL."""
+        callers = self._accounts.callers
+        digest = token_hash(bearer_token(authorization))
+        cached: Principal | None = callers.get(digest)
+        if cached is not None:
+            return cached
+        mark = callers.mark()
+        identity = await self._accounts.identify(authorization)
+        await self._settle_invites(identity.account_id)
+        principal = await self._principal(identity.account_id)
+        if isinstance(identity, ResolvedToken):
+            principal = narrowed(principal, identity.grants)
+        callers.put(mark, digest, identity.account_id, principal, identity.expires_at)
+        return principal
+
+    async def session_principal(self, authorization: str | None) -> tuple[Session, Principal]:
+        """As ``principal``, for what only a session may do (``SessionRequired`` for an API
+        token): making API tokens."""
         session = await self._accounts.authenticate(authorization)
         await self._settle_invites(session.account_id)
-        return await self._principal(session)
+        return session, await self._principal(session.account_id)
 
-    async def _principal(self, session: Session) -> Principal:
+    async def _principal(self, account_id: str) -> Principal:
         name = await self._pool.fetchval(
-            "SELECT display_name FROM accounts WHERE account_id = $1", session.account_id
+            "SELECT display_name FROM accounts WHERE account_id = $1", account_id
         )
         if name is None:
             raise SessionRefused(UNKNOWN)
@@ -112,13 +232,13 @@ class ClubService:
             SELECT club_id, role, game_id FROM club_roles WHERE account_id = $1
              ORDER BY club_id, role, game_id
             """,
-            session.account_id,
+            account_id,
         )
         roles: dict[str, list[Grant]] = {}
         for row in rows:
             roles.setdefault(row["club_id"], []).append(_grant(row["role"], row["game_id"]))
         return Principal(
-            account_id=session.account_id,
+            account_id=account_id,
             display_name=name,
             roles={club: tuple(grants) for club, grants in roles.items()},
         )
@@ -147,6 +267,7 @@ class ClubService:
                 ],
                 new=True,
             )  # fmt: skip
+        await self._accounts.callers.forget([principal.account_id])  # its new admin role
         return await self.club(principal, club_id, refreshed=True)
 
     async def clubs(self, limit: int, offset: int) -> ClubPage:
@@ -235,6 +356,26 @@ class ClubService:
                 granted_by=principal.account_id,
             )  # fmt: skip
             await self._append(connection, club_id, [granted])
+        await self._accounts.callers.forget([account_id])
+        return True
+
+    async def grant_scorekeeper(
+        self, principal: Principal, club_id: str, account_id: str, game_id: str
+    ) -> bool:
+        """Make a member the scorekeeper of one table game: whoever schedules the game (an admin
+        or an organiser) names them. False when they held it already (nothing stored)."""
+        async with self._pool.acquire() as connection, connection.transaction():
+            await self._locked_club(connection, club_id, principal, Role.ADMIN, Role.ORGANISER)
+            if not await is_member(connection, club_id, account_id):
+                raise AccountNotFound(account_id)
+            if not await self._insert_role(connection, club_id, account_id, Role.SCOREKEEPER, game_id):
+                return False
+            granted = RoleGranted(
+                club_id=club_id, account_id=account_id, role=Role.SCOREKEEPER, game_id=game_id,
+                granted_by=principal.account_id,
+            )  # fmt: skip
+            await self._append(connection, club_id, [granted])
+        await self._accounts.callers.forget([account_id])
         return True
 
     async def revoke(self, principal: Principal, club_id: str, account_id: str, role: Role) -> None:
@@ -257,6 +398,7 @@ class ClubService:
                 club_id=club_id, account_id=account_id, role=role, revoked_by=principal.account_id
             )
             await self._append(connection, club_id, [revoked])
+        await self._accounts.callers.forget([account_id])
 
     # -- invites ----------------------------------------------------------------------------------
 
@@ -293,7 +435,12 @@ class ClubService:
         """Grant the player role for every accepted club invite not granted yet, of one account
         (at its every request) or of one club (before its members are read). The invite is
         accepted at the accounts' route, which knows nothing of clubs: this is where its
-        acceptance becomes a ``RoleGranted``, once (the row's ``settled_at``, under its lock)."""
+        acceptance becomes a ``RoleGranted``, once (the row's ``settled_at``, under its lock).
+
+        A request that finds the rows locked waits for the one settling them (not SKIP LOCKED):
+        it would otherwise answer without the role while the other commits it — a browser's
+        first two requests after joining (GET /me and GET /me/clubs at once) showed no club.
+        The locks are taken in invite order, so two settlings never deadlock."""
         where = "ci.settled_at IS NULL AND ai.account_id IS NOT NULL AND " + (
             "ai.account_id = $1" if account_id is not None else "ci.club_id = $1"
         )
@@ -304,13 +451,14 @@ class ClubService:
         )
         if pending is None:
             return
+        settled: list[str] = []
         async with self._pool.acquire() as connection, connection.transaction():
             rows = await connection.fetch(
                 f"""
                 SELECT ci.invite_id, ci.club_id, ci.invited_by, ai.account_id
                   FROM club_invites ci JOIN account_invites ai USING (invite_id)
                  WHERE {where}
-                 ORDER BY ci.invite_id FOR UPDATE OF ci SKIP LOCKED
+                 ORDER BY ci.invite_id FOR UPDATE OF ci
                 """,
                 key,
             )
@@ -325,6 +473,119 @@ class ClubService:
                         granted_by=row["invited_by"], invite_id=row["invite_id"],
                     )  # fmt: skip
                     await self._append(connection, row["club_id"], [granted])
+                    settled.append(invitee)
+        await self._accounts.callers.forget(settled)
+
+    # -- members registered by name -------------------------------------------------------------
+
+    async def register_member(
+        self,
+        principal: Principal,
+        club_id: str,
+        display_name: str,
+        login: str | None,
+        command_id: str | None,
+    ) -> tuple[RegisteredMember, bool]:
+        """A person registered by name (admin or organiser): an account nobody logs in as yet,
+        a player here at once, and the invite with which the person claims it (sets a login
+        name and password on that very account). True when made now; False for a retry of the
+        same ``command_id``, which answers the same member with a new secret for its invite
+        (the first answer's was lost; the old link stops working), or no invite once claimed."""
+        name = normalise_display_name(display_name)
+        preset = None if login is None else normalise_login(login)
+        async with self._pool.acquire() as connection, connection.transaction():
+            await self._locked_club(connection, club_id, principal, Role.ADMIN, Role.ORGANISER)
+            if command_id is not None:
+                before = await connection.fetchrow(
+                    """
+                    SELECT r.account_id, r.invite_id, r.display_name, r.login, a.display_name AS shown
+                      FROM club_registrations r JOIN accounts a USING (account_id)
+                     WHERE r.club_id = $1 AND r.command_id = $2
+                    """,
+                    club_id, command_id,
+                )  # fmt: skip
+                if before is not None:
+                    if (before["display_name"], before["login"]) != (name, preset):
+                        raise RegistrationReused(command_id)
+                    renewed = await self._accounts.renew_invite(
+                        connection, before["invite_id"], renewed_by=principal.account_id
+                    )
+                    member = RegisteredMember(
+                        member_id=before["account_id"],
+                        display_name=before["shown"],
+                        invite=None if renewed is None else _invite_link(renewed),
+                    )
+                    return member, False
+            account_id, issued = await self._accounts.register_unclaimed(
+                connection, name, login=preset, registered_by=principal.account_id
+            )
+            await connection.execute(
+                """
+                INSERT INTO club_registrations
+                       (club_id, command_id, account_id, invite_id, display_name, login, registered_by)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                """,
+                club_id, command_id or uuid.uuid4().hex, account_id, issued.invite_id, name, preset,
+                principal.account_id,
+            )  # fmt: skip
+            # the role is granted now, so the invite's acceptance has nothing left to settle
+            await connection.execute(
+                """
+                INSERT INTO club_invites (invite_id, club_id, invited_by, settled_at)
+                VALUES ($1, $2, $3, now())
+                """,
+                issued.invite_id, club_id, principal.account_id,
+            )  # fmt: skip
+            await self._insert_role(connection, club_id, account_id, Role.PLAYER, None)
+            facts: list[ClubEvent] = [
+                MemberRegistered(
+                    club_id=club_id, account_id=account_id, display_name=name,
+                    invite_id=issued.invite_id, registered_by=principal.account_id,
+                ),
+                RoleGranted(
+                    club_id=club_id, account_id=account_id, role=Role.PLAYER,
+                    granted_by=principal.account_id, invite_id=issued.invite_id,
+                ),
+            ]  # fmt: skip
+            await self._append(connection, club_id, facts)
+        return RegisteredMember(member_id=account_id, display_name=name, invite=_invite_link(issued)), True
+
+    # -- API tokens -----------------------------------------------------------------------------
+
+    async def create_token(
+        self, principal: Principal, label: str, grants: Sequence[TokenGrant], expires_in_days: int
+    ) -> CreatedToken:
+        """A script token of the caller's carrying ``grants``, each a role the caller holds now
+        (``GrantNotHeld`` naming the first that is not); the secret is in this answer only."""
+        text = unicodedata.normalize("NFC", label).strip()
+        if not text:
+            raise InvalidClubInput("label", "a token's label has at least one visible character")
+        wanted: list[TokenGrant] = []
+        for grant in grants:
+            role = Role(grant.role)
+            if grant.game_id is not None and role is not Role.SCOREKEEPER:
+                raise InvalidClubInput("grants", "only a scorekeeper is scoped to a game; leave game_id out")
+            if not principal.holds(grant.club_id, role, grant.game_id):
+                raise GrantNotHeld(grant.club_id, role.value, grant.game_id)
+            normal = TokenGrant(club_id=grant.club_id, role=role.value, game_id=grant.game_id)
+            if normal not in wanted:
+                wanted.append(normal)
+        token, info = await self._accounts.create_api_token(
+            principal.account_id, text, wanted, timedelta(days=expires_in_days)
+        )
+        return CreatedToken(
+            token_id=info.token_id,
+            token=token,
+            label=info.label,
+            grants=info.grants,
+            expires_at=info.expires_at,
+        )
+
+    async def tokens(self, principal: Principal) -> list[ApiTokenInfo]:
+        return await self._accounts.api_tokens(principal.account_id)
+
+    async def revoke_token(self, principal: Principal, token_id: str) -> None:
+        await self._accounts.revoke_api_token(principal.account_id, token_id)
 
     # -- storage ----------------------------------------------------------------------------------
 
@@ -349,7 +610,8 @@ class ClubService:
         lock: bool = True,
     ) -> None:
         """The club exists, and the caller holds one of ``roles`` there as of now: read under
-        the club row's lock, so concurrent role changes of one club run one after another."""
+        the club row's lock, so concurrent role changes of one club run one after another.
+        The principal must hold it too: an API token's principal holds only its grants."""
         found = await connection.fetchval(
             f"SELECT 1 FROM clubs WHERE club_id = $1 {'FOR UPDATE' if lock else ''}", club_id
         )
@@ -364,6 +626,7 @@ class ClubService:
             display_name=principal.display_name,
             roles={club_id: tuple(_grant(r["role"], r["game_id"]) for r in rows)} if rows else {},
         )
+        require(principal, club_id, *roles)
         require(current, club_id, *roles)
 
     async def _insert_role(

@@ -104,6 +104,7 @@ def play_game(
     per_player = bots if isinstance(bots, Mapping) else None
     state = game.state
     table = {spec.decision for spec in state.rules.decisions.values() if spec.who == _TABLE}
+    draws = {spec.decision for spec in state.rules.decisions.values() if spec.who == _DICE} - {_ROLL}
     base_dice = state.rules.is_base  # the base game: five base dice every turn
     played = 0
     while not state.is_over:
@@ -117,6 +118,10 @@ def play_game(
                 assert need is not None
                 faces = dice.roll(len(need.dice), None if need.all_base else need.dice)
                 command = engine.supply(game, need, faces)
+        elif draws and question.decision in draws:  # a card drawn at random (UA2's Rage cards)
+            need = engine.random_need(game)
+            assert need is not None and need.cards
+            command = engine.supply(game, need, (need.cards[rng.randrange(len(need.cards))],))
         elif table and question.decision in table:
             command = _table_answer(game, question, bots, rng)
         else:
@@ -136,6 +141,8 @@ def play_game(
 
 _ROLL = Decision.ROLL
 """Read at every command: a constant (an enum member's read is slow on Python 3.11)."""
+_DICE = "dice"
+"""``DecisionSpec.who`` of a random input: the dice, and cards drawn at random (UA2)."""
 _TABLE = "table"
 """``DecisionSpec.who`` of a question asked of the whole table (OS3's role windows)."""
 

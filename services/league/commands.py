@@ -58,6 +58,14 @@ class EnrollPlayer(LeagueCommand, frozen=True, kw_only=True):
     member_id: str
 
 
+class EnrollPlayers(LeagueCommand, frozen=True, kw_only=True):
+    """Enter several club members at once: all of them, or (refused) none."""
+
+    league_id: str
+    season_id: str
+    member_ids: tuple[str, ...]
+
+
 class OpenTournament(LeagueCommand, frozen=True, kw_only=True):
     league_id: str
     season_id: str
@@ -87,6 +95,37 @@ class ScheduleGame(LeagueCommand, frozen=True, kw_only=True):
     round: int
     table: int
     game_id: str
+    mode: str | None = None
+    """``online`` or ``table`` (None: an operator's script that creates the game itself)."""
+    scorekeeper: str | None = None
+    """A table game's scorekeeper (account id); online games have none."""
+    scheduled_by: str | None = None
+
+
+class RecordForfeit(LeagueCommand, frozen=True, kw_only=True):
+    league_id: str
+    tournament_id: str
+    round: int
+    table: int
+    member_id: str
+    kind: str = "forfeit"
+    """``forfeit`` or ``no-show``."""
+    reason: str = ""
+    recorded_by: str | None = None
+
+
+class CloseRound(LeagueCommand, frozen=True, kw_only=True):
+    league_id: str
+    tournament_id: str
+    round: int
+    closed_by: str | None = None
+
+
+class VoidGame(LeagueCommand, frozen=True, kw_only=True):
+    league_id: str
+    game_id: str
+    reason: str
+    voided_by: str
 
 
 class CloseSeason(LeagueCommand, frozen=True, kw_only=True):
@@ -95,5 +134,15 @@ class CloseSeason(LeagueCommand, frozen=True, kw_only=True):
 
 
 LeagueAggregateCommand = (
-    FoundLeague | OpenSeason | EnrollPlayer | OpenTournament | SeatRound | ScheduleGame | CloseSeason
+    FoundLeague
+    | OpenSeason
+    | EnrollPlayer
+    | EnrollPlayers
+    | OpenTournament
+    | SeatRound
+    | ScheduleGame
+    | CloseSeason
+    | RecordForfeit
+    | CloseRound
+    | VoidGame
 )

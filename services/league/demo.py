@@ -1,16 +1,39 @@
-"""A demo season played by bots, so a fresh `bang-league serve --demo` has something to show.
+"""A demo club and its league, played by bots, so a fresh `bang-league serve --demo` has
+something to show and somebody to sign in as.
 
-Everything goes through the league and game services (`services/league/bot_league.py` plays a
-round), with command ids derived from fixed names: seeding twice changes nothing, and a seeding
-that died half-way finishes what is missing.
+The club is a real one (`services/clubs`): an organiser account whose login name is
+`DEMO_LOGIN` and whose password is given at start (`serve --demo` makes a new one at every start
+and prints it; a seeding without one makes one), founding the club (its admin and organiser),
+and the members registered by name (accounts nobody logs in as until they claim them: their
+member id is the account id, their name the display name). The league, season and tournament
+are founded for that club, and rounds are played by bots through the league and game services
+(`services/league/bot_league.py`).
+
+So that a new user can do everything from the browser alone, the first members registered by
+name are claimed as the demo players (`DEMO_PLAYER_LOGINS`, the organiser's password), an online
+game waits with the organiser and them seated (`DEMO_ONLINE_GAME`: sign in as each in a private
+window to play every seat), and a table game (`DEMO_TABLE_GAME`) has the organiser as its
+scorekeeper.
+
+Everything is keyed by fixed names and command ids (`demo/…`): seeding twice changes nothing,
+and a seeding that died half-way finishes what is missing. Only the passwords are set anew each
+time (a demo's password is printed, never kept).
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from services.game.application.service import GameService
+from services.accounts.errors import InviteNotFound, InviteUsed, LoginNameTaken
+from services.accounts.names import login_key
+from services.accounts.service import AccountService
+from services.accounts.settings import AccountSettings
+from services.clubs.roles import Principal, Role
+from services.clubs.service import ClubService, InviteLink
+from services.game.application.lifecycle import GameMode
+from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame, TableSeat
 from services.game.fairness.vault import SeedVault
 from services.league.bot_league import play_bot_round
 from services.league.commands import (
@@ -24,11 +47,27 @@ from services.league.commands import (
 from services.league.service import LeagueService
 from services.league.standings import StandingsProjection
 from services.runtime.context import RuntimeContext
+from services.runtime.serve import DEMO_PASSWORD_ENV
 
-DEMO_CLUB = "demo_saloon"
+DEMO_LOGIN = "organiser"
+DEMO_ORGANISER_NAME = "Olive Organiser"
+DEMO_CLUB_NAME = "Demo Saloon"
 DEMO_LEAGUE = "demo"
 DEMO_SEASON = "season_1"
 DEMO_TOURNAMENT = "opening_cup"
+DEMO_PLAYER_LOGINS = ("ada", "bart", "calamity", "doc")
+"""The first members, claimed with these logins and the organiser's password."""
+DEMO_ONLINE_GAME = "demo-saloon-night"
+DEMO_TABLE_GAME = "demo-table-1"
+# the table game's seats, as a scorekeeper enters them (members 5 to 9 of the club)
+_TABLE_CARDS = (
+    ("sheriff", "paul_regret"),
+    ("renegade", "willy_the_kid"),
+    ("outlaw", "black_jack"),
+    ("outlaw", "lucky_duke"),
+    ("deputy", "jesse_jones"),
+)
+PASSWORD_ENV = DEMO_PASSWORD_ENV
 _NAMES = (
     "Ada",
     "Bart",
@@ -52,27 +91,160 @@ class DemoReport:
     seeded: bool
     rounds: int
     games: int
+    login: str = DEMO_LOGIN
+    password: str = ""
+    club_id: str = ""
+    members: tuple[tuple[str, str], ...] = ()
+    """(member id, display name) of every member registered by name."""
+    player_logins: tuple[str, ...] = ()
+    """The demo players who sign in with the organiser's password."""
+
+
+def new_password() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def member_names(players: int) -> list[str]:
+    """Display names, unique within the club: the second Ada is "Ada 2"."""
+    names = []
+    for n in range(players):
+        name = _NAMES[n % len(_NAMES)]
+        names.append(name if n < len(_NAMES) else f"{name} {n // len(_NAMES) + 1}")
+    return names
 
 
 async def demo_exists(context: RuntimeContext) -> bool:
     return (await LeagueService(context.store).load_league(DEMO_LEAGUE)).exists
 
 
+async def _set_password(context: RuntimeContext, accounts: AccountService, login: str, password: str) -> None:
+    # an operator's reset of a demo account, not a user's change (no old password to ask for);
+    # its sessions stay, as the demo is a local server
+    hashed = await accounts.passwords.hash(password)
+    await context.pool.execute(
+        "UPDATE accounts SET password_hash = $2 WHERE login_key = $1", login_key(login), hashed
+    )
+
+
+async def ensure_organiser(context: RuntimeContext, accounts: AccountService, password: str) -> None:
+    """The organiser's account with this password: made on first use, its password set anew
+    after (the operator was shown only the new one)."""
+    try:
+        invite = await accounts.issue_invite(DEMO_ORGANISER_NAME, login=DEMO_LOGIN, issued_by="demo")
+        await accounts.accept_invite(invite.token, login=None, display_name=None, password=password)
+    except LoginNameTaken:
+        await _set_password(context, accounts, DEMO_LOGIN, password)
+
+
+async def _club(clubs: ClubService, principal: Principal) -> str:
+    """The organiser's demo club, founded on first use; they are its admin and organiser."""
+    mine = [c for c in await clubs.my_clubs(principal) if c.name == DEMO_CLUB_NAME]
+    club_id = mine[0].club_id if mine else (await clubs.found(principal, DEMO_CLUB_NAME)).club_id
+    return club_id
+
+
 async def seed_demo(
-    context: RuntimeContext, *, players: int = 10, rounds: int = 3, progress: Progress | None = None
+    context: RuntimeContext,
+    *,
+    players: int = 10,
+    rounds: int = 3,
+    progress: Progress | None = None,
+    password: str | None = None,
+    accounts: AccountSettings | None = None,
 ) -> DemoReport:
     say = progress or (lambda _message: None)
+    password = password or new_password()
+    account_service = AccountService(context.pool, accounts or AccountSettings.from_env())
+    clubs = ClubService(context.pool, account_service)
+    await ensure_organiser(context, account_service, password)
+    opened = await account_service.login(DEMO_LOGIN, password, address="demo")
+    bearer = f"Bearer {opened.token}"
+    try:
+        principal = await clubs.principal(bearer)
+        club_id = await _club(clubs, principal)
+        principal = await clubs.principal(bearer)  # now holding the club's admin role
+        await clubs.grant(principal, club_id, principal.account_id, Role.ORGANISER, None)
+        members: list[tuple[str, str]] = []
+        logins: list[str] = []
+        for n, name in enumerate(member_names(players)):
+            command_id = f"demo/member/{n + 1}"
+            registered, _ = await clubs.register_member(principal, club_id, name, None, command_id)
+            members.append((registered.member_id, registered.display_name))
+            if n < len(DEMO_PLAYER_LOGINS):
+                login = DEMO_PLAYER_LOGINS[n]
+                await _claim(context, account_service, registered.invite, login, password)
+                logins.append(login)
+        say(f"club {DEMO_CLUB_NAME!r}: {len(members)} members registered by name, {len(logins)} claimed")
+        played = await _league(context, club_id, principal.account_id, members, rounds, say)
+        await _games(context, clubs, principal, club_id, members, len(logins))
+        say(f"games {DEMO_ONLINE_GAME!r} (online) and {DEMO_TABLE_GAME!r} (table) are waiting")
+    finally:
+        await account_service.logout(await account_service.authenticate(bearer))
+    return DemoReport(True, rounds, played, DEMO_LOGIN, password, club_id, tuple(members), tuple(logins))
+
+
+async def _claim(
+    context: RuntimeContext, accounts: AccountService, invite: InviteLink | None, login: str, password: str
+) -> None:
+    """A member registered by name claimed as a demo player; on a later seeding (the invite
+    used, or none given any more) only the password is set anew."""
+    if invite is not None:
+        try:
+            await accounts.accept_invite(invite.token, login=login, display_name=None, password=password)
+            return
+        except (InviteUsed, InviteNotFound, LoginNameTaken):
+            pass  # claimed by an earlier seeding
+    await _set_password(context, accounts, login, password)
+
+
+async def _games(
+    context: RuntimeContext,
+    clubs: ClubService,
+    principal: Principal,
+    club_id: str,
+    members: list[tuple[str, str]],
+    claimed: int,
+) -> None:
+    """The online game the organiser and the demo players sit at, and the table game the
+    organiser keeps score of (its scorekeeper, so the browser offers "Keep score")."""
+    games = GameService(context.store, SeedVault(context.pool))
+    organiser = Actor(kind=ActorKind.ORGANISER, id=principal.account_id)
+    seated = [Member(member_id=principal.account_id, name=principal.display_name)]
+    seated += [Member(member_id=m, name=n) for m, n in members[:claimed]]
+    if len(seated) >= 4:
+        online = NewGame(
+            mode=GameMode.ONLINE, player_count=len(seated), members=tuple(seated), game_id=DEMO_ONLINE_GAME
+        )
+        await games.create_game(online, command_id="demo/online-game", actor=organiser)
+    at_table = members[claimed : claimed + len(_TABLE_CARDS)]
+    if len(at_table) == len(_TABLE_CARDS):
+        seats = tuple(
+            TableSeat(member_id=m, name=n, role=role, character=character)
+            for (m, n), (role, character) in zip(at_table, _TABLE_CARDS, strict=True)
+        )
+        table = NewGame(mode=GameMode.TABLE, player_count=len(seats), seats=seats, game_id=DEMO_TABLE_GAME)
+        await games.create_game(table, command_id="demo/table-game", actor=organiser)
+        await clubs.grant(principal, club_id, principal.account_id, Role.SCOREKEEPER, DEMO_TABLE_GAME)
+
+
+async def _league(
+    context: RuntimeContext,
+    club_id: str,
+    organiser: str,
+    members: list[tuple[str, str]],
+    rounds: int,
+    say: Progress,
+) -> int:
     league = LeagueService(context.store)
     games = GameService(context.store, SeedVault(context.pool))
-    members = [(f"bot_{n + 1:02d}", _NAMES[n % len(_NAMES)]) for n in range(players)]
 
     async def run(command: object, key: str) -> None:
-        await league.execute(command, command_id=f"demo/{key}", actor="demo")  # type: ignore[arg-type]
+        await league.execute(command, command_id=f"demo/{key}", actor=organiser)  # type: ignore[arg-type]
 
-    await run(FoundClub(club_id=DEMO_CLUB, name="Demo Saloon"), "club")
+    await run(FoundClub(club_id=club_id, name=DEMO_CLUB_NAME), "club")
     for member_id, name in members:
-        await run(RegisterPlayer(club_id=DEMO_CLUB, member_id=member_id, name=name), f"register/{member_id}")
-    await run(FoundLeague(league_id=DEMO_LEAGUE, club_id=DEMO_CLUB, name="Demo League"), "league")
+        await run(RegisterPlayer(club_id=club_id, member_id=member_id, name=name), f"register/{member_id}")
+    await run(FoundLeague(league_id=DEMO_LEAGUE, club_id=club_id, name="Demo League"), "league")
     await run(OpenSeason(league_id=DEMO_LEAGUE, season_id=DEMO_SEASON, name="Season 1"), "season")
     for member_id, _ in members:
         await run(
@@ -85,7 +257,7 @@ async def seed_demo(
         ),
         "tournament",
     )
-    say(f"league {DEMO_LEAGUE!r}: {players} bots enrolled")
+    say(f"league {DEMO_LEAGUE!r}: {len(members)} members enrolled")
     projection = StandingsProjection(context.store)
     played = 0
     try:
@@ -97,4 +269,18 @@ async def seed_demo(
             say(f"round {number}: {len(report.games)} games played")
     finally:
         await projection.close()
-    return DemoReport(True, rounds, played)
+    return played
+
+
+def demo_pages(base: str) -> list[tuple[str, str]]:
+    """The dashboard's pages on the demo's league (docs/dashboard.md, "Pages")."""
+    league = f"league={DEMO_LEAGUE}"
+    return [
+        ("Sign in", f"{base}/#/signin"),
+        ("Play (signed in)", f"{base}/#/game/{DEMO_ONLINE_GAME}/play"),
+        ("Keep score", f"{base}/#/game/{DEMO_TABLE_GAME}/table"),
+        ("Leaderboard", f"{base}/#/leaderboard"),
+        ("Standings", f"{base}/#/standings?{league}&season={DEMO_SEASON}"),
+        ("Tournament", f"{base}/#/tournament?{league}&tournament={DEMO_TOURNAMENT}"),
+        ("Games", f"{base}/#/games"),
+    ]

@@ -8,7 +8,10 @@ LeagueError
 └── InvalidTransition       the command does not fit the current state
     ├── SeasonAlreadyClosed the season is closed (closing it again, seating in it, …)
     ├── RoundAlreadySeated
-    └── PlayerSeatedTwice   one player in two tables, or twice at one table
+    ├── RoundClosedAlready  nothing more is scheduled or forfeited in a closed round
+    ├── PlayerSeatedTwice   one player in two tables, or twice at one table
+    ├── GameNotScheduled    a game claims a league table that scheduled no such game
+    └── ScheduleMismatch    a scheduled game created with other members, seats or mode
 """
 
 from __future__ import annotations
@@ -64,3 +67,20 @@ class PlayerSeatedTwice(InvalidTransition):
     def __init__(self, member_id: str) -> None:
         self.member_id = member_id
         super().__init__(f"player {member_id!r} would sit at two tables (or twice at one)")
+
+
+class GameNotScheduled(InvalidTransition):
+    """A game claims a league table that scheduled no such game (or a reserved id is used
+    for something else): the integrity rule of docs/league.md."""
+
+
+class ScheduleMismatch(InvalidTransition):
+    """A game created for a scheduled table differs from the schedule (members, seats, mode,
+    context); the message names each difference."""
+
+
+class RoundClosedAlready(InvalidTransition):
+    def __init__(self, tournament_id: str, round_number: int) -> None:
+        self.tournament_id = tournament_id
+        self.round_number = round_number
+        super().__init__(f"round {round_number} of tournament {tournament_id!r} is closed")

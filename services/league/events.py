@@ -93,13 +93,55 @@ class RoundSeated(LeagueEvent, frozen=True, kw_only=True):
 
 
 class GameScheduled(LeagueEvent, frozen=True, kw_only=True):
-    """The game server created the game that a seated table plays."""
+    """The organiser scheduled the game a seated table plays: its id is reserved for that table
+    from now on (``league_game_reservations``), and only a game created for that table, with
+    those members in those seats, counts for the league (services/league/integrity.py)."""
 
     league_id: str
     tournament_id: str
     round: int
     table: int
     game_id: str
+    mode: str | None = None
+    """``online`` or ``table``; None in events recorded before scheduling was public."""
+    scorekeeper: str | None = None
+    """A table game's scorekeeper (account id), who alone enters its dice and decisions."""
+    scheduled_by: str | None = None
+    """The organiser's account id (None: an operator's script, before accounts)."""
+
+
+class ForfeitRecorded(LeagueEvent, frozen=True, kw_only=True):
+    """A seated member forfeited their table, or did not show up: they score a loss with no
+    points in the round (docs/league.md, "Forfeits and no-shows")."""
+
+    league_id: str
+    tournament_id: str
+    round: int
+    table: int
+    member_id: str
+    kind: str
+    """``forfeit`` or ``no-show``."""
+    reason: str = ""
+    recorded_by: str | None = None
+
+
+class RoundClosed(LeagueEvent, frozen=True, kw_only=True):
+    """The round's schedule is final: nothing more is scheduled, forfeited or seated in it."""
+
+    league_id: str
+    tournament_id: str
+    round: int
+    closed_by: str | None = None
+
+
+class GameVoided(LeagueEvent, frozen=True, kw_only=True):
+    """A referee or organiser voided one of the league's games: it no longer counts for
+    standings or ratings, whatever it recorded. The game's own stream is untouched."""
+
+    league_id: str
+    game_id: str
+    reason: str
+    voided_by: str
 
 
 class SeasonClosed(LeagueEvent, frozen=True, kw_only=True):
@@ -116,6 +158,9 @@ LEAGUE_EVENTS: tuple[type[LeagueEvent], ...] = (
     RoundSeated,
     GameScheduled,
     SeasonClosed,
+    ForfeitRecorded,
+    RoundClosed,
+    GameVoided,
 )
 
 LEAGUE_MAPPER = Mapper()

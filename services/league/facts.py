@@ -12,7 +12,18 @@ from event_store import RecordedEvent
 from services.game.application.lifecycle import GameContext, GameCreated, PlayerJoined, SeatsDealt
 from services.game.results import GameFinish, GameResult
 from services.game.results.decoder import GameFact, decode_game_fact, seat_members
-from services.league.events import LEAGUE_MAPPER, LeagueEvent, PlayerEnrolled, RoundSeated, SeasonOpened
+from services.league.events import (
+    LEAGUE_MAPPER,
+    ForfeitRecorded,
+    GameScheduled,
+    GameVoided,
+    LeagueEvent,
+    PlayerEnrolled,
+    RoundClosed,
+    RoundSeated,
+    SeasonOpened,
+    TournamentOpened,
+)
 from services.league.points import GameOutcome, MemberResult
 from services.league.vocabulary import PointsScheme
 
@@ -43,17 +54,54 @@ def member_results(result: GameResult) -> tuple[MemberResult, ...]:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    league_id: str
+    season_id: str
+    """The tournament's season (``""`` if the tournament is unknown, as the projection keys it)."""
+    tournament_id: str
+    round: int
+    table: int
+    member_id: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """Where a league scheduled a game: the context a game needs to count for that league."""
+
+    tournament_id: str
+    round: int
+    table: int
+    season_id: str | None
+    """The tournament's season when the game was scheduled (None: the tournament is unknown)."""
+
+
 @dataclass(slots=True)
 class LeagueHistory:
-    """Every finished game, bye, season scheme and enrolment of the leagues in some events."""
+    """Every finished game, bye, forfeit, season scheme and enrolment of the leagues in some
+    events, and what decides whether a finished game counts (docs/league.md, "Integrity"): its
+    league scheduled it at the tournament, round and table its context names (whether before
+    or after the game was created), and did not void it."""
 
-    outcomes: list[GameOutcome] = field(default_factory=list)
     byes: list[tuple[str, str, str | None]] = field(default_factory=list)
     """(league id, member id, season id), once per bye."""
+    tournament_byes: list[tuple[str, str, str, str]] = field(default_factory=list)
+    """(league id, tournament id, member id, season id), once per bye."""
+    forfeits: list[Forfeit] = field(default_factory=list)
     schemes: dict[tuple[str, str | None], PointsScheme] = field(default_factory=dict)
     entrants: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    closed_rounds: set[tuple[str, str, int]] = field(default_factory=set)
+    """(league id, tournament id, round) of every closed round."""
+    _tournaments: dict[tuple[str, str], str] = field(default_factory=dict)
+    _tables: dict[tuple[str, str, int, int], list[str]] = field(default_factory=dict)
+    """(league, tournament, round, table) → the seated members, sorted."""
+    _schedules: dict[tuple[str, str], Schedule] = field(default_factory=dict)
+    _voided: set[tuple[str, str]] = field(default_factory=set)
+    _forfeited: set[tuple[str, str, int, str]] = field(default_factory=set)
     _contexts: dict[str, GameContext] = field(default_factory=dict)
     _seats: dict[str, dict[str, str]] = field(default_factory=dict)
+    _finished: list[GameOutcome] = field(default_factory=list)
 
     def add(self, event: RecordedEvent) -> None:
         if event.category == "league":
@@ -67,8 +115,46 @@ class LeagueHistory:
                 self.schemes[(fact.league_id, fact.season_id)] = fact.points
             case PlayerEnrolled():
                 self.entrants.setdefault((fact.league_id, fact.season_id), []).append(fact.member_id)
+            case TournamentOpened():
+                self._tournaments.setdefault((fact.league_id, fact.tournament_id), fact.season_id)
             case RoundSeated():
                 self.byes += [(fact.league_id, member, fact.season_id) for member in fact.byes]
+                for table in fact.tables:
+                    key = (fact.league_id, fact.tournament_id, fact.round, table.table)
+                    self._tables.setdefault(key, sorted(table.members))
+                self.tournament_byes += [
+                    (fact.league_id, fact.tournament_id, member, fact.season_id) for member in fact.byes
+                ]
+            case GameScheduled():
+                # the first schedule of a game id in a league holds (the league refuses a second)
+                self._schedules.setdefault(
+                    (fact.league_id, fact.game_id),
+                    Schedule(
+                        tournament_id=fact.tournament_id,
+                        round=fact.round,
+                        table=fact.table,
+                        season_id=self._tournaments.get((fact.league_id, fact.tournament_id)),
+                    ),
+                )
+            case ForfeitRecorded():
+                key = (fact.league_id, fact.tournament_id, fact.round, fact.member_id)
+                if key not in self._forfeited:  # once per member and round, as the projection
+                    self._forfeited.add(key)
+                    self.forfeits.append(
+                        Forfeit(
+                            league_id=fact.league_id,
+                            season_id=self._tournaments.get((fact.league_id, fact.tournament_id), ""),
+                            tournament_id=fact.tournament_id,
+                            round=fact.round,
+                            table=fact.table,
+                            member_id=fact.member_id,
+                            kind=fact.kind,
+                        )
+                    )
+            case RoundClosed():
+                self.closed_rounds.add((fact.league_id, fact.tournament_id, fact.round))
+            case GameVoided():
+                self._voided.add((fact.league_id, fact.game_id))
 
     def _add_game(self, event: RecordedEvent) -> None:
         fact = decode_game_event(event)
@@ -83,7 +169,7 @@ class LeagueHistory:
             case GameFinish() if game_id in self._contexts:
                 context = self._contexts[game_id]
                 assert context.league_id is not None
-                self.outcomes.append(
+                self._finished.append(
                     GameOutcome(
                         game_id=game_id,
                         league_id=context.league_id,
@@ -94,6 +180,31 @@ class LeagueHistory:
                         results=member_results(fact.result(game_id, self._seats[game_id])),
                     )
                 )
+
+    def scheduled(self, outcome: GameOutcome) -> bool:
+        """Whether the game's league scheduled it where its context says it was played, and
+        it seated exactly the members seated at that table."""
+        schedule = self._schedules.get((outcome.league_id, outcome.game_id))
+        if schedule is None or schedule.season_id is None:
+            return False
+        where = (schedule.tournament_id, schedule.round, schedule.table, schedule.season_id)
+        if where != (outcome.tournament_id, outcome.round, outcome.table, outcome.season_id):
+            return False
+        table = (outcome.league_id, schedule.tournament_id, schedule.round, schedule.table)
+        return self._tables.get(table) == sorted(outcome.members)
+
+    def voided(self, outcome: GameOutcome) -> bool:
+        return (outcome.league_id, outcome.game_id) in self._voided
+
+    @property
+    def finished(self) -> list[GameOutcome]:
+        """Every finished game that claims a league, counted or not."""
+        return list(self._finished)
+
+    @property
+    def outcomes(self) -> list[GameOutcome]:
+        """The finished games that count: scheduled by their league there, and not voided."""
+        return [o for o in self._finished if self.scheduled(o) and not self.voided(o)]
 
     def scheme(self, league_id: str, season_id: str | None) -> PointsScheme:
         return self.schemes.get((league_id, season_id), PointsScheme())

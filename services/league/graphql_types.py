@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from typing import Any
 
 import asyncpg
@@ -25,6 +25,7 @@ from redis import asyncio as aioredis
 from strawberry.types import Info
 
 from event_store import checkpoint_of
+from services.clubs.names import names_of
 from services.game.edge.bounds import Identifier, bounded
 from services.league import read_model
 from services.league.ranking import Standing
@@ -32,11 +33,14 @@ from services.league.standings import PROJECTION_NAME, standings_channel
 
 DEFAULT_POLL_SECONDS = 2.0
 
+NAME = "The member's display name (member ids are for links, not for reading)."
+
 
 @strawberry.type(description="One member's line in the standings, with every tie-break value.")
 class LeagueStandingLine:
     rank: int
     member_id: strawberry.ID
+    display_name: str = strawberry.field(description=NAME)
     points: int
     games: int
     wins: int
@@ -44,6 +48,9 @@ class LeagueStandingLine:
     survivals: int
     sheriff_games: int
     byes: int
+    forfeits: int = strawberry.field(
+        description="Forfeits and no-shows: each is also one game played, lost, with no points."
+    )
     buchholz: float = strawberry.field(
         description="Sum over games played of the mean points of the table-mates."
     )
@@ -52,10 +59,11 @@ class LeagueStandingLine:
     )
 
     @classmethod
-    def of(cls, line: Standing) -> LeagueStandingLine:
+    def of(cls, line: Standing, names: Mapping[str, str]) -> LeagueStandingLine:
         return cls(
             rank=line.rank,
             member_id=strawberry.ID(line.member_id),
+            display_name=names[line.member_id],
             points=line.points,
             games=line.games,
             wins=line.wins,
@@ -63,6 +71,7 @@ class LeagueStandingLine:
             survivals=line.survivals,
             sheriff_games=line.sheriff_games,
             byes=line.byes,
+            forfeits=line.forfeits,
             buchholz=line.buchholz,
             head_to_head=line.head_to_head,
         )
@@ -79,13 +88,40 @@ class LeagueStandings:
     lines: list[LeagueStandingLine]
 
 
+@strawberry.type(description="A seated member who forfeited the table, or did not show up.")
+class LeagueForfeit:
+    member_id: strawberry.ID
+    display_name: str = strawberry.field(description=NAME)
+    kind: str = strawberry.field(description="forfeit or no-show")
+    reason: str
+
+    @classmethod
+    def of(cls, forfeit: read_model.ForfeitView, names: Mapping[str, str]) -> LeagueForfeit:
+        return cls(
+            member_id=strawberry.ID(forfeit.member_id),
+            display_name=names[forfeit.member_id],
+            kind=forfeit.kind,
+            reason=forfeit.reason,
+        )
+
+
 @strawberry.type
 class LeagueTable:
     table: int
     members: list[strawberry.ID]
+    member_names: list[str] = strawberry.field(
+        description="The members' display names, in the order of members (scalars: a big tournament "
+        "stays cheap to ask for)."
+    )
     sheriff: strawberry.ID | None = strawberry.field(description="None at a three-player table (no Sheriff).")
+    sheriff_name: str | None = strawberry.field(description="The Sheriff's display name.")
     game_id: strawberry.ID | None
     winning_side: str | None
+    mode: str | None = strawberry.field(default=None, description="online or table, once scheduled.")
+    forfeits: list[LeagueForfeit] = strawberry.field(default_factory=list)
+    voided: bool = strawberry.field(
+        default=False, description="The table's game was voided: it does not count in the standings."
+    )
 
 
 @strawberry.type
@@ -93,6 +129,8 @@ class LeagueRound:
     round: int
     tables: list[LeagueTable]
     byes: list[strawberry.ID]
+    bye_names: list[str] = strawberry.field(description="Their display names, in the order of byes.")
+    closed: bool = strawberry.field(default=False, description="The round's schedule is final.")
 
 
 @strawberry.type
@@ -107,7 +145,9 @@ class LeagueTournament:
 @strawberry.type(description="A member's record against one opponent: games together and the wins of each.")
 class LeagueHeadToHead:
     member_id: strawberry.ID
+    display_name: str = strawberry.field(description=NAME)
     opponent_id: strawberry.ID
+    opponent_name: str = strawberry.field(description="The opponent's display name.")
     games: int
     wins: int
     opponent_wins: int
@@ -130,12 +170,13 @@ async def load_standings(
     # The checkpoint first: the standings read after it are at least that fresh.
     position = await checkpoint_of(pool, PROJECTION_NAME)
     lines = await read_model.standings(pool, league_id, season_id, tournament_id)
+    names = await names_of(pool, (line.member_id for line in lines))
     return LeagueStandings(
         league_id=strawberry.ID(league_id),
         season_id=None if season_id is None else strawberry.ID(season_id),
         tournament_id=None if tournament_id is None else strawberry.ID(tournament_id),
         position=position,
-        lines=[LeagueStandingLine.of(line) for line in lines],
+        lines=[LeagueStandingLine.of(line, names) for line in lines],
     )
 
 
@@ -167,6 +208,11 @@ class LeagueQuery:
         )
         if row is None:
             return None
+        rounds = await read_model.rounds(pool, league_id, tournament_id)
+        people = {m for r in rounds for m in r.byes}
+        people |= {m for r in rounds for t in r.tables for m in t.members}
+        people |= {f.member_id for r in rounds for t in r.tables for f in t.forfeits}
+        names = await names_of(pool, people)
         return LeagueTournament(
             league_id=league_id,
             tournament_id=tournament_id,
@@ -179,15 +225,22 @@ class LeagueQuery:
                         LeagueTable(
                             table=t.table,
                             members=[strawberry.ID(m) for m in t.members],
+                            member_names=[names[m] for m in t.members],
                             sheriff=None if t.sheriff is None else strawberry.ID(t.sheriff),
+                            sheriff_name=None if t.sheriff is None else names.get(t.sheriff, t.sheriff),
                             game_id=None if t.game_id is None else strawberry.ID(t.game_id),
                             winning_side=t.winning_side,
+                            mode=t.mode,
+                            forfeits=[LeagueForfeit.of(f, names) for f in t.forfeits],
+                            voided=t.voided,
                         )
                         for t in r.tables
                     ],
                     byes=[strawberry.ID(m) for m in r.byes],
+                    bye_names=[names[m] for m in r.byes],
+                    closed=r.closed,
                 )
-                for r in await read_model.rounds(pool, league_id, tournament_id)
+                for r in rounds
             ],
         )
 
@@ -201,11 +254,15 @@ class LeagueQuery:
         season_id: strawberry.ID | None = None,
     ) -> list[LeagueHeadToHead]:
         _ids(leagueId=league_id, memberId=member_id, opponentId=opponent_id, seasonId=season_id)
-        records = await read_model.head_to_head(_pool(info), league_id, member_id, opponent_id, season_id)
+        pool = _pool(info)
+        records = await read_model.head_to_head(pool, league_id, member_id, opponent_id, season_id)
+        names = await names_of(pool, {member_id} | {r.opponent_id for r in records})
         return [
             LeagueHeadToHead(
                 member_id=strawberry.ID(r.member_id),
+                display_name=names.get(r.member_id, r.member_id),
                 opponent_id=strawberry.ID(r.opponent_id),
+                opponent_name=names[r.opponent_id],
                 games=r.games,
                 wins=r.wins,
                 opponent_wins=r.opponent_wins,

@@ -10,14 +10,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from services.league.commands import (
+    CloseRound,
     CloseSeason,
     EnrollPlayer,
+    EnrollPlayers,
     FoundLeague,
     LeagueAggregateCommand,
     OpenSeason,
     OpenTournament,
+    RecordForfeit,
     ScheduleGame,
     SeatRound,
+    VoidGame,
 )
 from services.league.errors import (
     AlreadyExists,
@@ -25,15 +29,19 @@ from services.league.errors import (
     InvalidTransition,
     PlayerSeatedTwice,
     RoundAlreadySeated,
+    RoundClosedAlready,
     SeasonAlreadyClosed,
     UnknownEntity,
     UnknownPlayer,
 )
 from services.league.events import (
+    ForfeitRecorded,
     GameScheduled,
+    GameVoided,
     LeagueEvent,
     LeagueFounded,
     PlayerEnrolled,
+    RoundClosed,
     RoundSeated,
     SeasonClosed,
     SeasonOpened,
@@ -51,6 +59,15 @@ class RoundState:
     byes: tuple[str, ...]
     games: dict[int, str] = field(default_factory=dict)
     """table number → game id, once scheduled."""
+    forfeits: dict[str, str] = field(default_factory=dict)
+    """member id → ``forfeit`` or ``no-show``: at most one per member and round."""
+    closed: bool = False
+
+    def table(self, tournament_id: str, number: int) -> SeatedTable:
+        for seated in self.tables:
+            if seated.table == number:
+                return seated
+        raise UnknownEntity("table", f"{tournament_id} round {self.number} table {number}")
 
 
 @dataclass(slots=True)
@@ -82,6 +99,10 @@ class LeagueState:
     seating: SeatingPolicy = field(default_factory=SeatingPolicy)
     seasons: dict[str, SeasonState] = field(default_factory=dict)
     tournaments: dict[str, TournamentState] = field(default_factory=dict)
+    games: dict[str, tuple[str, int, int]] = field(default_factory=dict)
+    """Every scheduled game id → (tournament, round, table)."""
+    voided: dict[str, str] = field(default_factory=dict)
+    """Voided game id → the reason."""
 
     @property
     def exists(self) -> bool:
@@ -104,6 +125,20 @@ class LeagueState:
             return self.tournaments[tournament_id]
         except KeyError:
             raise UnknownEntity("tournament", tournament_id) from None
+
+    def round(self, tournament_id: str, number: int) -> RoundState:
+        seated = self.tournament(tournament_id).rounds.get(number)
+        if seated is None:
+            raise UnknownEntity("round", f"{tournament_id} round {number}")
+        return seated
+
+    def open_round(self, tournament_id: str, number: int) -> RoundState:
+        """A seated round of an open season that is not closed: what schedules and forfeits need."""
+        self.open_season(self.tournament(tournament_id).season_id)
+        seated = self.round(tournament_id, number)
+        if seated.closed:
+            raise RoundClosedAlready(tournament_id, number)
+        return seated
 
 
 def league_stream(league_id: str) -> str:
@@ -157,32 +192,120 @@ def decide(state: LeagueState, command: LeagueAggregateCommand) -> list[LeagueEv
             ]
         case SeatRound():
             return [_seat(state, command)]
-        case ScheduleGame(tournament_id=tournament_id, round=number, table=table, game_id=game_id):
-            tournament = state.tournament(tournament_id)
-            state.open_season(tournament.season_id)
-            seated = tournament.rounds.get(number)
-            if seated is None:
-                raise UnknownEntity("round", f"{tournament_id} round {number}")
-            if not any(t.table == table for t in seated.tables):
-                raise UnknownEntity("table", f"{tournament_id} round {number} table {table}")
-            scheduled = seated.games.get(table)
-            if scheduled == game_id:
-                return []  # already recorded: asking again changes nothing
-            if scheduled is not None:
-                raise AlreadyExists("game for table", f"round {number} table {table}: {scheduled}")
+        case EnrollPlayers(season_id=season_id, member_ids=member_ids):
+            season = state.open_season(season_id)
+            if not member_ids:
+                raise InvalidCommand("enrol at least one member")
+            if len(set(member_ids)) != len(member_ids):
+                raise InvalidCommand("a member is named twice in one enrolment")
+            for member_id in member_ids:
+                if member_id in season.entrants:
+                    raise AlreadyExists("enrolment", f"{member_id} in {season_id}")
             return [
-                GameScheduled(
+                PlayerEnrolled(league_id=league_id, season_id=season_id, member_id=member_id)
+                for member_id in member_ids
+            ]
+        case ScheduleGame():
+            return _schedule(state, command)
+        case RecordForfeit():
+            return [_forfeit(state, command)]
+        case CloseRound(tournament_id=tournament_id, round=number):
+            if state.round(tournament_id, number).closed:
+                raise RoundClosedAlready(tournament_id, number)
+            return [
+                RoundClosed(
                     league_id=league_id,
                     tournament_id=tournament_id,
                     round=number,
-                    table=table,
+                    closed_by=command.closed_by,
+                )
+            ]
+        case VoidGame(game_id=game_id, reason=reason, voided_by=voided_by):
+            if game_id not in state.games:
+                raise UnknownEntity("game", f"{game_id} in league {league_id}")
+            if game_id in state.voided:
+                raise AlreadyExists("void", game_id)
+            return [
+                GameVoided(
+                    league_id=league_id,
                     game_id=game_id,
+                    reason=_reason(reason, required=True),
+                    voided_by=voided_by,
                 )
             ]
         case CloseSeason(season_id=season_id):
             state.open_season(season_id)
             return [SeasonClosed(league_id=league_id, season_id=season_id)]
     raise TypeError(f"not a league command: {command!r}")
+
+
+MODES = ("online", "table")
+FORFEIT_KINDS = ("forfeit", "no-show")
+MAX_REASON_LENGTH = 500
+
+
+def _reason(text: str, *, required: bool) -> str:
+    reason = text.strip()
+    if required and not reason:
+        raise InvalidCommand("a reason is required: say why, in a few words")
+    if len(reason) > MAX_REASON_LENGTH:
+        raise InvalidCommand(f"a reason has at most {MAX_REASON_LENGTH} characters, not {len(reason)}")
+    return reason
+
+
+def _schedule(state: LeagueState, command: ScheduleGame) -> list[LeagueEvent]:
+    tournament_id, number, table = command.tournament_id, command.round, command.table
+    game_id = command.game_id
+    seated = state.open_round(tournament_id, number)
+    seated.table(tournament_id, table)
+    if command.mode is not None and command.mode not in MODES:
+        raise InvalidCommand(f"a game's mode is online or table, not {command.mode!r}")
+    if command.scorekeeper is not None and command.mode != "table":
+        raise InvalidCommand("only a table game has a scorekeeper (online games keep their own score)")
+    scheduled = seated.games.get(table)
+    if scheduled == game_id:
+        return []  # already recorded: asking again changes nothing
+    if scheduled is not None:
+        raise AlreadyExists("game for table", f"round {number} table {table}: {scheduled}")
+    if game_id in state.games:
+        other_tournament, other_round, other_table = state.games[game_id]
+        raise AlreadyExists(
+            "game", f"{game_id} (scheduled for {other_tournament} round {other_round} table {other_table})"
+        )
+    return [
+        GameScheduled(
+            league_id=command.league_id,
+            tournament_id=tournament_id,
+            round=number,
+            table=table,
+            game_id=game_id,
+            mode=command.mode,
+            scorekeeper=command.scorekeeper,
+            scheduled_by=command.scheduled_by,
+        )
+    ]
+
+
+def _forfeit(state: LeagueState, command: RecordForfeit) -> ForfeitRecorded:
+    seated = state.open_round(command.tournament_id, command.round)
+    table = seated.table(command.tournament_id, command.table)
+    where = f"{command.tournament_id} round {command.round} table {command.table}"
+    if command.member_id not in table.members:
+        raise UnknownPlayer(command.member_id, where)
+    if command.kind not in FORFEIT_KINDS:
+        raise InvalidCommand(f"a forfeit's kind is forfeit or no-show, not {command.kind!r}")
+    if command.member_id in seated.forfeits:
+        raise AlreadyExists("forfeit", f"{command.member_id} in {where.rsplit(' table ', 1)[0]}")
+    return ForfeitRecorded(
+        league_id=command.league_id,
+        tournament_id=command.tournament_id,
+        round=command.round,
+        table=command.table,
+        member_id=command.member_id,
+        kind=command.kind,
+        reason=_reason(command.reason, required=False),
+        recorded_by=command.recorded_by,
+    )
 
 
 def _seat(state: LeagueState, command: SeatRound) -> RoundSeated:
@@ -267,6 +390,13 @@ def evolve(state: LeagueState, event: LeagueEvent) -> LeagueState:
             )
         case GameScheduled():
             state.tournaments[event.tournament_id].rounds[event.round].games[event.table] = event.game_id
+            state.games[event.game_id] = (event.tournament_id, event.round, event.table)
+        case ForfeitRecorded():
+            state.tournaments[event.tournament_id].rounds[event.round].forfeits[event.member_id] = event.kind
+        case RoundClosed():
+            state.tournaments[event.tournament_id].rounds[event.round].closed = True
+        case GameVoided():
+            state.voided[event.game_id] = event.reason
         case SeasonClosed():
             state.seasons[event.season_id].closed = True
     return state

@@ -8,8 +8,9 @@ The order (docs/league.md, "Tie-breaks"):
 3. better head-to-head among the players still tied: wins in the games shared with each of
    them minus their wins in those games, summed;
 4. more wins as Renegade (the hardest win);
-5. fewer games (the same points in fewer games);
-6. member id, so the order is total and stable.
+5. fewer forfeits (of two players level on everything else, the one who showed up);
+6. fewer games (the same points in fewer games; a forfeit counts as a game, lost);
+7. member id, so the order is total and stable.
 
 ``compute_standings`` recomputes everything from scratch from game outcomes and byes; the
 projection keeps the same totals in tables and ranks them with ``rank`` too, so both agree.
@@ -36,6 +37,8 @@ class Totals:
     survivals: int = 0
     sheriff_games: int = 0
     byes: int = 0
+    forfeits: int = 0
+    """Forfeits and no-shows: each is also one game, lost, with no points."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +55,7 @@ class Standing:
     buchholz: float
     head_to_head: int = 0
     """The tie-break value among the players tied with this one on points and Buchholz."""
+    forfeits: int = 0
 
 
 @dataclass(slots=True)
@@ -78,6 +82,13 @@ def add_result(totals: Totals, role: Role, won: bool, alive: bool, points: int) 
     totals.renegade_wins += int(won and role == Role.RENEGADE)
     totals.survivals += int(alive)
     totals.sheriff_games += int(role == Role.SHERIFF)
+
+
+def add_forfeit(totals: Totals) -> None:
+    """A forfeit or no-show: a game lost with no points, and no meeting (it adds nothing to
+    anyone's Buchholz or head-to-head: nobody was played)."""
+    totals.games += 1
+    totals.forfeits += 1
 
 
 def rank(totals: Mapping[str, Totals], meetings: Meetings) -> list[Standing]:
@@ -108,10 +119,11 @@ def rank(totals: Mapping[str, Totals], meetings: Meetings) -> list[Standing]:
                 byes=t.byes,
                 buchholz=buchholz[t.member_id],
                 head_to_head=_head_to_head(t.member_id, names, meetings) if len(tied) > 1 else 0,
+                forfeits=t.forfeits,
             )
             for t in tied
         ]
-        lines.sort(key=lambda s: (-s.head_to_head, -s.renegade_wins, s.games, s.member_id))
+        lines.sort(key=lambda s: (-s.head_to_head, -s.renegade_wins, s.forfeits, s.games, s.member_id))
         ordered.extend(lines)
     return [replace(line, rank=index) for index, line in enumerate(ordered, start=1)]
 
@@ -129,9 +141,11 @@ def compute_standings(
     *,
     byes: Iterable[tuple[str, str | None]] = (),
     entrants: Iterable[str] = (),
+    forfeits: Iterable[str] = (),
 ) -> list[Standing]:
     """Standings from scratch. ``scheme`` is one scheme, or one per season id; ``byes`` lists
-    (member, season id) once per bye had; ``entrants`` adds members who have not played."""
+    (member, season id) once per bye had; ``entrants`` adds members who have not played;
+    ``forfeits`` lists a member once per forfeit or no-show."""
 
     def scheme_of(season_id: str | None) -> PointsScheme:
         return scheme if isinstance(scheme, PointsScheme) else scheme[season_id]
@@ -148,4 +162,6 @@ def compute_standings(
         line = totals.setdefault(member, Totals(member))
         line.byes += 1
         line.points += scheme_of(season_id).bye
+    for member in forfeits:
+        add_forfeit(totals.setdefault(member, Totals(member)))
     return rank(totals, meetings)

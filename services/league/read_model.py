@@ -13,7 +13,7 @@ import msgspec
 
 from event_store import migrate_component
 from event_store.migrator import load_migrations
-from services.league.ranking import Meetings, Standing, Totals, rank
+from services.league.ranking import Meetings, Standing, Totals, add_forfeit, rank
 from services.league.standings import PROJECTION_NAME
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -28,6 +28,10 @@ READ_MODEL_TABLES = (
     "league_game_results",
     "league_standings",
     "league_head_to_head",
+    "league_scheduled_games",
+    "league_voided_games",
+    "league_forfeits",
+    "league_rounds",
 )
 
 Executor = asyncpg.Pool | asyncpg.Connection
@@ -58,18 +62,46 @@ class HeadToHead(msgspec.Struct, frozen=True, kw_only=True):
     opponent_wins: int
 
 
+class ForfeitView(msgspec.Struct, frozen=True, kw_only=True):
+    member_id: str
+    kind: str
+    """``forfeit`` or ``no-show``."""
+    reason: str
+
+
 class SeatedTableView(msgspec.Struct, frozen=True, kw_only=True):
     table: int
     members: tuple[str, ...]
     sheriff: str | None
     game_id: str | None
     winning_side: str | None
+    mode: str | None = None
+    """``online`` or ``table`` once scheduled (None: scheduled before the mode was recorded)."""
+    forfeits: tuple[ForfeitView, ...] = ()
+    counted: bool = False
+    """Whether the table's game counts in the standings (finished and not voided)."""
+    voided: bool = False
 
 
 class RoundView(msgspec.Struct, frozen=True, kw_only=True):
     round: int
     tables: tuple[SeatedTableView, ...]
     byes: tuple[str, ...]
+    closed: bool = False
+    """The organiser closed the round: its schedule is final."""
+
+
+class UncountedGame(msgspec.Struct, frozen=True, kw_only=True):
+    """A finished game claiming the league that is not in its standings, and why."""
+
+    game_id: str
+    season_id: str | None
+    tournament_id: str | None
+    round: int | None
+    table: int | None
+    reason: str
+    """``voided``, ``not-scheduled`` (the league did not schedule it at that table) or
+    ``seats-differ`` (scheduled there, but its seats are not the table's members)."""
 
 
 async def standings(
@@ -79,8 +111,8 @@ async def standings(
     if tournament_id is not None:
         totals = await _tournament_totals(db, league_id, tournament_id)
         games = await db.fetch(
-            "SELECT game_id, member_id, won FROM league_game_results"
-            " WHERE league_id = $1 AND tournament_id = $2 ORDER BY game_id, member_id",
+            f"SELECT r.game_id, r.member_id, r.won FROM league_game_results r {_COUNTED}"
+            " WHERE r.league_id = $1 AND r.tournament_id = $2 ORDER BY r.game_id, r.member_id",
             league_id,
             tournament_id,
         )
@@ -88,7 +120,8 @@ async def standings(
         rows = await db.fetch(
             "SELECT member_id, sum(points)::int AS points, sum(games)::int AS games, sum(wins)::int AS wins,"
             " sum(renegade_wins)::int AS renegade_wins, sum(survivals)::int AS survivals,"
-            " sum(sheriff_games)::int AS sheriff_games, sum(byes)::int AS byes"
+            " sum(sheriff_games)::int AS sheriff_games, sum(byes)::int AS byes,"
+            " sum(forfeits)::int AS forfeits"
             " FROM league_standings WHERE league_id = $1 AND ($2::text IS NULL OR season_id = $2)"
             " GROUP BY member_id",
             league_id,
@@ -96,22 +129,28 @@ async def standings(
         )
         totals = {r["member_id"]: Totals(**dict(r)) for r in rows}
         games = await db.fetch(
-            "SELECT game_id, member_id, won FROM league_game_results"
-            " WHERE league_id = $1 AND ($2::text IS NULL OR season_id = $2) ORDER BY game_id, member_id",
+            f"SELECT r.game_id, r.member_id, r.won FROM league_game_results r {_COUNTED}"
+            " WHERE r.league_id = $1 AND ($2::text IS NULL OR r.season_id = $2)"
+            " ORDER BY r.game_id, r.member_id",
             league_id,
             season_id,
         )
     return rank(totals, _meetings(games))
 
 
+_COUNTED = "JOIN league_games g ON g.game_id = r.game_id AND g.counted"
+"""The results of the games that count (finished, scheduled there by their league, not voided)."""
+
+
 async def _tournament_totals(db: Executor, league_id: str, tournament_id: str) -> dict[str, Totals]:
     rows = await db.fetch(
-        "SELECT member_id, sum(points)::int AS points, count(*)::int AS games,"
-        " count(*) FILTER (WHERE won)::int AS wins,"
-        " count(*) FILTER (WHERE won AND role = 'renegade')::int AS renegade_wins,"
-        " count(*) FILTER (WHERE alive)::int AS survivals,"
-        " count(*) FILTER (WHERE role = 'sheriff')::int AS sheriff_games"
-        " FROM league_game_results WHERE league_id = $1 AND tournament_id = $2 GROUP BY member_id",
+        "SELECT r.member_id, sum(r.points)::int AS points, count(*)::int AS games,"
+        " count(*) FILTER (WHERE r.won)::int AS wins,"
+        " count(*) FILTER (WHERE r.won AND r.role = 'renegade')::int AS renegade_wins,"
+        " count(*) FILTER (WHERE r.alive)::int AS survivals,"
+        " count(*) FILTER (WHERE r.role = 'sheriff')::int AS sheriff_games"
+        f" FROM league_game_results r {_COUNTED}"
+        " WHERE r.league_id = $1 AND r.tournament_id = $2 GROUP BY r.member_id",
         league_id,
         tournament_id,
     )
@@ -124,6 +163,12 @@ async def _tournament_totals(db: Executor, league_id: str, tournament_id: str) -
         line = totals.setdefault(bye["member_id"], Totals(bye["member_id"]))
         line.byes += 1
         line.points += bye["points"]
+    for forfeit in await db.fetch(
+        "SELECT member_id FROM league_forfeits WHERE league_id = $1 AND tournament_id = $2",
+        league_id,
+        tournament_id,
+    ):
+        add_forfeit(totals.setdefault(forfeit["member_id"], Totals(forfeit["member_id"])))
     return totals
 
 
@@ -161,8 +206,11 @@ async def head_to_head(
 
 async def rounds(db: Executor, league_id: str, tournament_id: str) -> list[RoundView]:
     tables = await db.fetch(
-        "SELECT t.round, t.table_no, t.members, t.sheriff, t.game_id, g.winning_side"
+        "SELECT t.round, t.table_no, t.members, t.sheriff, t.game_id, g.winning_side, s.mode,"
+        " coalesce(g.counted, false) AS counted, coalesce(g.voided, v.game_id IS NOT NULL) AS voided"
         " FROM league_tables t LEFT JOIN league_games g ON g.game_id = t.game_id"
+        " LEFT JOIN league_scheduled_games s ON s.league_id = t.league_id AND s.game_id = t.game_id"
+        " LEFT JOIN league_voided_games v ON v.league_id = t.league_id AND v.game_id = t.game_id"
         " WHERE t.league_id = $1 AND t.tournament_id = $2 ORDER BY t.round, t.table_no",
         league_id,
         tournament_id,
@@ -173,6 +221,20 @@ async def rounds(db: Executor, league_id: str, tournament_id: str) -> list[Round
         league_id,
         tournament_id,
     )
+    forfeits = await db.fetch(
+        "SELECT round, table_no, member_id, kind, reason FROM league_forfeits"
+        " WHERE league_id = $1 AND tournament_id = $2 ORDER BY round, table_no, member_id",
+        league_id,
+        tournament_id,
+    )
+    closed = {
+        r["round"]
+        for r in await db.fetch(
+            "SELECT round FROM league_rounds WHERE league_id = $1 AND tournament_id = $2 AND closed",
+            league_id,
+            tournament_id,
+        )
+    }
     numbers = sorted({r["round"] for r in tables} | {b["round"] for b in byes})
     return [
         RoundView(
@@ -184,13 +246,45 @@ async def rounds(db: Executor, league_id: str, tournament_id: str) -> list[Round
                     sheriff=t["sheriff"],
                     game_id=t["game_id"],
                     winning_side=t["winning_side"],
+                    mode=t["mode"],
+                    forfeits=tuple(
+                        ForfeitView(member_id=f["member_id"], kind=f["kind"], reason=f["reason"])
+                        for f in forfeits
+                        if (f["round"], f["table_no"]) == (n, t["table_no"])
+                    ),
+                    counted=t["counted"],
+                    voided=t["voided"],
                 )
                 for t in tables
                 if t["round"] == n
             ),
             byes=tuple(b["member_id"] for b in byes if b["round"] == n),
+            closed=n in closed,
         )
         for n in numbers
+    ]
+
+
+async def uncounted_games(db: Executor, league_id: str) -> list[UncountedGame]:
+    """The finished games claiming ``league_id`` that its standings leave out, for an audit:
+    voided ones, and ones the league never scheduled at the table their context names (a
+    forged or mistaken context), or with other members than the table's. Ids only; nothing
+    hidden."""
+    rows = await db.fetch(
+        "SELECT game_id, season_id, tournament_id, round, table_no, voided, scheduled FROM league_games"
+        " WHERE league_id = $1 AND ended_at IS NOT NULL AND NOT counted ORDER BY game_id",
+        league_id,
+    )
+    return [
+        UncountedGame(
+            game_id=r["game_id"],
+            season_id=r["season_id"],
+            tournament_id=r["tournament_id"],
+            round=r["round"],
+            table=r["table_no"],
+            reason="voided" if r["voided"] else "seats-differ" if r["scheduled"] else "not-scheduled",
+        )
+        for r in rows
     ]
 
 

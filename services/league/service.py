@@ -23,6 +23,7 @@ from services.league.club import ClubState, club_stream
 from services.league.commands import (
     ClubCommand,
     EnrollPlayer,
+    EnrollPlayers,
     FoundClub,
     FoundLeague,
     LeagueAggregateCommand,
@@ -65,6 +66,11 @@ class LeagueService:
     async def load_league(self, league_id: str) -> LeagueState:
         return (await self._load(league_stream(league_id), league_aggregate.fold)).state
 
+    async def applied(self, league_id: str, command_id: str) -> bool:
+        """``command_id`` was applied to the league before (a retry will answer as it did)."""
+        loaded = await self._load(league_stream(league_id), league_aggregate.fold)
+        return command_id in loaded.by_command
+
     async def execute(
         self,
         command: ClubCommand | LeagueAggregateCommand,
@@ -88,10 +94,16 @@ class LeagueService:
 
         async def precheck(state: LeagueState) -> None:
             # The one rule spanning two aggregates: only the league's club's members enrol.
-            if isinstance(league_command, EnrollPlayer) and state.exists:
+            if isinstance(league_command, EnrollPlayer | EnrollPlayers) and state.exists:
                 club = await self.load_club(state.club_id)
-                if not club.has_member(league_command.member_id):
-                    raise UnknownPlayer(league_command.member_id, f"club {state.club_id!r}")
+                members = (
+                    league_command.member_ids
+                    if isinstance(league_command, EnrollPlayers)
+                    else (league_command.member_id,)
+                )
+                for member_id in members:
+                    if not club.has_member(member_id):
+                        raise UnknownPlayer(member_id, f"club {state.club_id!r}")
 
         return await self._run(
             league_stream(league_command.league_id),

@@ -5,10 +5,19 @@ Contract (docs/league.md, "Projection"):
 * a catch-up ``Subscription`` named ``league-standings`` on categories ``game`` and ``league``;
   every row it writes goes through the connection of the subscription's transaction, which
   also moves its checkpoint, so each event is applied exactly once even across crashes;
-* a game belongs to a league when its ``GameCreated.context.league_id`` is set; ``SeatsDealt``
+* a game claims a league when its ``GameCreated.context.league_id`` is set; ``SeatsDealt``
   (or ``PlayerJoined`` with a seat, for table games) maps seats to members; the engine's end,
-  read as a neutral ``GameFinish`` (services/game/results/decoder.py), scores it with its
-  season's ``PointsScheme``; ``RoundSeated`` books the byes;
+  read as a neutral ``GameFinish`` (services/game/results/decoder.py), records its results
+  with its season's ``PointsScheme``; ``RoundSeated`` books the byes;
+* a finished game *counts* (its results go into the totals and head-to-head) only while its
+  league has scheduled it (``GameScheduled``) at the season, tournament, round and table its
+  context names, whether that came before or after the game, its seats hold exactly the
+  members seated at that table (``RoundSeated``), and the league has not voided it
+  (``GameVoided``); ``_settle`` adds or takes away its results whenever one of these changes,
+  so the order of the events does not matter. A finished game that does not count stays
+  visible for an audit (``league_games.counted`` false; ``read_model.uncounted_games``);
+* ``ForfeitRecorded`` is a game lost with no points (and no opponents) for that member;
+  ``RoundClosed`` marks the round closed;
 * after each committed batch it publishes the new checkpoint on Redis (``standings_channel``)
   so live GraphQL subscriptions wake up; subscribers poll too, so a lost message only delays;
 * disposable: ``read_model.reset`` + a replay from position 0 gives the same tables.
@@ -30,9 +39,12 @@ from event_store.wakeups import WakeupSource
 from services.game.application.lifecycle import GameCreated, PlayerJoined, SeatsDealt
 from services.game.results import GameFinish, Role
 from services.league.events import (
+    ForfeitRecorded,
     GameScheduled,
+    GameVoided,
     LeagueEvent,
     PlayerEnrolled,
+    RoundClosed,
     RoundSeated,
     SeasonClosed,
     SeasonOpened,
@@ -170,13 +182,22 @@ async def _apply_league(fact: LeagueEvent, tx: asyncpg.Connection) -> None:
         case PlayerEnrolled():
             # Enrolled players appear in the standings before their first game.
             await tx.execute(
-                "INSERT INTO league_standings (league_id, season_id, member_id) VALUES ($1, $2, $3)"
-                " ON CONFLICT DO NOTHING",
+                "INSERT INTO league_standings (league_id, season_id, member_id, enrolled)"
+                " VALUES ($1, $2, $3, true)"
+                " ON CONFLICT (league_id, season_id, member_id) DO UPDATE SET enrolled = true",
                 fact.league_id,
                 fact.season_id,
                 fact.member_id,
             )
         case RoundSeated():
+            await tx.execute(
+                "INSERT INTO league_rounds (league_id, tournament_id, round, season_id)"
+                " VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                fact.league_id,
+                fact.tournament_id,
+                fact.round,
+                fact.season_id,
+            )
             await tx.executemany(
                 "INSERT INTO league_tables (league_id, tournament_id, round, table_no, season_id, members,"
                 " sheriff) VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -218,6 +239,40 @@ async def _apply_league(fact: LeagueEvent, tx: asyncpg.Connection) -> None:
                 fact.table,
                 fact.game_id,
             )
+            # the first schedule of a game id in a league holds (the league refuses a second)
+            await tx.execute(
+                "INSERT INTO league_scheduled_games (league_id, game_id, tournament_id, round, table_no,"
+                " season_id, mode) SELECT $1, $2, $3, $4, $5,"
+                " (SELECT season_id FROM league_tournaments WHERE league_id = $1 AND tournament_id = $3), $6"
+                " ON CONFLICT DO NOTHING",
+                fact.league_id,
+                fact.game_id,
+                fact.tournament_id,
+                fact.round,
+                fact.table,
+                fact.mode,
+            )
+            await _settle(tx, fact.game_id)
+        case GameVoided():
+            await tx.execute(
+                "INSERT INTO league_voided_games (league_id, game_id, reason, voided_by)"
+                " VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                fact.league_id,
+                fact.game_id,
+                fact.reason,
+                fact.voided_by,
+            )
+            await _settle(tx, fact.game_id)
+        case ForfeitRecorded():
+            await _forfeit(tx, fact)
+        case RoundClosed():
+            await tx.execute(
+                "UPDATE league_rounds SET closed = true"
+                " WHERE league_id = $1 AND tournament_id = $2 AND round = $3",
+                fact.league_id,
+                fact.tournament_id,
+                fact.round,
+            )
         case SeasonClosed():
             await tx.execute(
                 "UPDATE league_seasons SET closed = true WHERE league_id = $1 AND season_id = $2",
@@ -233,7 +288,38 @@ async def _scheme(tx: asyncpg.Connection, league_id: str, season_id: str | None)
     return PointsScheme() if raw is None else msgspec.json.decode(raw, type=PointsScheme)
 
 
+async def _forfeit(tx: asyncpg.Connection, fact: ForfeitRecorded) -> None:
+    """A game lost with no points for that member, once per member and round."""
+    season_id = await tx.fetchval(
+        "INSERT INTO league_forfeits (league_id, tournament_id, round, member_id, table_no, season_id, kind,"
+        " reason) SELECT $1, $2, $3, $4, $5,"
+        " coalesce((SELECT season_id FROM league_tournaments"
+        " WHERE league_id = $1 AND tournament_id = $2), $8),"
+        " $6, $7 ON CONFLICT DO NOTHING RETURNING season_id",
+        fact.league_id,
+        fact.tournament_id,
+        fact.round,
+        fact.member_id,
+        fact.table,
+        fact.kind,
+        fact.reason,
+        NO_SEASON,
+    )
+    if season_id is None:
+        return  # recorded before
+    await tx.execute(
+        "INSERT INTO league_standings AS s (league_id, season_id, member_id, games, forfeits)"
+        " VALUES ($1, $2, $3, 1, 1) ON CONFLICT (league_id, season_id, member_id) DO UPDATE SET"
+        " games = s.games + 1, forfeits = s.forfeits + 1",
+        fact.league_id,
+        season_id,
+        fact.member_id,
+    )
+
+
 async def _score_game(game_id: str, finish: GameFinish, position: int, tx: asyncpg.Connection) -> None:
+    """Record the finished game's results (every game claiming a league: an audit reads the
+    uncounted ones too), then count it if it counts."""
     game = await tx.fetchrow(
         "SELECT league_id, season_id, tournament_id FROM league_games WHERE game_id = $1", game_id
     )
@@ -244,10 +330,8 @@ async def _score_game(game_id: str, finish: GameFinish, position: int, tx: async
         for row in await tx.fetch("SELECT seat, member_id FROM league_game_seats WHERE game_id = $1", game_id)
     }
     league_id, season_id, tournament_id = game["league_id"], game["season_id"], game["tournament_id"]
-    season_key = season_id or NO_SEASON
     scheme = await _scheme(tx, league_id, season_id)
     results = member_results(finish.result(game_id, seats))
-    rows = [(r, points_for(r, scheme)) for r in results]
     await tx.executemany(
         "INSERT INTO league_game_results (game_id, member_id, league_id, season_id, tournament_id, role,"
         " side, won, alive, points) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
@@ -262,48 +346,9 @@ async def _score_game(game_id: str, finish: GameFinish, position: int, tx: async
                 r.side,
                 r.won,
                 r.alive,
-                p,
+                points_for(r, scheme),
             )
-            for r, p in rows
-        ],
-    )
-    await tx.executemany(
-        """
-        INSERT INTO league_standings AS s (league_id, season_id, member_id, points, games, wins,
-            renegade_wins, survivals, sheriff_games)
-        VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8)
-        ON CONFLICT (league_id, season_id, member_id) DO UPDATE SET
-            points = s.points + EXCLUDED.points, games = s.games + 1, wins = s.wins + EXCLUDED.wins,
-            renegade_wins = s.renegade_wins + EXCLUDED.renegade_wins,
-            survivals = s.survivals + EXCLUDED.survivals,
-            sheriff_games = s.sheriff_games + EXCLUDED.sheriff_games
-        """,
-        [
-            (
-                league_id,
-                season_key,
-                r.member_id,
-                p,
-                int(r.won),
-                int(r.won and r.role == Role.RENEGADE),
-                int(r.alive),
-                int(r.role == Role.SHERIFF),
-            )
-            for r, p in rows
-        ],
-    )
-    await tx.executemany(
-        """
-        INSERT INTO league_head_to_head AS h (league_id, season_id, member_id, opponent_id, games, wins,
-            opponent_wins)
-        VALUES ($1, $2, $3, $4, 1, $5, $6)
-        ON CONFLICT (league_id, season_id, member_id, opponent_id) DO UPDATE SET
-            games = h.games + 1, wins = h.wins + EXCLUDED.wins,
-            opponent_wins = h.opponent_wins + EXCLUDED.opponent_wins
-        """,
-        [
-            (league_id, season_key, a.member_id, b.member_id, int(a.won), int(b.won))
-            for a, b in itertools.permutations(results, 2)
+            for r in results
         ],
     )
     await tx.execute(
@@ -312,3 +357,128 @@ async def _score_game(game_id: str, finish: GameFinish, position: int, tx: async
         finish.winning_side,
         position,
     )
+    await _settle(tx, game_id)
+
+
+async def _settle(tx: asyncpg.Connection, game_id: str) -> None:
+    """Bring the game's ``counted`` in line with its facts so far (finished, scheduled by its
+    league at its context's table, seated with that table's members, not voided), adding or
+    taking away its results."""
+    game = await tx.fetchrow(
+        """
+        SELECT g.league_id, g.season_id, g.round, g.table_no, g.counted, g.ended_at IS NOT NULL AS finished,
+               EXISTS (SELECT 1 FROM league_scheduled_games s
+                        WHERE s.league_id = g.league_id AND s.game_id = g.game_id
+                          AND s.tournament_id = g.tournament_id AND s.round = g.round
+                          AND s.table_no = g.table_no AND s.season_id = g.season_id) AS scheduled,
+               coalesce((SELECT array_agg(m ORDER BY m) FROM league_tables t, unnest(t.members) m
+                          WHERE t.league_id = g.league_id AND t.tournament_id = g.tournament_id
+                            AND t.round = g.round AND t.table_no = g.table_no)
+                        = (SELECT array_agg(member_id ORDER BY member_id) FROM league_game_seats
+                            WHERE game_id = g.game_id), false) AS seats_match,
+               EXISTS (SELECT 1 FROM league_voided_games v
+                        WHERE v.league_id = g.league_id AND v.game_id = g.game_id) AS voided
+          FROM league_games g WHERE g.game_id = $1
+        """,
+        game_id,
+    )
+    if game is None:
+        return  # a schedule or void of a game not created yet: settled when it finishes
+    as_scheduled = game["scheduled"] and game["seats_match"]
+    counts = game["finished"] and as_scheduled and not game["voided"]
+    await tx.execute(
+        "UPDATE league_games SET scheduled = $2, seats_match = $3, voided = $4, counted = $5"
+        " WHERE game_id = $1",
+        game_id,
+        game["scheduled"],
+        game["seats_match"],
+        game["voided"],
+        counts,
+    )
+    if game["finished"] and not as_scheduled and not game["voided"]:
+        # ids only: a forged or unscheduled context is worth an operator's look, hidden nothing
+        log.warning(
+            "league game %s claims league %s round %s table %s, which did not schedule it there%s:"
+            " not counted",
+            game_id,
+            game["league_id"],
+            game["round"],
+            game["table_no"],
+            " with those members" if game["scheduled"] else "",
+        )
+    if counts != game["counted"]:
+        await _count(tx, game_id, game["league_id"], game["season_id"] or NO_SEASON, 1 if counts else -1)
+
+
+async def _count(tx: asyncpg.Connection, game_id: str, league_id: str, season_key: str, sign: int) -> None:
+    """Add (``sign`` 1) or take away (-1) a finished game's results in the totals and the
+    head-to-head records; lines left with nothing in them go (an enrolled member's stays)."""
+    results = await tx.fetch(
+        "SELECT member_id, role, won, alive, points FROM league_game_results WHERE game_id = $1"
+        " ORDER BY member_id",
+        game_id,
+    )
+    members = [r["member_id"] for r in results]
+    await tx.executemany(
+        """
+        INSERT INTO league_standings AS s (league_id, season_id, member_id, points, games, wins,
+            renegade_wins, survivals, sheriff_games)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        ON CONFLICT (league_id, season_id, member_id) DO UPDATE SET
+            points = s.points + EXCLUDED.points, games = s.games + EXCLUDED.games,
+            wins = s.wins + EXCLUDED.wins, renegade_wins = s.renegade_wins + EXCLUDED.renegade_wins,
+            survivals = s.survivals + EXCLUDED.survivals,
+            sheriff_games = s.sheriff_games + EXCLUDED.sheriff_games
+        """,
+        [
+            (
+                league_id,
+                season_key,
+                r["member_id"],
+                sign * r["points"],
+                sign,
+                sign * int(r["won"]),
+                sign * int(r["won"] and r["role"] == Role.RENEGADE.value),
+                sign * int(r["alive"]),
+                sign * int(r["role"] == Role.SHERIFF.value),
+            )
+            for r in results
+        ],
+    )
+    await tx.executemany(
+        """
+        INSERT INTO league_head_to_head AS h (league_id, season_id, member_id, opponent_id, games, wins,
+            opponent_wins)
+        VALUES ($1, $2, $3, $4, $5, $6, $7)
+        ON CONFLICT (league_id, season_id, member_id, opponent_id) DO UPDATE SET
+            games = h.games + EXCLUDED.games, wins = h.wins + EXCLUDED.wins,
+            opponent_wins = h.opponent_wins + EXCLUDED.opponent_wins
+        """,
+        [
+            (
+                league_id,
+                season_key,
+                a["member_id"],
+                b["member_id"],
+                sign,
+                sign * int(a["won"]),
+                sign * int(b["won"]),
+            )
+            for a, b in itertools.permutations(results, 2)
+        ],
+    )
+    if sign < 0:
+        await tx.execute(
+            "DELETE FROM league_standings WHERE league_id = $1 AND season_id = $2"
+            " AND member_id = ANY($3::text[]) AND NOT enrolled AND games = 0 AND byes = 0 AND forfeits = 0",
+            league_id,
+            season_key,
+            members,
+        )
+        await tx.execute(
+            "DELETE FROM league_head_to_head WHERE league_id = $1 AND season_id = $2"
+            " AND member_id = ANY($3::text[]) AND games = 0",
+            league_id,
+            season_key,
+            members,
+        )

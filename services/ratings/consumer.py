@@ -12,6 +12,14 @@ its ruleset. A crash rolls the rows back with the checkpoint, and a restart
 redoes the batch from the same rows: nothing is held in memory between events, so there is
 no cache to go stale. ``GameAbandoned`` forgets the game; it never ends, so it is not rated.
 
+It reads the category ``league`` too, for ``GameVoided`` (docs/ratings.md, "Voided games"): a
+game its own league voided is never rated (a generation starts knowing every void stored,
+``store.create_generation``, and adds each one it meets); a void of a game the generation has
+rated already records a rebuild request in the same transaction, and after the commit the
+consumer runs it (``run_requested_rebuilds``: a ``rebuild`` under the request's id, so a
+restart or a second consumer resumes or finds it done). The projection's companion runs the
+requests left by a process that died before it could.
+
 ``rebuild(pool)`` recomputes every rating from the first event into a new generation while
 the current one keeps answering queries, then swaps it in and moves the ``ratings``
 checkpoint in one transaction (the Celery task ``ratings.rebuild`` in ``tasks.py`` runs it).
@@ -19,10 +27,13 @@ checkpoint in one transaction (the Celery task ``ratings.rebuild`` in ``tasks.py
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 import asyncpg
 import msgspec
@@ -49,7 +60,20 @@ log = logging.getLogger(__name__)
 SUBSCRIPTION_NAME = "ratings"
 """The live consumer's checkpoint key (and its name in the runtime's projection registry)."""
 
-_HANDLED = frozenset({GameCreated.__name__, SeatsDealt.__name__, GameAbandoned.__name__}) | FINISH_TYPES
+_HANDLED = (
+    frozenset({GameCreated.__name__, SeatsDealt.__name__, GameAbandoned.__name__, store.GAME_VOIDED})
+    | FINISH_TYPES
+)
+CATEGORIES = (GAME_CATEGORY, store.LEAGUE_CATEGORY)
+REQUEST_POLL_SECONDS = 5.0
+"""How often the companion looks for rebuild requests a dead process left behind."""
+
+
+class _Void(msgspec.Struct, kw_only=True):
+    """The fields of the league's ``GameVoided`` the ratings read."""
+
+    league_id: str
+    game_id: str
 # 'ratings' in ASCII + 1: rebuilds take turns on this session lock (the migrator's is 'bang' + 1)
 REBUILD_LOCK_KEY = 0x72617469 + 1
 
@@ -91,6 +115,11 @@ class RatingsProjection:
             # applied already: the checkpoint went back (a restored backup, a manual reset of
             # the checkpoint alone) but the rows did not; applying again would count twice
             return
+        if event.category == store.LEAGUE_CATEGORY:
+            if event.type == store.GAME_VOIDED:
+                await _void(connection, target, msgspec.convert(event.data, _Void), event)
+            await store.advance(connection, target.generation, event.position, target.games)
+            return
         game_id = game_id_of(event.stream)
         number = target.generation
         games = target.games
@@ -111,14 +140,37 @@ class RatingsProjection:
         elif isinstance(domain, GameAbandoned):
             await store.forget_game(connection, number, game_id)
         elif isinstance(domain, GameFinish):
-            games = await _rate(connection, target, game_id, domain)
+            games = await _rate(connection, target, game_id, domain, ended_at=event.recorded_at)
         await store.advance(connection, number, event.position, games)
 
 
+async def _void(
+    connection: asyncpg.Connection, target: store.Generation, void: _Void, event: RecordedEvent
+) -> None:
+    """Keep the game out of ``target``; if it is in already, ask for a rebuild without it."""
+    await store.void_game(connection, target.generation, void.league_id, void.game_id)
+    if await store.rated_in(connection, target.generation, void.game_id, void.league_id):
+        # one request per void and generation: the rebuild's own generation starts with this
+        # void, so it does not rate the game and never asks again
+        request = f"void:{event.event_id}:{target.generation}"
+        log.info("game %s was voided after it was rated: ratings rebuild %s requested", void.game_id, request)
+        reason = f"game {void.game_id} voided by league {void.league_id}"
+        await store.request_rebuild(connection, request, reason)
+
+
 async def _rate(
-    connection: asyncpg.Connection, target: store.Generation, game_id: str, finish: GameFinish
+    connection: asyncpg.Connection,
+    target: store.Generation,
+    game_id: str,
+    finish: GameFinish,
+    *,
+    ended_at: datetime | None = None,
 ) -> int:
-    """Rate one finished game into ``target``; returns the book's game count afterwards."""
+    """Rate one finished game into ``target``; returns the book's game count afterwards.
+    ``ended_at`` is when its end was recorded (the event's time, the same in every rebuild)."""
+    if await store.voided(connection, target.generation, game_id):
+        await store.mark_unrated(connection, target.generation, game_id, "voided by its league")
+        return target.games
     members = await store.seats_of(connection, target.generation, game_id)
     try:
         if members is None:
@@ -142,7 +194,7 @@ async def _rate(
         ruleset=outcome.ruleset,
     )
     changes = book.apply(outcome)
-    await store.write_game(connection, target.generation, book, outcome, changes)
+    await store.write_game(connection, target.generation, book, outcome, changes, ended_at=ended_at)
     return book.games
 
 
@@ -155,16 +207,53 @@ def ratings_subscription(
     poll_interval: float = 1.0,
 ) -> Subscription:
     """The live consumer. ``config`` only seeds the first generation of an empty database;
-    afterwards the current generation's stored config rules (a rebuild changes it)."""
+    afterwards the current generation's stored config rules (a rebuild changes it). After each
+    committed batch it runs the rebuilds a void asked for (``run_requested_rebuilds``)."""
+
+    async def after_commit(_events: Sequence[RecordedEvent]) -> None:
+        try:
+            await run_requested_rebuilds(event_store.pool)
+        except Exception:
+            # the request stays pending: the next batch or the companion runs it again
+            log.exception("a requested ratings rebuild failed; it will be retried")
+
     return Subscription(
         event_store,
         SUBSCRIPTION_NAME,
         RatingsProjection(config=config),
-        categories=[GAME_CATEGORY],
+        categories=CATEGORIES,
         batch_size=batch_size,
         wakeups=wakeups,
         poll_interval=poll_interval,
+        after_commit=after_commit,
     )
+
+
+async def run_requested_rebuilds(pool: asyncpg.Pool) -> list[RebuildReport]:
+    """Run every pending rebuild request (a void of a rated game), oldest first, each as a
+    ``rebuild`` under the request's id with the current generation's config; then mark it done.
+    Safe to run in several processes at once and after a crash: rebuilds take turns on a lock,
+    and a second run of the same id finds the generation done (or resumes it)."""
+    reports = []
+    for request in await store.pending_rebuilds(pool):
+        current = await store.current_generation(pool)
+        report = await rebuild(pool, config=None if current is None else current.config, rebuild_id=request)
+        await store.rebuild_done(pool, request)
+        log.info("ratings rebuild %s done: generation %d, %d games", request, report.generation, report.games)
+        reports.append(report)
+    return reports
+
+
+async def follow_rebuild_requests(pool: asyncpg.Pool, stop: asyncio.Event) -> None:
+    """Run pending rebuild requests every ``REQUEST_POLL_SECONDS`` until ``stop`` (the ratings
+    projection's companion: the requests of a process that died before running them)."""
+    while not stop.is_set():
+        try:
+            await run_requested_rebuilds(pool)
+        except (OSError, asyncpg.PostgresError) as error:
+            log.warning("ratings rebuild requests: %s; retrying", error)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), REQUEST_POLL_SECONDS)
 
 
 # --- rebuild -----------------------------------------------------------------------------------
@@ -286,11 +375,11 @@ async def rebuild(
                 event_store,
                 rebuild_checkpoint(number),
                 RatingsProjection(generation=number),
-                categories=[GAME_CATEGORY],
+                categories=CATEGORIES,
                 batch_size=batch_size,
             )
             await bulk.run_until_idle()
-            position, replaced = await _swap(event_store, number, batch_size, [GAME_CATEGORY])
+            position, replaced = await _swap(event_store, number, batch_size, CATEGORIES)
             async with lock.transaction():
                 retired = [
                     row["generation"]

@@ -21,6 +21,7 @@ import asyncpg
 import strawberry
 from strawberry.types import Info
 
+from services.clubs.names import names_of
 from services.game.edge.bounds import (
     Identifier,
     InvalidArgument,
@@ -31,6 +32,8 @@ from services.game.edge.bounds import (
 )
 from services.game.results import Role
 from services.ratings import store
+
+NAME = "The member's display name (member ids are for links, not for reading)."
 
 
 @strawberry.enum(description="A role of BANG! The Dice Game, for role ratings.")
@@ -45,6 +48,7 @@ class RatingRole(Enum):
 class RatingLeaderboardEntry:
     rank: int
     member_id: str
+    display_name: str = strawberry.field(description=NAME)
     role: RatingRole | None = strawberry.field(description="Null on the overall leaderboard.")
     rating: float = strawberry.field(description="The overall rating, or the role rating on a role's board.")
     games: int = strawberry.field(description="Rated games (in the role, on a role's board).")
@@ -69,6 +73,11 @@ class RatingHistoryPoint:
     game_number: int = strawberry.field(description="The game's number among all rated games (1-based).")
     game_id: str
     rating: float
+    ended_at: datetime | None = strawberry.field(
+        default=None,
+        description="When the game's end was recorded (UTC): the x axis of a rating history by date. "
+        "Null for a game rated before this was kept, until the ratings are rebuilt.",
+    )
 
 
 @strawberry.type(description="How one rating moved: the overall rating (role null) or one role's.")
@@ -80,6 +89,7 @@ class RatingHistory:
 @strawberry.type(description="A player's ratings: overall, per role, and their history.")
 class RatingProfile:
     member_id: str
+    display_name: str = strawberry.field(description=NAME)
     rating: float
     games: int
     wins: int
@@ -155,8 +165,9 @@ class RatingsQuery:
         limit: int = 50,
         offset: int = 0,
     ) -> list[RatingLeaderboardEntry]:
+        pool = _pool(info)
         rows = await store.leaderboard(
-            _pool(info),
+            pool,
             role=_role(role),
             league_id=bounded("leagueId", league_id, Identifier),
             season_id=bounded("seasonId", season_id, Identifier),
@@ -165,10 +176,12 @@ class RatingsQuery:
             limit=bounded("limit", limit, LeaderboardLimit),
             offset=bounded("offset", offset, PageOffset),
         )
+        names = await names_of(pool, (row.member_id for row in rows))
         return [
             RatingLeaderboardEntry(
                 rank=row.rank,
                 member_id=row.member_id,
+                display_name=names[row.member_id],
                 role=None if row.role is None else _rating_role(row.role),
                 rating=row.rating,
                 games=row.games,
@@ -181,17 +194,25 @@ class RatingsQuery:
 
     @strawberry.field(description="A member's ratings and history; null before their first rated game.")
     async def player_rating(self, info: Info, member_id: str) -> RatingProfile | None:
-        found = await store.profile(_pool(info), bounded("memberId", member_id, Identifier))
+        pool = _pool(info)
+        found = await store.profile(pool, bounded("memberId", member_id, Identifier))
         if found is None:
             return None
+        names = await names_of(pool, [found.member_id])
         histories: dict[str, list[RatingHistoryPoint]] = {store.OVERALL: []}
         histories |= {role.value: [] for role in RatingRole}
         for point in found.history:
             histories[point.role].append(
-                RatingHistoryPoint(game_number=point.game_number, game_id=point.game_id, rating=point.rating)
+                RatingHistoryPoint(
+                    game_number=point.game_number,
+                    game_id=point.game_id,
+                    rating=point.rating,
+                    ended_at=point.ended_at,
+                )
             )
         return RatingProfile(
             member_id=found.member_id,
+            display_name=names[found.member_id],
             rating=found.rating,
             games=found.games,
             wins=found.wins,

@@ -29,6 +29,10 @@ from services.ratings.outcome import GameOutcome, LeaguePlayerId
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 COMPONENT = "ratings"
+LEAGUE_CATEGORY = "league"
+GAME_VOIDED = "GameVoided"
+"""The league's event that takes a game out of the ratings (read from its stored JSON: the
+ratings do not import the league, their neighbour in the layers)."""
 OVERALL = "overall"
 """The ``role`` of a history row of the overall rating."""
 
@@ -69,6 +73,10 @@ async def reset(connection: asyncpg.Connection) -> None:
     await connection.execute("DELETE FROM ratings_generations")
     # a rebuild in progress loses its generation too: its checkpoint must not outlive it
     await connection.execute("DELETE FROM checkpoints WHERE name LIKE 'ratings-rebuild-%'")
+    # a replay from 0 starts with every void (create_generation), so it does what they asked
+    await connection.execute(
+        "UPDATE ratings_rebuild_requests SET done_at = clock_timestamp() WHERE done_at IS NULL"
+    )
     if current is not None:
         # an empty generation with the same parameters, so that replaying gives back the same
         # ratings even after a rebuild changed a parameter from the code's default
@@ -125,7 +133,18 @@ async def create_generation(
         rebuild_id,
     )
     assert row is not None
-    return _generation(row)
+    created = _generation(row)
+    # every void stored so far, even past this generation's position: a voided game is never
+    # rated, so a generation filled from the first event does not rate it and undo it later
+    await connection.execute(
+        "INSERT INTO ratings_voided (generation, league_id, game_id) "
+        "SELECT DISTINCT $1::integer, data->>'league_id', data->>'game_id' FROM events "
+        "WHERE category = $2 AND type = $3 ON CONFLICT DO NOTHING",
+        created.generation,
+        LEAGUE_CATEGORY,
+        GAME_VOIDED,
+    )
+    return created
 
 
 async def advance(connection: asyncpg.Connection, number: int, position: int, games: int) -> None:
@@ -151,7 +170,14 @@ async def make_current(connection: asyncpg.Connection, number: int) -> None:
 async def drop_rows(connection: asyncpg.Connection, numbers: Sequence[int]) -> None:
     """Delete the rows of these generations, keeping their ``ratings_generations`` row (it
     remembers which rebuild made them, so a redelivered rebuild finds its work done)."""
-    for table in ("ratings_history", "ratings_roles", "ratings_players", "ratings_offsets", "ratings_games"):
+    for table in (
+        "ratings_history",
+        "ratings_roles",
+        "ratings_players",
+        "ratings_offsets",
+        "ratings_games",
+        "ratings_voided",
+    ):
         await connection.execute(f"DELETE FROM {table} WHERE generation = ANY($1::integer[])", list(numbers))
 
 
@@ -228,6 +254,70 @@ async def mark_unrated(connection: asyncpg.Connection, number: int, game_id: str
     )
 
 
+# --- voids --------------------------------------------------------------------------------------
+
+
+async def void_game(connection: asyncpg.Connection, number: int, league_id: str, game_id: str) -> None:
+    await connection.execute(
+        "INSERT INTO ratings_voided (generation, league_id, game_id) VALUES ($1, $2, $3) "
+        "ON CONFLICT DO NOTHING",
+        number,
+        league_id,
+        game_id,
+    )
+
+
+async def voided(connection: asyncpg.Connection, number: int, game_id: str) -> bool:
+    """Whether the game's own league (its ``GameCreated`` context) voided it: a league can void
+    only its own games, never a friendly game or another league's."""
+    return bool(
+        await connection.fetchval(
+            "SELECT EXISTS (SELECT 1 FROM ratings_voided v JOIN ratings_games g "
+            "ON g.generation = v.generation AND g.game_id = v.game_id AND g.league_id = v.league_id "
+            "WHERE v.generation = $1 AND v.game_id = $2)",
+            number,
+            game_id,
+        )
+    )
+
+
+async def rated_in(connection: asyncpg.Connection, number: int, game_id: str, league_id: str) -> bool:
+    """Whether the generation rated the game, and the game belongs to ``league_id``."""
+    return bool(
+        await connection.fetchval(
+            "SELECT EXISTS (SELECT 1 FROM ratings_games WHERE generation = $1 AND game_id = $2 "
+            "AND league_id = $3 AND game_number IS NOT NULL)",
+            number,
+            game_id,
+            league_id,
+        )
+    )
+
+
+async def request_rebuild(connection: asyncpg.Connection, request_id: str, reason: str) -> None:
+    await connection.execute(
+        "INSERT INTO ratings_rebuild_requests (request_id, reason) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+        request_id,
+        reason,
+    )
+
+
+async def pending_rebuilds(executor: asyncpg.Connection | asyncpg.Pool) -> list[str]:
+    rows = await executor.fetch(
+        "SELECT request_id FROM ratings_rebuild_requests WHERE done_at IS NULL "
+        "ORDER BY requested_at, request_id"
+    )
+    return [row["request_id"] for row in rows]
+
+
+async def rebuild_done(executor: asyncpg.Connection | asyncpg.Pool, request_id: str) -> None:
+    await executor.execute(
+        "UPDATE ratings_rebuild_requests SET done_at = clock_timestamp() "
+        "WHERE request_id = $1 AND done_at IS NULL",
+        request_id,
+    )
+
+
 # --- the book ----------------------------------------------------------------------------------
 
 
@@ -289,17 +379,21 @@ async def write_game(
     book: RatingBook,
     outcome: GameOutcome,
     changes: Sequence[RatingChange],
+    *,
+    ended_at: datetime | None = None,
 ) -> None:
     """What rating ``outcome`` changed in ``book``: the seated players' rows (overall, four
     roles, state), their history points, the offsets of the game's ruleset at its table size,
-    the game's number."""
+    the game's number and when its end was recorded (``ended_at``, the event's time)."""
     game_number = book.games
     await connection.execute(
-        "INSERT INTO ratings_games (generation, game_id, game_number) VALUES ($1, $2, $3) "
-        "ON CONFLICT (generation, game_id) DO UPDATE SET game_number = EXCLUDED.game_number",
+        "INSERT INTO ratings_games (generation, game_id, game_number, ended_at) VALUES ($1, $2, $3, $4) "
+        "ON CONFLICT (generation, game_id) DO UPDATE SET game_number = EXCLUDED.game_number, "
+        "ended_at = EXCLUDED.ended_at",
         number,
         outcome.game_id,
         game_number,
+        ended_at,
     )
     player_rows = []
     role_rows = []
@@ -387,6 +481,8 @@ class HistoryRow(msgspec.Struct, frozen=True, kw_only=True):
     game_number: int
     game_id: str
     rating: float
+    ended_at: datetime | None = None
+    """When the game's end was recorded; None for a game rated before that was kept."""
 
 
 class ProfileRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -505,15 +601,22 @@ async def profile(pool: asyncpg.Pool, member_id: str) -> ProfileRow | None:
             member_id,
         )
         history = await connection.fetch(
-            "SELECT role, game_number, game_id, rating FROM ratings_history "
-            "WHERE generation = $1 AND member_id = $2 ORDER BY game_number",
+            "SELECT h.role, h.game_number, h.game_id, h.rating, gm.ended_at FROM ratings_history h "
+            "LEFT JOIN ratings_games gm ON gm.generation = h.generation AND gm.game_id = h.game_id "
+            "WHERE h.generation = $1 AND h.member_id = $2 ORDER BY h.game_number",
             player["generation"],
             member_id,
         )
     by_role = {Role(r["role"]): r for r in roles}
     points = sorted(
         (
-            HistoryRow(role=h["role"], game_number=h["game_number"], game_id=h["game_id"], rating=h["rating"])
+            HistoryRow(
+                role=h["role"],
+                game_number=h["game_number"],
+                game_id=h["game_id"],
+                rating=h["rating"],
+                ended_at=h["ended_at"],
+            )
             for h in history
         ),
         key=lambda h: (_HISTORY_ORDER[h.role], h.game_number),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import secrets
 import signal
 import socket
 import sys
@@ -43,6 +44,9 @@ from services.runtime.supervisor import ChildSpec, Supervisor
 log = get_logger(__name__)
 
 _API_START_TIMEOUT_SECONDS = 60.0
+DEMO_PASSWORD_ENV = "BANG_DEMO_PASSWORD"
+"""How serve hands the demo organiser's password, made at each start and printed, to the
+seeding child (the environment, never its command line, which anybody on the machine may read)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +69,11 @@ class Urls:
     consumer_health: str | None
     worker_health: str | None
     supervisor_health: str | None = None
+    swagger: str = ""
+    scalar: str = ""
+    openapi: str = ""
+    demo_password: str | None = None
+    """With ``--demo``: the organiser's password for this run (services/league/demo.py)."""
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -91,8 +100,11 @@ def plan_children(options: ServeOptions, endpoints: Endpoints) -> tuple[list[Chi
         worker_port = free_port()
         children.append(ChildSpec("worker", _cli("worker", "--health-port", str(worker_port)), env))
         worker_url = f"http://127.0.0.1:{worker_port}/health"
+    demo_password = None
     if options.demo:
-        children.append(ChildSpec("demo", _ops_cli("seed-demo", "--if-empty"), env, restart=False))
+        demo_password = secrets.token_urlsafe(12)
+        demo_env = {**env, DEMO_PASSWORD_ENV: demo_password}
+        children.append(ChildSpec("demo", _ops_cli("seed-demo", "--if-empty"), demo_env, restart=False))
     urls = Urls(
         api=base,
         graphql=f"{base}/graphql",
@@ -100,6 +112,10 @@ def plan_children(options: ServeOptions, endpoints: Endpoints) -> tuple[list[Chi
         metrics=f"{base}/metrics",
         consumer_health=f"http://127.0.0.1:{consumer_port}/health",
         worker_health=worker_url,
+        swagger=f"{base}/schema/swagger",
+        scalar=f"{base}/schema/scalar",
+        openapi=f"{base}/schema/openapi.json",
+        demo_password=demo_password,
     )
     return children, urls
 

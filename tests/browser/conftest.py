@@ -12,21 +12,31 @@ Every browser test belongs to the ``browser`` xdist group, so one worker seeds a
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import socket
 import tempfile
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import asyncpg
+import httpx
 import pytest
 import uvicorn
-from playwright.async_api import BrowserContext, Page, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
 
+from bang_cli.accounts import create_invite
 from infra.postgres import ResolvedPostgres, create_database, drop_database
+from services.accounts.settings import AccountSettings
 from services.api import ApiSettings, create_app
 from services.api.settings import DatabaseSettings, LimitSettings, RedisSettings, ServerSettings
+from services.game.application.codec import GAME_MAPPER
+from services.runtime.consumers import run_consumers
+from services.runtime.context import open_context
+from services.runtime.projections import registered, select
 from tests.browser.seed import Season, seed_season
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -98,13 +108,46 @@ def base_url(browser_dsn: str, redis_url: str, season: Season) -> Iterator[str]:
             break
         threading.Event().wait(0.01)
     assert server.started, "uvicorn did not start the API app"
+    consumers = _Consumers(browser_dsn, redis_url)
     yield f"http://127.0.0.1:{port}"
+    consumers.stop()
     server.should_exit = True
     thread.join(timeout=15)
 
 
+class _Consumers:
+    """The standings, ratings and directory consumers (as `bang-league consume` runs them), following
+    the store in a thread of their own for the whole session, so the pages show a game played in
+    the browser once it ends (seed.py ran them once, for the seeded season)."""
+
+    NAMES = ("league-standings", "ratings", "directory")
+
+    def __init__(self, dsn: str, redis_url: str) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._stop = asyncio.Event()
+        self._thread = threading.Thread(
+            target=self._loop.run_until_complete, args=(self._run(dsn, redis_url),), name="consumers"
+        )
+        self._thread.daemon = True
+        self._thread.start()
+
+    async def _run(self, dsn: str, redis_url: str) -> None:
+        async with open_context(dsn, redis_url, mapper=GAME_MAPPER, max_connections=4) as context:
+            await run_consumers(context, select(registered(), self.NAMES), self._stop)
+
+    def stop(self) -> None:
+        self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(timeout=15)
+
+
 @pytest.fixture(scope="session")
-async def browser(base_url: str) -> AsyncIterator[BrowserContext]:
+async def playwright() -> AsyncIterator[Playwright]:
+    async with async_playwright() as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+async def browser(playwright: Playwright, base_url: str) -> AsyncIterator[BrowserContext]:
     """Chromium with a fresh profile directory (Playwright takes it as ``user_data_dir``, not as a
     ``--user-data-dir`` argument), thrown away at the end of the session."""
     assert CHROMIUM.exists(), (
@@ -112,20 +155,33 @@ async def browser(base_url: str) -> AsyncIterator[BrowserContext]:
     )
     profile = Path(tempfile.mkdtemp(prefix="bang-chromium-"))
     try:
-        async with async_playwright() as playwright:
-            context = await playwright.chromium.launch_persistent_context(
-                str(profile),
-                executable_path=str(CHROMIUM),
-                headless=True,
-                args=CHROMIUM_ARGS,
-                base_url=base_url,
-                viewport={"width": 1280, "height": 900},
-            )
-            context.set_default_timeout(PAGE_TIMEOUT_MS)
-            yield context
-            await context.close()
+        context = await playwright.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_ARGS,
+            base_url=base_url,
+            viewport={"width": 1280, "height": 900},
+        )
+        context.set_default_timeout(PAGE_TIMEOUT_MS)
+        yield context
+        await context.close()
     finally:
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+async def chromium(playwright: Playwright, base_url: str) -> AsyncIterator[Browser]:
+    """A second Chromium whose contexts share nothing (cookies, storage): one per person when
+    several people use the site at once (``person_page``)."""
+    assert CHROMIUM.exists(), (
+        "Debian's chromium is missing: `make setup` installs it (apt-get install chromium)"
+    )
+    launched = await playwright.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+    )
+    yield launched
+    await launched.close()
 
 
 @pytest.fixture
@@ -145,3 +201,67 @@ async def screenshot(page: Page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     await page.screenshot(path=str(path), full_page=True)
     return path
+
+
+PASSWORD = "correct horse battery"
+"""Every test person's password: what they type on the sign-in page."""
+
+# argon2id with small parameters: the tests check who may do what, not how slow a guess is
+TEST_ARGON2 = AccountSettings(argon2_time_cost=1, argon2_memory_kib=8 * 1024, argon2_parallelism=1)
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    account_id: str
+    login: str
+    display_name: str
+    token: str
+    """A session of their own, for the API calls a test makes on their behalf (not the page's)."""
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+@pytest.fixture(scope="session")
+def people(base_url: str, browser_dsn: str) -> Callable[[str, str], Awaitable[Person]]:
+    """``await people("rosa", "Rosa Quick")``: an account with ``PASSWORD``, made the way the
+    operator makes the first one (``bang-league accounts invite``), then accepted over HTTP."""
+
+    async def make(login: str, display_name: str) -> Person:
+        settings = ApiSettings(database=DatabaseSettings(url=browser_dsn))
+        issued = await create_invite(settings, display_name, login, TEST_ARGON2)
+        async with httpx.AsyncClient(base_url=base_url) as client:
+            response = await client.post(
+                f"/accounts/invites/{issued.token}/accept", json={"login": login, "password": PASSWORD}
+            )
+        assert response.status_code == 201, response.text
+        body = response.json()
+        return Person(body["account"]["account_id"], login, display_name, body["token"])
+
+    return make
+
+
+@asynccontextmanager
+async def person_page(chromium: Browser, base_url: str, name: str) -> AsyncIterator[Page]:
+    """A page in a browser context of its own (its own storage, so its own session), phone or
+    desktop sized; a JavaScript error on it fails the test at the end."""
+    context = await chromium.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(PAGE_TIMEOUT_MS)
+    opened = await context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield opened
+    finally:
+        await context.close()
+    assert not errors, f"JavaScript errors on {name}'s page: {errors}"
+
+
+async def sign_in(page: Page, person: Person) -> None:
+    """Through the sign-in page, as a person would."""
+    await page.goto("/#/signin")
+    await page.get_by_label("Login name").fill(person.login)
+    await page.get_by_label("Password").fill(PASSWORD)
+    await page.get_by_role("button", name="Sign in").click()
+    await page.get_by_test_id("signed-in-as").filter(has_text=person.display_name).wait_for()

@@ -1,17 +1,25 @@
 """What the browser tests look at: a short bot season in a league, with the read models caught up.
 
-One club of ten members, a season, a tournament of two rounds at tables of five, every game
-played by bots on the game server; then the standings projection and the ratings consumer
-run until idle, so every page has data.
+One club of ten members, a season, a tournament of three rounds at tables of five, every game
+played by bots on the game server; then the standings projection, the ratings consumer and
+the directory run until idle, so every page has data. Eight members are accounts (a member id
+IS an account id, unreadable: the pages must show the display name); two are old data, known
+only by the name the league club registered them under.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import asyncpg
 
 from event_store import PostgresEventStore
+from services.accounts.schema import prepare_database as prepare_accounts_tables
+from services.accounts.service import AccountService
+from services.accounts.settings import AccountSettings
+from services.directory.projection import directory_subscription
+from services.directory.projection import prepare_database as prepare_directory_tables
 from services.game.application.service import GameService
 from services.game.fairness.vault import SeedVault
 from services.game.schema import prepare_database as prepare_game_tables
@@ -32,12 +40,14 @@ from services.ratings.consumer import ratings_subscription
 from services.ratings.store import prepare_database as prepare_ratings_tables
 
 CLUB, LEAGUE, SEASON, TOURNAMENT = "gulch", "saloon", "s1", "nights"
-MEMBERS = tuple(f"m{i:02d}" for i in range(1, 11))
-NAMES = {m: f"Cowpoke {m[1:]}" for m in MEMBERS}
+ACCOUNT_NAMES = (
+    "Calamity Jane", "Doc Holliday", "Annie Oakley", "Wild Bill", "Belle Starr", "Black Bart",
+    "Pearl Hart", "Jesse James",
+)  # fmt: skip
+OLD_MEMBERS = {"m09": "Cowpoke Nine", "m10": "Cowpoke Ten"}
+"""Members without an account (old data): the league club's registered names."""
 ROUNDS = 3
 SEED = "browser-season"
-CARE = {member: 0.45 + 0.05 * i for i, member in enumerate(MEMBERS)}
-"""Stronger bots further down the list, so the tables have some shape."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,36 +57,62 @@ class Season:
     tournament_id: str
     members: tuple[str, ...]
     games: tuple[str, ...]
+    names: Mapping[str, str]
+    """Member id → the display name every page must show."""
 
 
 async def seed_season(pool: asyncpg.Pool, redis_url: str) -> Season:
     await prepare_game_tables(pool)
     await prepare_league_tables(pool)
     await prepare_ratings_tables(pool)
+    await prepare_accounts_tables(pool)
+    await prepare_directory_tables(pool)
     store = PostgresEventStore(pool)
     league = LeagueService(store)
     games = GameService(store, SeedVault(pool))
-    await _found_league(league)
+    names = await _accounts(pool) | OLD_MEMBERS
+    members = tuple(names)
+    # stronger bots further down the list, so the tables have some shape
+    care = {member: 0.45 + 0.05 * i for i, member in enumerate(members)}
+    await _found_league(league, members)
     projection = StandingsProjection(store, redis_url=redis_url)
     played: list[str] = []
     try:
         for number in range(1, ROUNDS + 1):
             report = await play_bot_round(
-                league, games, LEAGUE, TOURNAMENT, number, seed=SEED, care=CARE, projection=projection
+                league, games, LEAGUE, TOURNAMENT, number, seed=SEED, care=care, projection=projection
             )
             played.extend(report.games)
         await projection.run_until_idle()
     finally:
         await projection.close()
     await ratings_subscription(store).run_until_idle()
-    return Season(LEAGUE, SEASON, TOURNAMENT, MEMBERS, tuple(played))
+    await directory_subscription(store).run_until_idle()
+    return Season(LEAGUE, SEASON, TOURNAMENT, members, tuple(played), names)
 
 
-async def _found_league(league: LeagueService) -> None:
+async def _accounts(pool: asyncpg.Pool) -> dict[str, str]:
+    """Members registered by name, as a club registers them: unclaimed accounts."""
+    accounts = AccountService(
+        pool, AccountSettings(argon2_time_cost=1, argon2_memory_kib=8 * 1024, argon2_parallelism=1)
+    )
+    named: dict[str, str] = {}
+    async with pool.acquire() as connection, connection.transaction():
+        for name in ACCOUNT_NAMES:
+            account_id, _ = await accounts.register_unclaimed(
+                connection, name, login=None, registered_by="browser-seed"
+            )
+            named[account_id] = name
+    return named
+
+
+async def _found_league(league: LeagueService, members: tuple[str, ...]) -> None:
     await league.execute(FoundClub(club_id=CLUB, name="Dry Gulch Saloon"), command_id="found-club")
-    for member in MEMBERS:
+    for member in members:
+        # an account's club registration carries a stale name: the account's name must win
+        name = OLD_MEMBERS.get(member, f"Cowpoke {member[:6]}")
         await league.execute(
-            RegisterPlayer(club_id=CLUB, member_id=member, name=NAMES[member]),
+            RegisterPlayer(club_id=CLUB, member_id=member, name=name),
             command_id=f"register/{member}",
         )
     await league.execute(
@@ -91,7 +127,7 @@ async def _found_league(league: LeagueService) -> None:
     await league.execute(
         OpenSeason(league_id=LEAGUE, season_id=SEASON, name="Season One"), command_id="season"
     )
-    for member in MEMBERS:
+    for member in members:
         await league.execute(
             EnrollPlayer(league_id=LEAGUE, season_id=SEASON, member_id=member), command_id=f"enrol/{member}"
         )

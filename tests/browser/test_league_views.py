@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.async_api import Page, expect
+from playwright.async_api import Locator, Page, expect
 
 from tests.browser.conftest import screenshot
 from tests.browser.seed import ROUNDS, Season
@@ -14,14 +14,31 @@ def ratings_of(texts: list[str]) -> list[float]:
     return [float(t.replace(",", "")) for t in texts]
 
 
+async def shown_names(items: Locator) -> dict[str, str]:
+    """Member id (the element's ``data-member``) → the text of its link to the player page."""
+    pairs = await items.evaluate_all(
+        "items => items.map(i => [i.dataset.member, i.querySelector('a[href*=\"/player/\"]').textContent])"
+    )
+    return dict(pairs)
+
+
+def assert_names_not_ids(shown: dict[str, str], season: Season) -> None:
+    assert shown, "nobody shown"
+    assert {member: season.names[member] for member in shown} == shown, "a display name per member"
+    assert not set(shown.values()) & set(season.members), "a member id shown where a name belongs"
+
+
 async def test_leaderboards_list_the_seeded_players_by_rating_with_provisional_flags(
     page: Page, season: Season
 ) -> None:
-    await page.goto("/")
+    # the seeded league's board: games other tests finish in the browser are rated too (the
+    # consumers run for the whole session), but in other leagues
+    await page.goto(f"/#/leaderboard?league={season.league_id}")
     board = page.get_by_test_id("leaderboard")
     await expect(board.locator("tbody tr")).to_have_count(len(season.members))
     members = await board.locator("tbody tr").evaluate_all("rows => rows.map(r => r.dataset.member)")
     assert sorted(members) == sorted(season.members)
+    assert_names_not_ids(await shown_names(board.locator("tbody tr")), season)
     ratings = ratings_of(await board.locator("tbody tr td:nth-child(3)").all_inner_texts())
     assert ratings == sorted(ratings, reverse=True), "best first"
     games = [int(g) for g in await board.locator("tbody tr td:nth-child(4)").all_inner_texts()]
@@ -53,6 +70,10 @@ async def test_standings_table_has_the_leagues_players(page: Page, season: Seaso
     await expect(table.locator("tbody tr")).to_have_count(len(season.members))
     members = await table.locator("tbody tr").evaluate_all("rows => rows.map(r => r.dataset.member)")
     assert sorted(members) == sorted(season.members)
+    assert_names_not_ids(await shown_names(table.locator("tbody tr")), season)
+    await expect(table.locator("th", has_text="Forfeits")).to_be_visible()
+    forfeits = [int(f) for f in await table.locator("tbody tr td:nth-child(12)").all_inner_texts()]
+    assert forfeits == [0] * len(season.members), "nobody forfeited in the bot season"
     ranks = [int(r) for r in await table.locator("tbody tr td:nth-child(1)").all_inner_texts()]
     points = [int(p) for p in await table.locator("tbody tr td:nth-child(3)").all_inner_texts()]
     assert ranks == sorted(ranks) and points == sorted(points, reverse=True)
@@ -68,7 +89,9 @@ async def test_player_page_charts_one_line_per_role_played_and_head_to_head(
     member = await leader.get_attribute("data-member")
     await leader.get_by_role("link").click()
 
-    await expect(page.get_by_test_id("player-id")).to_have_text(member or "")
+    assert member is not None
+    await expect(page.get_by_test_id("player-name")).to_have_text(season.names[member])
+    await expect(page.get_by_test_id("player-name")).to_have_attribute("data-member", member)
     chart = page.get_by_test_id("rating-chart")
     await expect(chart).to_be_visible()
     played = [
@@ -90,6 +113,8 @@ async def test_player_page_charts_one_line_per_role_played_and_head_to_head(
     await expect(h2h.locator("tbody tr").first).to_be_visible()
     opponents = await h2h.locator("tbody tr").evaluate_all("rows => rows.map(r => r.dataset.opponent)")
     assert set(opponents) <= set(season.members) - {member}
+    opponent_names = await h2h.locator("tbody tr td:nth-child(1)").all_inner_texts()
+    assert opponent_names == [season.names[o] for o in opponents]
     await screenshot(page, "player")
 
 
@@ -106,6 +131,7 @@ async def test_tournament_tables_show_rounds_seats_and_the_sheriff(page: Page, s
         await expect(seated.get_by_test_id("sheriff")).to_have_count(1)
         await expect(seated.get_by_test_id("sheriff")).to_contain_text("Sheriff")
         await expect(seated.get_by_test_id("winner")).to_have_text(re.compile(r"(Law|Outlaws|Renegade) won"))
+        assert_names_not_ids(await shown_names(seated.locator("ol > li")), season)
     await screenshot(page, "tournament")
 
     await tables.first.get_by_role("link", name="Replay").click()

@@ -21,7 +21,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ENGINES = "services.game.rules"
 
-ENGINE_FREE = ("services/league", "services/ratings", "services/accounts", "services/clubs")
+ENGINE_FREE = (
+    "services/league",
+    "services/ratings",
+    "services/accounts",
+    "services/clubs",
+    "services/directory",
+)
 """Packages that must not import an engine, directly or lazily."""
 
 NEUTRAL = "services/game/results/__init__.py"
@@ -37,6 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("services.clubs",),  # club-scoped roles: on accounts, below the games and leagues
     ("services.game",),
     ("services.league", "services.ratings", "services.dashboard"),
+    ("services.directory",),  # the lists: read the games, leagues and clubs below it
     ("services.api",),
 )
 """Bottom to top; a package may import its own layer's modules only within itself."""

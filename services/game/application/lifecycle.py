@@ -129,6 +129,18 @@ class GameAbandoned(LifecycleEvent, frozen=True, kw_only=True):
     reason: str
 
 
+class EntryTakenBack(LifecycleEvent, frozen=True, kw_only=True):
+    """A table game's scorekeeper took back a mistaken entry (docs/rulings.md, "Taking back an
+    entry at a table"): the events one command appended, ``from_version`` to ``to_version``,
+    no longer count. Nothing is edited: the game is the fold of the entries not taken back
+    (``services/game/application/corrections.py``)."""
+
+    from_version: int
+    to_version: int
+    command: str
+    """The entry as it was entered, in its text form (``p2 reroll 0 2``)."""
+
+
 LIFECYCLE_EVENTS: tuple[type[LifecycleEvent], ...] = (
     GameCreated,
     PlayerJoined,
@@ -136,6 +148,7 @@ LIFECYCLE_EVENTS: tuple[type[LifecycleEvent], ...] = (
     SeedRevealed,
     DecisionTimedOut,
     GameAbandoned,
+    EntryTakenBack,
 )
 
 
@@ -146,6 +159,7 @@ def seat_id(index: int) -> str:
 __all__ = [
     "LIFECYCLE_EVENTS",
     "DecisionTimedOut",
+    "EntryTakenBack",
     "GameAbandoned",
     "GameContext",
     "GameCreated",

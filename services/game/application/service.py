@@ -35,6 +35,7 @@ import msgspec
 
 from event_store import ConcurrencyError, DuplicateEventConflict, EventMetadata, PostgresEventStore
 from services.game.application.codec import GAME_MAPPER, game_stream, is_valid_game_id
+from services.game.application.corrections import TakeBack, take_back_event
 from services.game.application.errors import (
     AlreadyJoined,
     CommandIdReused,
@@ -51,6 +52,7 @@ from services.game.application.errors import (
 )
 from services.game.application.lifecycle import (
     DecisionTimedOut,
+    EntryTakenBack,
     GameAbandoned,
     GameContext,
     GameCreated,
@@ -73,7 +75,13 @@ from services.game.engines import (
 )
 from services.game.engines.interface import Command
 from services.game.fairness.dice import DiceSource, commitment, new_seed
-from services.game.fairness.registry import deal_derivation, dice_derivation, fairness_for, with_special_roles
+from services.game.fairness.registry import (
+    deal_derivation,
+    dice_derivation,
+    draw_derivation,
+    fairness_for,
+    with_special_roles,
+)
 from services.game.fairness.vault import SeedVault
 from services.game.fairness.versions import Fairness
 from services.game.rules.ruleset import BASE_DICE, GameType, ModuleId, Ruleset, RulesetError, check_ruleset
@@ -370,7 +378,13 @@ class GameService:
         else (another process appended, the command is refused, a stale ``expected_version``)
         decides again the careful way - catch up from the store, then decide - so the answer is
         the one a fresh read would have given. In one process's games that saves a round trip
-        per command."""
+        per command.
+
+        ``TakeBack`` takes back the latest entry of a table game instead (``take_back``)."""
+        if isinstance(command, TakeBack):
+            return await self.take_back(
+                game_id, actor=actor, command_id=command_id, expected_version=expected_version
+            )
         _check_command_id(command_id, actor)
         fingerprint = command_fingerprint("play", command, actor)
         cached = self._sessions.get(game_id)
@@ -436,6 +450,52 @@ class GameService:
             fingerprint=fingerprint,
             expected_version=session.version,
         )
+
+    async def take_back(
+        self, game_id: str, *, actor: Actor, command_id: str, expected_version: int | None = None
+    ) -> PlayOutcome:
+        """Take back the latest entry of a table game that the ruling allows (``corrections.py``,
+        docs/rulings.md): append ``EntryTakenBack``, so the game is folded again without it.
+        ``NotAllowed`` for a caller who does not enter this game's moves, ``TakeBackRefused`` (in
+        the ruling's words) when nothing may be taken back, ``StaleVersion`` as ``play``. A retry
+        of the same command id answers with its first answer."""
+        _check_command_id(command_id, actor)
+        fingerprint = command_fingerprint("takeback", {}, actor)
+
+        async def same_take_back(events: list[msgspec.Struct]) -> bool:
+            return len(events) == 1 and isinstance(events[0], EntryTakenBack)
+
+        for _ in range(_CONFLICT_RETRIES):
+            session = await self.load(game_id)
+            trace = session.commands.get(command_id)
+            if trace is not None and _may_act(session, actor):
+                if await self._is_retry(session, trace, fingerprint, actor, same_take_back):
+                    return await self._replayed_outcome(session, trace.first_version, trace.last_version)
+                raise CommandIdReused(command_id)
+            if expected_version is not None and expected_version != session.version:
+                raise StaleVersion(game_id, expected_version, session.version)
+            if session.status is GameStatus.LOBBY:
+                raise GameNotStarted(game_id, len(session.joined), session.created.player_count)
+            _authorize_take_back(session, actor)
+            event = take_back_event(session)
+            try:
+                return await self._append(
+                    session,
+                    [event],
+                    command_id=command_id,
+                    actor=actor,
+                    fingerprint=fingerprint,
+                    expected_version=session.version,
+                )
+            except DuplicateEventConflict:
+                self.forget(game_id)
+            except ConcurrencyError:
+                if expected_version is not None:
+                    raise StaleVersion(
+                        game_id, expected_version, await self.store.stream_version(game_stream(game_id))
+                    ) from None
+                self.forget(game_id)
+        raise ConcurrencyError(game_stream(game_id), "a stable version", -1)
 
     async def apply_timeout(self, game_id: str, now: datetime | None = None) -> PlayOutcome | None:
         """If the awaited decision is overdue, play its documented default (see timeouts.py)
@@ -520,8 +580,10 @@ class GameService:
         seed = await self.seeds.seed_of(session.game_id)
         assert session.created.derivations is not None
         dice = session.created.derivations.dice
+        draws = session.created.derivations.draws_version
         engine = session.engine
-        added = _roll_online(engine, working, seed, session.faces_rolled + _faces_in(engine, events), dice)
+        faces = session.faces_rolled + _faces_in(engine, events)
+        added = _roll_online(engine, working, seed, faces, dice, draws)
         if working.is_over:
             added.append(SeedRevealed(seed=seed.hex()))
         return added
@@ -740,22 +802,34 @@ def _deal_and_start(
     seats = with_special_roles(fairness, seed, seats, engine.ruleset)
     game = _start(engine, seats, None)
     started = list(game.events)
-    opening = _roll_online(engine, game, seed, 0, fairness.dice)
+    opening = _roll_online(engine, game, seed, 0, fairness.dice, fairness.draws_version)
     return [SeatsDealt(members=tuple(seated)), *started, *opening]
 
 
 def _roll_online(
-    engine: GameEngine, game: PlayedGame, seed: bytes, faces_rolled: int, version: str
+    engine: GameEngine,
+    game: PlayedGame,
+    seed: bytes,
+    faces_rolled: int,
+    version: str,
+    draws: str | None = None,
 ) -> list[msgspec.Struct]:
     """Roll from the game's face stream (derivation ``version``) for as long as the engine
     awaits dice. Each die is rolled over its own kind's faces; a game whose dice are all base
-    dice asks the source as ``dice-1`` games always have (``roll(count)``)."""
+    dice asks the source as ``dice-1`` games always have (``roll(count)``). A card drawn at
+    random (UA2's Rage cards) comes from the game's draw derivation ``draws``."""
     produced: list[msgspec.Struct] = []
     dice: DiceSource | None = None
     while True:
         need = engine.random_need(game)
         if need is None:
             return produced
+        if need.deck is not None:
+            if draws is None:
+                raise ValueError(f"the game draws from {need.deck} but records no draw derivation")
+            card = draw_derivation(draws).draw(seed, need.deck, need.draw, need.cards)
+            produced += engine.play(game, engine.supply(game, need, (card,)))
+            continue
         if dice is None:
             dice = dice_derivation(version).dice(seed)
             if faces_rolled:
@@ -790,6 +864,18 @@ def _may_act(session: GameSession, actor: Actor) -> bool:
     if session.mode is GameMode.TABLE:
         return actor.kind is ActorKind.ORGANISER
     return actor.kind is ActorKind.PLAYER and session.seat_of(actor.id or "") is not None
+
+
+def _authorize_take_back(session: GameSession, actor: Actor) -> None:
+    """Who may take an entry back: whoever enters a table game's moves. Online, a seated player
+    hears the ruling's refusal (``take_back_event``), anybody else is not allowed."""
+    if session.mode is GameMode.TABLE:
+        if actor.kind is not ActorKind.ORGANISER:
+            raise NotAllowed(
+                f"game {session.game_id} is a table game: only its scorekeeper takes entries back"
+            )
+    elif actor.kind is not ActorKind.PLAYER or session.seat_of(actor.id or "") is None:
+        raise NotAllowed(f"game {session.game_id} is played online: only its players make decisions")
 
 
 def _authorize(session: GameSession, command: GameCommand, actor: Actor) -> None:

@@ -10,7 +10,9 @@ import msgspec
 
 from event_store import RecordedEvent
 from services.game.application.codec import GAME_MAPPER
+from services.game.application.corrections import Entries
 from services.game.application.lifecycle import (
+    EntryTakenBack,
     GameAbandoned,
     GameCreated,
     GameMode,
@@ -57,6 +59,8 @@ class GameSession:
     last_event_at: datetime | None = None
     faces_rolled: int = 0
     """Random values the game has consumed so far (an online game's dice faces)."""
+    entries: Entries = field(default_factory=Entries)
+    """The commands' entries since the start, and which were taken back (``corrections.py``)."""
     _engine: GameEngine | None = None
 
     @property
@@ -105,10 +109,16 @@ class GameSession:
         if engine.owns(event):
             if engine.opens(event):
                 self.game = engine.begin(event)
+                self.entries = Entries()
+                turn = 0
             else:
                 assert self.game is not None, f"{type(event).__name__} before the game started"
+                turn = engine.turn_number(self.game)
                 engine.evolve(self.game, event)
                 self.faces_rolled += engine.random_used(event)
+            trace = self.commands.get(command_id) if command_id is not None else None
+            first = trace.first_version if trace is not None else version
+            self.entries.note(event, version, first, command_id, turn)
         else:
             match event:
                 case GameCreated():
@@ -121,6 +131,10 @@ class GameSession:
                     self.seed_revealed = seed
                 case GameAbandoned():
                     self.abandoned = True
+                case EntryTakenBack():
+                    # the game is the fold of the entries that stand: folded again without this one
+                    if self.entries.take_back(event):
+                        self.game, self.faces_rolled = self.entries.refold(engine)
                 case _:
                     pass  # lifecycle facts that change nothing here (DecisionTimedOut)
         self.version = version

@@ -30,6 +30,7 @@ from event_store import ChainBreak, ChainProblem, PostgresEventStore, Verificati
 from services.game.application.codec import GAME_MAPPER, game_stream, is_valid_game_id
 from services.game.application.errors import GameNotFound
 from services.game.application.lifecycle import GameAbandoned
+from services.game.audit.corrections import Correction, check_corrections, taken_back_words
 from services.game.audit.replay import Replay, replay_events
 from services.game.audit.report import (
     CHAIN,
@@ -136,12 +137,13 @@ def audit_events(game_id: str, events: Sequence[StoredEvent], chain: Verificatio
     seed = check_seed(stream)
     ruleset = BASE_DICE if stream.created is None else stream.created.ruleset
     replay = replay_events(stream.engine, ruleset)
+    corrected = check_corrections(stream.corrections, ruleset)
     checks = [
         check_chain(chain),
         seed.commitment,
         seed.deal,
         seed.rolls,
-        _replay_check(replay),
+        _replay_check(replay, stream.corrections, corrected),
         check_result(stream, replay),
     ]
     problems = [c.detail for c in checks if not c.passed]
@@ -196,14 +198,19 @@ def explain_chain_problem(problem: ChainProblem) -> str:
 # --- 5. the replay, 6. the result ---------------------------------------------------------------
 
 
-def _replay_check(replay: Replay) -> AuditCheck:
+def _replay_check(replay: Replay, corrections: list[Correction], corrected: str | None) -> AuditCheck:
+    """The replay of the entries that stand; ``corrected``: the first take-back the ruling does
+    not allow (``audit/corrections.py``), named before what the replay finds after it."""
+    if corrected is not None:
+        return failed(REPLAY, corrected)
     if replay.divergence is not None:
         return failed(REPLAY, replay.divergence)
     if replay.game is None:
         return passed(REPLAY, "nothing to replay: the game has not started")
     return passed(
         REPLAY,
-        f"{replay.inputs} inputs replayed, all legal; all {replay.compared} game events match the rules",
+        f"{replay.inputs} inputs replayed, all legal; all {replay.compared} game events match the rules"
+        + taken_back_words(corrections),
     )
 
 
@@ -282,4 +289,6 @@ def _verdict(stream: GameStream, rolls: int, problems: list[str]) -> str:
     else:
         dice = "no seed revealed yet to re-derive the rolls from"
     so_far = "" if stream.is_over else " so far"
-    return f"clean: chain intact, {dice}, every input legal and every outcome matches{so_far}"
+    n = len(stream.corrections)
+    taken = "" if not n else f"; {n} {'entry' if n == 1 else 'entries'} taken back at the table"
+    return f"clean: chain intact, {dice}, every input legal and every outcome matches{so_far}{taken}"

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from services.game.application.lifecycle import SeatsDealt, SeedRevealed
+from services.game.audit.draws import check_draws
 from services.game.audit.report import COMMITMENT, DEAL, NOT_CHECKED, ROLLS, AuditCheck, failed, passed
 from services.game.audit.stream import GameStream, StoredEvent
 from services.game.audit.words import (
@@ -56,6 +57,9 @@ def check_seed(stream: GameStream) -> SeedChecks:
     ruleset = stream.created.ruleset if stream.created is not None else BASE_DICE
     dice_version = (fairness or FAIRNESS_V1).dice
     rolls, count = check_rolls(stream.engine, seed, dice_version, ruleset)
+    draws = fairness.draws_version if fairness is not None else None
+    if draws is not None and rolls.passed:  # the cards drawn at random too (UA2's Rage)
+        rolls = check_draws(stream.engine, seed, draws, ruleset, rolls)
     return SeedChecks(found, check_deal(stream, seed), rolls, count)
 
 

@@ -13,6 +13,7 @@ import msgspec
 
 from event_store import EventStoreError, Mapper, RecordedEvent
 from services.game.application.lifecycle import (
+    EntryTakenBack,
     GameAbandoned,
     GameCreated,
     GameMode,
@@ -20,6 +21,7 @@ from services.game.application.lifecycle import (
     SeatsDealt,
     SeedRevealed,
 )
+from services.game.audit.corrections import Correction, take_back
 from services.game.audit.words import Unreadable
 from services.game.engines import ENDING_TYPES, ENGINE_EVENT_TYPES, OPENING_TYPES
 
@@ -29,6 +31,8 @@ class StoredEvent(msgspec.Struct, frozen=True):
     """The event's version in its stream: "event 57"."""
     event: msgspec.Struct
     """The decoded event, or ``Unreadable`` when its stored data does not decode."""
+    command_id: str | None = None
+    """The command that appended it (its metadata): one command's events are one entry."""
 
     @property
     def is_engine_event(self) -> bool:
@@ -47,7 +51,7 @@ def decode_stream(recorded: Sequence[RecordedEvent], mapper: Mapper) -> list[Sto
             event = mapper.to_domain(r)
         except EventStoreError as error:
             event = Unreadable(type=r.type, reason=str(error))
-        decoded.append(StoredEvent(r.version, event))
+        decoded.append(StoredEvent(r.version, event, r.metadata.command_id))
     return decoded
 
 
@@ -61,7 +65,9 @@ class GameStream:
     dealt: StoredEvent | None = None
     started: StoredEvent | None = None
     engine: list[StoredEvent] = field(default_factory=list)
-    """The rules engine's events in stream order, from GameStarted on."""
+    """The rules engine's events in stream order, from GameStarted on, less the entries taken back."""
+    corrections: list[Correction] = field(default_factory=list)
+    """The entries taken back at a table (``EntryTakenBack``), in order."""
     ended: StoredEvent | None = None
     revealed: StoredEvent | None = None
     abandoned: StoredEvent | None = None
@@ -105,6 +111,9 @@ def parse_stream(events: Sequence[StoredEvent]) -> GameStream:
                 stream.revealed = stored
             case GameAbandoned() if stream.abandoned is None:
                 stream.abandoned = stored
+            case EntryTakenBack():
+                stream.engine, correction = take_back(stream.engine, stored, events, stream.is_table)
+                stream.corrections.append(correction)
     return stream
 
 

@@ -18,6 +18,7 @@ import msgspec
 
 from services.game.application.lifecycle import (
     DecisionTimedOut,
+    EntryTakenBack,
     GameAbandoned,
     GameCreated,
     PlayerJoined,
@@ -31,6 +32,9 @@ from services.game.rules.dice.old_saloon import chief_arrow as os2
 from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
 from services.game.rules.dice.old_saloon import special_roles as os3
+from services.game.rules.dice.undead import characters as ua3
+from services.game.rules.dice.undead import duels as ua1
+from services.game.rules.dice.undead import rage as ua2
 from services.game.rules.dice.vocabulary import ArrowReason, Cause, Face, GainCause, RollingEnd, SpecialRole
 
 
@@ -48,6 +52,8 @@ _CAUSE = {
     Cause.BULLET: "a bullet",
     Cause.INDIAN_ATTACK: "the Indian attack",
     Cause.DYNAMITE: "the dynamite",
+    Cause.DUEL: "a duel",
+    Cause.PRICE: "the price of Chuck Wengam's die",
 }
 
 _GAIN = {
@@ -56,12 +62,14 @@ _GAIN = {
     GainCause.END_OF_TURN_HEAL: "from Suzy Lafayette's ability",
     GainCause.ELIMINATION_REWARD: "as Vulture Sam's reward",
     GainCause.THREE_SHOTS_HEAL: "from Doc Holyday's shots",
+    GainCause.WHISKEY: "from a whiskey",
 }
 
 _ARROW_TAKEN = {
     ArrowReason.ROLL: "",
     ArrowReason.INSTEAD_OF_LIFE: " instead of losing life",
     ArrowReason.HIT_BACK: " for hitting El Gringo",
+    ArrowReason.RAGE: " for a Rage card's arrow",
 }
 
 _ARROWS_RETURNED = {
@@ -204,6 +212,40 @@ def referee_words(event: msgspec.Struct) -> str:
             return f"{p}'s Ghost token set {which} {' and '.join(map(str, preset))} to {face}"
         case os5.GhostTokensReturned(player=p):
             return f"{p}'s Ghost tokens went back to the Ghost"
+        case ua2.RageDrawn(player=p, reshuffled=reshuffled):  # never which card: it is face down
+            return f"{p} drew a Rage card face down{' (the discards reshuffled first)' if reshuffled else ''}"
+        case ua2.RageRevealed(player=p, cards=cards):
+            return f"{p} revealed the Rage card{'s' if len(cards) > 1 else ''} {', '.join(cards)}"
+        case ua2.RageReturned(player=p, count=n):
+            return f"{p}'s {n} face-down Rage card{'s' if n > 1 else ''} went to the discards unseen"
+        case ua1.WoundDrawn(player=p, card=token, kept=True):
+            return f"{p} drew the {token} wound token"
+        case ua1.WoundDrawn(player=p, card=token):
+            return f"{p} drew the {token} wound token and, holding one already, put it back"
+        case ua1.WoundOwed(player=p):
+            return f"{p} must draw a wound token"
+        case ua1.WoundsReturned(player=p, tokens=tokens):
+            return f"{p}'s wound tokens went back into the pile ({len(tokens)})"
+        case ua1.WoundDynamiteSet(player=p):
+            return f"{p}'s dynamite wound token counts as one more dynamite"
+        case ua1.WhiskeyDrunk(player=p):
+            return f"{p} drank a whiskey"
+        case ua1.WhiskeyRage(player=p):
+            return f"{p} held no wound token and must draw a Rage card"
+        case ua1.WoundDiscarded(player=p, token=token):
+            return f"{p} put the {token} wound token back"
+        case ua1.WoundsApplied(player=p, dice=cancelled):
+            return f"{p}'s wound tokens cancelled dice {dice(cancelled) if cancelled else 'none'}"
+        case ua1.DuelChallenged(player=p, target=target):
+            return f"{p} challenged {target} to a duel"
+        case ua1.DuelThrown(player=p, face=face):
+            return f"{p} threw {face} in the duel"
+        case ua1.DuelLost(player=p, winner=winner):
+            return f"{p} lost the duel to {winner}"
+        case ua1.DuelLossSettled(player=p):
+            return f"{p}'s loss for the duel applied"
+        case ua1.DuelsUnused(player=p):
+            return f"{p}'s other duels found nobody to challenge"
         case os3.RolePowerUsed(player=p, role=role):
             return f"{p} revealed {special_role_words(role)} and used its power"
         case os3.RoleUseCancelled(player=p, cancelled=other):
@@ -254,6 +296,22 @@ def referee_words(event: msgspec.Struct) -> str:
             return f"{p} declined to {_DECLINED.get(decision, decision.replace('_', ' '))}"
         case os4.ShotsRewarded(player=p):
             return f"{p} used three or more shots"
+        case ua3.ShotHealed(player=p, target=target):
+            return f"{p} healed {target} for a shoot1 he used"
+        case ua3.ShotHealDeclined(player=p):
+            return f"{p} healed nobody for a shoot1 he used"
+        case ua3.DynamiteConverted(player=p, die=die):
+            return f"{p} turned die {die} from a dynamite to a beer"
+        case ua3.ConvertDeclined(player=p):
+            return f"{p} kept this roll's dynamite"
+        case ua3.DieBought(player=p, die=die, face=face):
+            return f"{p} paid 1 life to set die {die} to {face}"
+        case ua3.DieNotBought(player=p):
+            return f"{p} left his dice as rolled"
+        case ua3.RageMoved(player=p, giver=giver, taker=taker):
+            return f"{p} moved one of {giver}'s face-down Rage cards to {taker}"
+        case ua3.RageMoveDeclined(player=p):
+            return f"{p} moved no Rage card"
         case os4.LossesHeld(kind=kind):
             return f"the losses of the {kind.replace('_', ' ')} waited for Molly Stark"
         case os4.LossTakenOver(player=p, target=target):
@@ -317,6 +375,8 @@ def _describe_lifecycle(event: msgspec.Struct) -> str:
             return f"{p} ran out of time; '{applied}' was played for them"
         case GameAbandoned(reason=reason):
             return f"the game was abandoned ({reason})"
+        case EntryTakenBack(from_version=first, command=command):
+            return f"entry {first} was taken back ({command})"
         case Unreadable(type=type_name):
             return f"an unreadable {type_name}"
     return type(event).__name__  # an event type added later still gets words

@@ -17,6 +17,7 @@ import random
 from services.game.bots.base import split_game
 from services.game.bots.old_saloon import MODULE_ANSWERS, Answer, take_chief
 from services.game.bots.random_bot import random_command
+from services.game.bots.undead import UNDEAD_ANSWERS
 from services.game.bots.view import Knowledge, PlayerView, shot_options
 from services.game.bots.wants import LOW_LIFE, STRONG_FRIEND, friend_to_heal, heal_target, wants
 from services.game.rules.dice import (
@@ -193,9 +194,7 @@ def _after_planned_shots(view: PlayerView, want: dict[PlayerId, float]) -> dict[
     indifference: a shot wasted on them is worth less than one at anybody not a friend."""
     planned = shot_damage(view.state.turn)  # type: ignore[arg-type]
     by_id = view.state.by_id
-    return {
-        pid: -0.01 if w > 0 and planned.get(pid, 0) >= by_id[pid].life else w for pid, w in want.items()
-    }
+    return {pid: -0.01 if w > 0 and planned.get(pid, 0) >= by_id[pid].life else w for pid, w in want.items()}
 
 
 def _answer_double(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
@@ -293,3 +292,4 @@ _ANSWER: dict[str, Answer] = {
     Decision.REMOVE_ARROWS: _answer_remove,
 }
 _ANSWER.update(MODULE_ANSWERS)
+_ANSWER.update(UNDEAD_ANSWERS)

@@ -4,8 +4,13 @@ Every edge of the API (REST controllers in ``services/game/edge/http.py``, Graph
 ``services/game/edge/graphql_types.py``) makes exactly one call here, so who may act and what a
 caller sees is decided once:
 
-- **who acts**: a ``Principal`` from a bearer token (``services/game/edge/tokens.py``) becomes the
-  service's ``Actor``; the service itself checks seats and turns;
+- **who acts**: a ``Principal`` from a bearer token (``services/game/edge/tokens.py``: a game's
+  player token, an operator's organiser token, or an account's session or API token) becomes the
+  service's ``Actor``: online, a seated player for their seat; at a table, the game's creator or
+  its scheduled scorekeeper. The service itself checks seats and turns;
+- **what may be created**: a game claiming a league, or using an id a league reserved, is
+  checked against the league's schedule (``LeagueSchedule``, wired from above: the league
+  sits above the game service and is never imported here);
 - **what is seen**: every state and event leaving here went through
   ``services.game.edge.visibility.redact_state`` / ``redact_event`` for the caller's ``Viewer``;
 - **who hears of it**: each successful append is announced on the Redis fan-out, so watchers
@@ -15,22 +20,28 @@ caller sees is decided once:
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 import msgspec
 
 from event_store import PostgresEventStore, RecordedEvent, StoreUnavailable
+from services.accounts.errors import SessionRefused
+from services.clubs.roles import Grant, Role
+from services.clubs.roles import Principal as AccountPrincipal
 from services.game.application.codec import GAME_MAPPER, game_stream, is_valid_game_id
+from services.game.application.corrections import take_back_offer
 from services.game.application.errors import GameNotFound, GameServiceError, NotAllowed, StaleVersion
-from services.game.application.lifecycle import GameMode
+from services.game.application.lifecycle import GameContext, GameMode
 from services.game.application.service import (
     Actor,
+    ActorKind,
     GameService,
     Member,
     NewGame,
     TableSeat,
     check_new_ruleset,
+    derived_game_id,
 )
 from services.game.application.session import GameSession, GameStatus
 from services.game.audit import AuditCache, AuditReport
@@ -67,6 +78,29 @@ class Forbidden(AccessDenied, NotAllowed):
     """A valid token, but not one that may do this."""
 
 
+class NotYourself(Forbidden):
+    """A join naming another member than the caller: everybody joins only as themselves."""
+
+
+class Accounts(Protocol):
+    """Resolves an account's session or API token (``services.clubs.service.ClubService``)."""
+
+    async def principal(self, authorization: str | None) -> AccountPrincipal: ...
+
+
+class LeagueSchedule(Protocol):
+    """The league's schedule, as the game server must respect it
+    (``services.league.schedule_guard.ScheduleGuard``)."""
+
+    async def check_new_game(self, game_id: str, spec: NewGame, account: AccountPrincipal | None) -> None:
+        """Raise unless a game ``game_id`` like ``spec`` may be created by ``account`` (None: an
+        operator's organiser token): a league game only as its league scheduled it, a reserved
+        id only for its table."""
+
+    async def club_of(self, game_id: str) -> str | None:
+        """The club whose league scheduled ``game_id``; None for a friendly game."""
+
+
 class ExportRefused(GameServiceError):
     """A record would show what the caller may not see (an ongoing game's hidden roles)."""
 
@@ -79,7 +113,8 @@ class Joined(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
     member_id: str
     token: str
-    """A player token for this game; shown once, kept hashed."""
+    """A player token for this game and member; shown once, kept hashed (the account itself may
+    act as well: the token is for a client that should not hold the session)."""
     state: dict[str, Any]
 
 
@@ -87,9 +122,6 @@ class Created(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
     version: int
     state: dict[str, Any]
-    player_tokens: dict[str, str] = {}
-    """Online games created with their members: one player token per member, for the organiser
-    to hand out (a retried create issues fresh ones; earlier ones stay valid)."""
 
 
 class Played(msgspec.Struct, frozen=True, kw_only=True):
@@ -115,13 +147,24 @@ class Revoked(msgspec.Struct, frozen=True, kw_only=True):
 
 class GameGateway:
     def __init__(
-        self, service: GameService, tokens: TokenVault, fanout: GameFanout, store: PostgresEventStore
+        self,
+        service: GameService,
+        tokens: TokenVault,
+        fanout: GameFanout,
+        store: PostgresEventStore,
+        *,
+        accounts: Accounts | None = None,
+        schedule: LeagueSchedule | None = None,
     ) -> None:
         self.service = service
         self.tokens = tokens
         self.fanout = fanout
         self.store = store
         self.audits = AuditCache(store)
+        self.accounts = accounts
+        """Set once the clubs' service is open (the API's lifespans); None: vault tokens only."""
+        self.schedule = schedule
+        """None: no league to check against, so no game may claim one."""
 
     # -- callers ---------------------------------------------------------------------------
 
@@ -133,67 +176,133 @@ class GameGateway:
         if scheme.lower() != "bearer" or not token.strip():
             raise AuthenticationRequired("the Authorization header must be 'Bearer <token>'")
         principal = await self.tokens.resolve(token.strip())
-        if principal is None:
+        if principal is not None:
+            return principal
+        if self.accounts is None:
             raise AuthenticationRequired("unknown or revoked token")
-        return principal
+        try:
+            account = await self.accounts.principal(authorization)
+        except SessionRefused as refused:
+            raise AuthenticationRequired(str(refused)) from None
+        return Principal.of_account(account)
 
     @staticmethod
-    def organiser(principal: Principal | None) -> Actor:
+    def creator(principal: Principal | None) -> Actor:
+        """The Actor creating a game: an organiser token, or an account (recorded as the game's
+        ``created_by``, so it keeps the score of a table game it creates)."""
         if principal is None:
-            raise AuthenticationRequired("an organiser token is required")
-        if principal.kind is not TokenKind.ORGANISER:
-            raise Forbidden("only an organiser may do this; a player token cannot")
-        actor = principal.actor_for(None)
-        assert actor is not None
-        return actor
+            raise AuthenticationRequired("sign in (or use an organiser token) to create a game")
+        if principal.kind is TokenKind.PLAYER:
+            raise Forbidden("a player token acts in its one game; it creates none")
+        return Actor(kind=ActorKind.ORGANISER, id=principal.subject)
 
-    @staticmethod
-    def actor_in(principal: Principal | None, game_id: str) -> Actor:
+    async def actor_in(self, principal: Principal | None, game_id: str) -> Actor:
+        """Who ``principal`` acts as in ``game_id``: a player token in its game, an account for
+        its own seat online, the creator or the scheduled scorekeeper at a table."""
         if principal is None:
-            raise AuthenticationRequired("a player or organiser token is required to play")
-        actor = principal.actor_for(game_id)
-        if actor is None:
-            raise Forbidden(f"this player token is for another game, not {game_id}")
-        return actor
+            raise AuthenticationRequired("sign in, or use your player token, to play")
+        if principal.kind is TokenKind.PLAYER:
+            actor = principal.actor_for(game_id)
+            if actor is None:
+                raise Forbidden(f"this player token is for another game, not {game_id}")
+            return actor
+        # a game's mode and creator never change: a session this process folded earlier will do
+        session = self.service.cached(game_id) or await self.service.load(game_id)
+        if session.mode is GameMode.TABLE:
+            if session.created.created_by == principal.subject or await self._keeps_score(principal, session):
+                return Actor(kind=ActorKind.ORGANISER, id=principal.subject)
+            raise Forbidden(
+                f"game {game_id} is a table game: only whoever created it or its scheduled scorekeeper "
+                "enters its moves"
+            )
+        if principal.kind is TokenKind.ACCOUNT:
+            return Actor(kind=ActorKind.PLAYER, id=principal.subject)  # the service checks the seat
+        raise Forbidden(f"game {game_id} is played online: only its seated players make its decisions")
+
+    async def _keeps_score(self, principal: Principal | None, session: GameSession) -> bool:
+        """Whether ``principal`` is an account holding ``scorekeeper`` for this table game in the
+        club whose league scheduled it (a grant in another club, or for another game, is not)."""
+        if principal is None or principal.account is None or self.schedule is None:
+            return False
+        if session.mode is not GameMode.TABLE:
+            return False
+        account, game_id = principal.account, session.game_id
+        # only a grant for this very game: a club-wide scorekeeper role assigns no table
+        if not any(g.role is Role.SCOREKEEPER and g.game_id == game_id for g in _grants(account)):
+            return False  # most callers: no database read
+        club = await self.schedule.club_of(game_id)
+        return club is not None and any(
+            g.role is Role.SCOREKEEPER and g.game_id == game_id for g in account.roles.get(club, ())
+        )
+
+    async def viewer(self, principal: Principal | None, session: GameSession) -> Viewer:
+        return viewer_for(principal, session, keeps_score=await self._keeps_score(principal, session))
+
+    async def _check_schedule(
+        self, principal: Principal, actor: Actor, spec: NewGame, command_id: str
+    ) -> None:
+        """The league's integrity rule, before anything is stored (the id the service will use:
+        the given one, else the one it derives from the command id)."""
+        if self.schedule is None:
+            if spec.context.league_id is not None:
+                raise Forbidden(
+                    "this process checks no league schedule: league games are created through the API"
+                )
+            return
+        game_id = spec.game_id or derived_game_id(actor, command_id)
+        await self.schedule.check_new_game(game_id, spec, principal.account)
 
     # -- revoking tokens (policy in docs/api.md) ---------------------------------------------
 
     async def revoke_own(self, authorization: str | None) -> Revoked:
-        """The caller's own token: whoever holds a token may end it."""
-        if await self.authenticate(authorization) is None:
+        """The caller's own game or organiser token: whoever holds a token may end it."""
+        principal = await self.authenticate(authorization)
+        if principal is None:
             raise AuthenticationRequired("the token to revoke is the one in the Authorization header")
+        if principal.kind is TokenKind.ACCOUNT:
+            raise Forbidden(
+                "this is an account's token: a session ends at DELETE /sessions/current, an API token "
+                "at DELETE /me/tokens/{token_id}"
+            )
         _, _, token = (authorization or "").strip().partition(" ")
         return Revoked(revoked=int(await self.tokens.revoke(token.strip())))
 
     async def revoke_players(
         self, principal: Principal | None, game_id: str, member_id: str | None
     ) -> Revoked:
-        """A game's player tokens (one member's, or all), by the organiser who created the game."""
-        actor = self.organiser(principal)
+        """A game's player tokens (one member's, or all), by whoever created the game."""
+        actor = self.creator(principal)
         session = await self.service.load(game_id)
         if session.created.created_by != actor.id:
-            raise Forbidden(f"only the organiser who created game {game_id} may revoke its player tokens")
+            raise Forbidden(f"only whoever created game {game_id} may revoke its player tokens")
         return Revoked(revoked=await self.tokens.revoke_players(game_id, member_id))
 
     # -- changing games ----------------------------------------------------------------------
 
     async def create_game(self, principal: Principal | None, spec: NewGame, command_id: str) -> Created:
-        actor = self.organiser(principal)
+        """A game, as the caller may see it. Never with other players' tokens: each player acts
+        with their own account (or the token their own join returned)."""
+        actor = self.creator(principal)
+        assert principal is not None
+        await self._check_schedule(principal, actor, spec, command_id)
         session = await self.service.create_game(spec, command_id=command_id, actor=actor)
         self.fanout.announce(session.game_id, session.version)
-        tokens = {}
-        if session.mode is GameMode.ONLINE:
-            for member in spec.members:
-                tokens[member.member_id] = await self.tokens.issue_player(session.game_id, member.member_id)
-        viewer = viewer_for(principal, session)
-        return Created(
-            game_id=session.game_id,
-            version=session.version,
-            state=redact_state(session, viewer),
-            player_tokens=tokens,
-        )
+        viewer = await self.viewer(principal, session)
+        return Created(game_id=session.game_id, version=session.version, state=redact_state(session, viewer))
 
-    async def join(self, game_id: str, member: Member, command_id: str) -> Joined:
+    async def join(
+        self, principal: Principal | None, game_id: str, member_id: str | None, command_id: str
+    ) -> Joined:
+        """The caller takes a seat of an online lobby, as themselves and under their display name."""
+        if principal is None:
+            raise AuthenticationRequired("sign in to join a game: everybody joins as themselves")
+        if principal.kind is not TokenKind.ACCOUNT or principal.account is None:
+            raise Forbidden("a game is joined by a signed-in account, as itself; a game's token joins none")
+        if member_id is not None and member_id != principal.subject:
+            raise NotYourself(
+                f"you are member {principal.subject}: you join only as yourself, not as {member_id}"
+            )
+        member = Member(member_id=principal.subject, name=principal.account.display_name)
         # The service refuses a replayed command id (AlreadyJoined / NotAllowed), so a token is
         # only ever issued for a join applied by this very request.
         session = await self.service.join(game_id, member, command_id=command_id)
@@ -212,7 +321,7 @@ class GameGateway:
         command_id: str,
         expected_version: int | None,
     ) -> Played:
-        actor = self.actor_in(principal, game_id)
+        actor = await self.actor_in(principal, game_id)
         kind = type(command).__name__
         with bind_game(game_id, command_id):
             try:
@@ -232,7 +341,7 @@ class GameGateway:
         session = self.service.cached(game_id)
         if session is None or session.version < outcome.version:
             session = await self.service.load(game_id)
-        viewer = viewer_for(principal, session)
+        viewer = await self.viewer(principal, session)
         first = outcome.version - len(outcome.events) + 1
         return Played(
             game_id=game_id,
@@ -249,11 +358,13 @@ class GameGateway:
         members: list[Member] | None,
         command_id: str,
         game_id: str | None,
+        context: GameContext | None = None,
     ) -> Imported:
         """A whole table game from its record: created and played input by input through the
         same path as a scorekeeper's live entries. The record is replayed in memory first, so
         an illegal input is refused before anything is stored."""
-        actor = self.organiser(principal)
+        actor = self.creator(principal)
+        assert principal is not None
         for i, seat in enumerate(record.seats):
             if seat.player != f"p{i + 1}":
                 raise MalformedRecord(
@@ -277,7 +388,9 @@ class GameGateway:
             position=record.position,
             game_id=game_id or record.meta.game_id,
             ruleset=record.ruleset,
+            context=context or GameContext(),
         )
+        await self._check_schedule(principal, actor, spec, command_id)
         session = await self.service.create_game(
             spec, command_id=command_id, actor=actor, inputs=tuple(record.inputs)
         )
@@ -293,14 +406,14 @@ class GameGateway:
             game_id=session.game_id,
             version=session.version,
             inputs=len(record.inputs),
-            state=redact_state(session, viewer_for(principal, session)),
+            state=redact_state(session, await self.viewer(principal, session)),
         )
 
     # -- reading games -------------------------------------------------------------------------
 
     async def state(self, principal: Principal | None, game_id: str) -> dict[str, Any]:
         session = await self.service.load(game_id)
-        return self._state_view(session, viewer_for(principal, session))
+        return self._state_view(session, await self.viewer(principal, session))
 
     async def state_at(self, principal: Principal | None, game_id: str, version: int) -> dict[str, Any]:
         """The game right after event ``version`` — or, when that event is inside one command's
@@ -322,7 +435,7 @@ class GameGateway:
         while end < len(recorded) and batch is not None and recorded[end].metadata.command_id == batch:
             end += 1
         past = GameSession.from_recorded(game_id, recorded[:end])
-        return redact_state(past, viewer_for(principal, past))
+        return redact_state(past, await self.viewer(principal, past))
 
     async def events(
         self, principal: Principal | None, game_id: str, from_version: int = 1, limit: int = EVENTS_PAGE_LIMIT
@@ -333,7 +446,7 @@ class GameGateway:
             raise VersionOutOfRange(f"limit is 1 to {EVENTS_PAGE_LIMIT}")
         session = await self.service.load(game_id)
         recorded = await self.store.read_stream(game_stream(game_id), from_version=from_version, limit=limit)
-        viewer = viewer_for(principal, session)
+        viewer = await self.viewer(principal, session)
         return [_recorded_view(session, viewer, r) for r in recorded if r.version <= session.version]
 
     async def export_record(self, principal: Principal | None, game_id: str) -> dict[str, Any]:
@@ -341,12 +454,20 @@ class GameGateway:
         session = await self.service.load(game_id)
         if session.game is None:
             raise ExportRefused(f"game {game_id} has not started: there is no record yet")
-        visible = redact_state(session, viewer_for(principal, session))
+        visible = redact_state(session, await self.viewer(principal, session))
         hidden = [p["id"] for p in visible["players"] if p["role"] is None]
         if hidden:
             raise ExportRefused(
                 f"game {game_id} is {session.status.value} and {len(hidden)} role(s) are hidden from you; "
                 "a record names every role, so it is exported once the game has ended"
+            )
+        face_down = [
+            p["id"] for p in visible["players"] if p.get("rage_count") and p.get("rage_cards") is None
+        ]
+        if face_down:  # UA2: a record names every card drawn
+            raise ExportRefused(
+                f"game {game_id} is {session.status.value} and {len(face_down)} player(s) hold Rage cards "
+                "face down; a record names every card drawn, so it is exported once the game has ended"
             )
         online = session.mode is GameMode.ONLINE
         record = record_from_events(
@@ -391,7 +512,7 @@ class GameGateway:
             if not recorded:
                 raise GameNotFound(game_id)
             session = GameSession.from_recorded(game_id, recorded)
-            viewer = viewer_for(principal, session)
+            viewer = await self.viewer(principal, session)
             backlog = [] if from_version is None else recorded[max(from_version, 1) - 1 :]
             if backlog:
                 yield [_recorded_view(session, viewer, r) for r in backlog]
@@ -418,22 +539,63 @@ class GameGateway:
     def _state_view(session: GameSession, viewer: Viewer) -> dict[str, Any]:
         state = redact_state(session, viewer)
         state["legal_commands"] = _legal_for(session, viewer)
+        # what a take-back would take back now: for whoever enters a table game's moves only
+        table = viewer.scorekeeper and session.mode is GameMode.TABLE
+        # whether this caller enters the table's dice and decisions (its creator or scorekeeper),
+        # so a page offers the forms to exactly them; the command route decides all the same
+        state["may_enter"] = table
+        state["take_back"] = take_back_offer(session) if table else None
+        state["deadline"] = _deadline(session)
         return state
+
+
+def _grants(account: AccountPrincipal) -> list[Grant]:
+    return [g for grants in account.roles.values() for g in grants]
 
 
 def _legal_for(session: GameSession, viewer: Viewer) -> list[str]:
     """The awaited decision's legal commands (text form), for the one who must decide: the
-    awaited player online, the scorekeeper at a table. Dice faces are not listed (6ⁿ of them)."""
+    awaited player (at a question open to the table, every player: their own commands only),
+    the scorekeeper at a table. Dice faces are not listed (6ⁿ of them)."""
     game = session.game
     if game is None or session.status is not GameStatus.ONGOING:
         return []
     question = game.awaiting
     if question is None or question.decision is Decision.ROLL:
         return []
-    awaited = viewer.scorekeeper or (
-        viewer.member_id is not None and session.seat_members.get(question.player) == viewer.member_id
-    )
-    return [str(c) for c in game.legal_commands()] if awaited else []
+    if viewer.scorekeeper:
+        return [str(c) for c in game.legal_commands()]
+    seat = None if viewer.member_id is None else session.seat_of(viewer.member_id)
+    asked = session.engine.question(game)
+    # A question open to the table (OS3's role windows) lists every holder's uses: each player
+    # sees only their own (whose power acts there is hidden), the awaited one and holders alike.
+    if seat is None or (question.player != seat and not (asked is not None and asked.table)):
+        return []
+    # online, what only the server sends (a window's pass, dice) is no option of a player's
+    online = session.mode is GameMode.ONLINE
+    engine = session.engine
+    return [
+        str(c) for c in game.legal_commands() if c.player == seat and not (online and engine.server_only(c))
+    ]
+
+
+def _deadline(session: GameSession) -> str | None:
+    """When the awaited decision gets its documented default (ISO 8601, the server's clock), as
+    ``GameService.apply_timeout`` decides it: the latest event + the game's limit; None without
+    a limit, while the dice are awaited, or at a table's window (the scorekeeper closes it)."""
+    game = session.game
+    if game is None or session.status is not GameStatus.ONGOING or session.last_event_at is None:
+        return None
+    question = session.engine.question(game)
+    if question is None or question.random:
+        return None
+    open_to_table = question.table and session.mode is GameMode.ONLINE
+    if question.table and not open_to_table:
+        return None
+    limit = session.created.options.limit_for(open_to_table)
+    if limit is None or limit < 1:
+        return None
+    return (session.last_event_at + timedelta(seconds=limit)).isoformat()
 
 
 def _event_view(

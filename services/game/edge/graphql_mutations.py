@@ -3,9 +3,10 @@ channel.
 
 The input has REST's fields (``CreateGameRequest`` in ``http.py``, camel-cased) and is checked
 by decoding it into that very request: the same bounds, the same unknown-module and ruleset
-refusals, and one ``GameGateway.create_game`` call, authorised as REST is (an organiser's
-token, or the league's). A refusal is a GraphQL error carrying REST's problem details
-(``services/api/graphql_problems.py``): an input out of bounds names its field.
+refusals, and one ``GameGateway.create_game`` call, authorised as REST is (a signed-in
+account, or an operator's organiser token; a league game only as its league scheduled it). A
+refusal is a GraphQL error carrying REST's problem details (``services/api/graphql_problems.py``):
+an input out of bounds names its field.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from typing import Any
 
 import msgspec
 import strawberry
-from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from services.game.edge.bounds import InvalidArgument, explain
@@ -83,15 +83,14 @@ class CreateGameInput:
     ruleset: RulesetInput | None = strawberry.field(default=None, description="Null: the base game.")
 
 
-@strawberry.type(description="A created game, as its creator may see it.")
+@strawberry.type(
+    description="A created game, as its creator may see it (never with players' tokens: each player "
+    "acts with their own account)."
+)
 class CreatedGame:
     game_id: strawberry.ID
     version: int
     game: Game
-    player_tokens: JSON = strawberry.field(
-        description="Online games created with members: member id -> player token, for the organiser "
-        "to hand out."
-    )
 
 
 def create_request(given: CreateGameInput) -> CreateGameRequest:
@@ -124,8 +123,9 @@ def _camel(path: str) -> str:
 @strawberry.type
 class GameMutation:
     @strawberry.mutation(
-        description="Create an online or a table game, as `POST /games` does: an organiser's (or the "
-        "league's) token; the ruleset refused naming why (`module UA1 needs UA2`)."
+        description="Create an online or a table game, as `POST /games` does: a signed-in account (or an "
+        "operator's organiser token, friendly games only); a league game only as its league scheduled it; "
+        "the ruleset refused naming why (`module UA1 needs UA2`)."
     )
     async def create_game(self, info: Info, input: CreateGameInput) -> CreatedGame:
         request = create_request(input)
@@ -135,5 +135,4 @@ class GameMutation:
             game_id=strawberry.ID(created.game_id),
             version=created.version,
             game=Game.from_view(created.state),
-            player_tokens=created.player_tokens,
         )

@@ -47,6 +47,16 @@ class GamePlayer:
     ghost_tokens: list[str] = strawberry.field(
         default_factory=list, description="OS5: faces of the Ghost tokens this player holds."
     )
+    rage_count: int | None = strawberry.field(
+        default=None, description="UA2: how many face-down Rage cards this player holds (null without UA2)."
+    )
+    rage_cards: list[str] | None = strawberry.field(
+        default=None,
+        description="UA2: the face-down Rage cards' ids, to their holder only (null to everyone else).",
+    )
+    wound_tokens: list[str] | None = strawberry.field(
+        default=None, description="UA1: the Duel Wound tokens this player holds, face up (null without UA1)."
+    )
 
 
 @strawberry.type(description="The one decision the game waits for.")

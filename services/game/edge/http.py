@@ -17,6 +17,8 @@ import msgspec
 from litestar import Controller, get, post
 from litestar.params import JSONBody, Parameter
 
+from services.accounts.http import SECURED
+from services.game.application.corrections import TakeBack, parse_take_back
 from services.game.application.errors import InvalidRuleset
 from services.game.application.lifecycle import GameContext, GameMode, GameOptions
 from services.game.application.service import Member, NewGame, TableSeat
@@ -36,6 +38,7 @@ from services.game.edge.bounds import (
     Version,
     command_text,
 )
+from services.game.edge.chain import CHAIN_PAGE_LIMIT, published_chain
 from services.game.edge.gateway import EVENTS_PAGE_LIMIT, Created, GameGateway, Imported, Joined, Played
 from services.game.edge.tokens import Principal
 from services.game.records import GameRecord, read_record
@@ -46,6 +49,11 @@ from services.game.rules.dice.vocabulary import Role, SpecialRole
 from services.game.rules.ruleset import BASE_DICE, Ruleset, RulesetError, ruleset_of
 
 MemberId = Identifier
+
+TOKEN_REQUIRED = SECURED
+TOKEN_OPTIONAL = [{}, *SECURED]
+"""OpenAPI ``security`` of a route anybody may read, whose answer depends on the token (what
+the caller may see): ``[{}, {BearerAuth: []}]``."""
 
 _COMMAND_TYPES: dict[str, type[cmd.Command]] = {
     c.__name__: c
@@ -150,17 +158,17 @@ class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
 
 
 class JoinRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    command_id: CommandId
-    member_id: MemberId
-    name: Name
+    """The caller joins as themselves (a signed-in account), under their display name."""
 
-    def to_member(self) -> Member:
-        return Member(member_id=self.member_id, name=self.name)
+    command_id: CommandId
+    member_id: MemberId | None = None
+    """When given, it must be the caller's own (403 ``not-yourself`` otherwise)."""
 
 
 class CommandRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One rules command: its text form (``"p1 reroll 0 2"``) or the command object
-    (``{"type": "Reroll", "player": "p1", "dice": [0, 2]}``)."""
+    (``{"type": "Reroll", "player": "p1", "dice": [0, 2]}``). At a table, ``"takeback"`` /
+    ``{"type": "TakeBack"}`` takes back the latest entry (``application/corrections.py``)."""
 
     command: str | dict[str, Any]
     """Bounded in ``parsed`` (``command_text``: a constrained union would crash msgspec)."""
@@ -168,8 +176,11 @@ class CommandRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     expected_version: Version | None = None
     """Refuse the command (409) unless the game is still at this version."""
 
-    def parsed(self) -> GameCommand:
+    def parsed(self) -> GameCommand | TakeBack:
         command_text("command", self.command)
+        take_back = parse_take_back(self.command, MalformedCommand)
+        if take_back is not None:
+            return take_back
         if isinstance(self.command, str):
             return parse_command(self.command)
         kind = self.command.get("type")
@@ -195,6 +206,8 @@ class ImportRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     """Who sat in p1, p2, … (default: members named after the seats)."""
     game_id: GameId | None = None
     """Default: the record's ``meta.game_id``, else derived from the command id."""
+    context: ContextIn = ContextIn()
+    """A scheduled league table's game: its league, season, tournament, round and table."""
 
     def to_record(self) -> GameRecord:
         return read_record(self.record)
@@ -207,27 +220,57 @@ class GameController(Controller):
     path = "/games"
     tags = ["games"]
 
-    @post("/", operation_id="createGame", status_code=201, summary="Create an online or a table game")
+    @post(
+        "/",
+        operation_id="createGame",
+        status_code=201,
+        summary="Create an online or a table game",
+        security=TOKEN_REQUIRED,
+    )
     async def create_game(
         self, data: JSONBody[CreateGameRequest], gateway: GameGateway, principal: Principal | None
     ) -> Created:
         return await gateway.create_game(principal, data.to_new_game(), data.command_id)
 
-    @post("/{game_id:str}/players", operation_id="joinGame", status_code=201, summary="Join an online lobby")
-    async def join(self, game_id: str, data: JSONBody[JoinRequest], gateway: GameGateway) -> Joined:
-        return await gateway.join(game_id, data.to_member(), data.command_id)
+    @post(
+        "/{game_id:str}/players",
+        operation_id="joinGame",
+        status_code=201,
+        summary="Join an online lobby",
+        security=TOKEN_REQUIRED,
+    )
+    async def join(
+        self, game_id: str, data: JSONBody[JoinRequest], gateway: GameGateway, principal: Principal | None
+    ) -> Joined:
+        return await gateway.join(principal, game_id, data.member_id, data.command_id)
 
-    @post("/{game_id:str}/commands", operation_id="playCommand", status_code=200, summary="Play one command")
+    @post(
+        "/{game_id:str}/commands",
+        operation_id="playCommand",
+        status_code=200,
+        summary="Play one command",
+        security=TOKEN_REQUIRED,
+    )
     async def play(
         self, game_id: str, data: JSONBody[CommandRequest], gateway: GameGateway, principal: Principal | None
     ) -> Played:
         return await gateway.play(principal, game_id, data.parsed(), data.command_id, data.expected_version)
 
-    @get("/{game_id:str}", operation_id="getGame", summary="The game's state as the caller may see it")
+    @get(
+        "/{game_id:str}",
+        operation_id="getGame",
+        summary="The game's state as the caller may see it",
+        security=TOKEN_OPTIONAL,
+    )
     async def state(self, game_id: str, gateway: GameGateway, principal: Principal | None) -> dict[str, Any]:
         return await gateway.state(principal, game_id)
 
-    @get("/{game_id:str}/events", operation_id="getGameEvents", summary="The game's events from a version")
+    @get(
+        "/{game_id:str}/events",
+        operation_id="getGameEvents",
+        summary="The game's events from a version",
+        security=TOKEN_OPTIONAL,
+    )
     async def events(
         self,
         game_id: str,
@@ -242,6 +285,7 @@ class GameController(Controller):
         "/{game_id:str}/versions/{version:int}",
         operation_id="getGameAt",
         summary="The game's state right after event `version` (time travel)",
+        security=TOKEN_OPTIONAL,
     )
     async def state_at(
         self,
@@ -256,11 +300,26 @@ class GameController(Controller):
         "/{game_id:str}/record",
         operation_id="exportRecord",
         summary="The game's record (docs/game-records.md)",
+        security=TOKEN_OPTIONAL,
     )
     async def export_record(
         self, game_id: str, gateway: GameGateway, principal: Principal | None
     ) -> dict[str, Any]:
         return await gateway.export_record(principal, game_id)
+
+    @get(
+        "/{game_id:str}/chain",
+        operation_id="getGameChain",
+        summary="A finished online game's stored events and hashes, to re-check its hash chain",
+    )
+    async def chain(
+        self,
+        game_id: str,
+        gateway: GameGateway,
+        from_version: Annotated[int, Parameter(query="from_version", ge=1, le=MAX_INT4)] = 1,
+        limit: Annotated[int, Parameter(ge=1, le=CHAIN_PAGE_LIMIT)] = CHAIN_PAGE_LIMIT,
+    ) -> dict[str, Any]:
+        return await published_chain(gateway.service, gateway.store, game_id, from_version, limit)
 
     @get(
         "/{game_id:str}/audit",
@@ -276,11 +335,16 @@ class RecordController(Controller):
     tags = ["records"]
 
     @post(
-        "/", operation_id="importRecord", status_code=201, summary="Import a whole table game from its record"
+        "/",
+        operation_id="importRecord",
+        status_code=201,
+        summary="Import a whole table game from its record",
+        security=TOKEN_REQUIRED,
     )
     async def import_record(
         self, data: JSONBody[ImportRequest], gateway: GameGateway, principal: Principal | None
     ) -> Imported:
         return await gateway.import_record(
-            principal, data.to_record(), data.to_members(), data.command_id, data.game_id
-        )
+            principal, data.to_record(), data.to_members(), data.command_id, data.game_id,
+            data.context.to_context(),
+        )  # fmt: skip

@@ -16,6 +16,7 @@ import msgspec
 from litestar import Controller, Request, delete, post
 from litestar.params import JSONBody
 
+from services.accounts.http import SECURED
 from services.game.edge.gateway import GameGateway, Revoked
 from services.game.edge.tokens import Principal
 
@@ -38,6 +39,7 @@ class TokenController(Controller):
         operation_id="revokeCurrentToken",
         status_code=200,
         summary="Revoke the token this request is made with",
+        security=SECURED,
     )
     async def revoke_current(self, request: Request[Any, Any, Any], gateway: GameGateway) -> Revoked:
         return await gateway.revoke_own(request.headers.get("authorization"))
@@ -47,6 +49,7 @@ class TokenController(Controller):
         operation_id="revokePlayerTokens",
         status_code=200,
         summary="Revoke a game's player tokens (the organiser who created it)",
+        security=SECURED,
     )
     async def revoke_players(
         self, data: JSONBody[RevokePlayersRequest], gateway: GameGateway, principal: Principal | None

@@ -6,7 +6,13 @@ its sha256, so a copy of the database cannot be used to act as anybody. Two kind
 - **player**: speaks for one member in one game (issued on join, or to the organiser who
   creates a game for known members, to hand out);
 - **organiser**: created by an operator (``bang-league tokens create-organiser NAME``); creates
-  games and keeps the record of table games.
+  friendly (non-league) games and keeps the record of the table games it created. Its subject
+  is opaque (``organiser:<uuid>``), the name only its label: two tokens named alike are two
+  organisers, and neither sees or moves in the other's games.
+
+A caller may also be an **account** (a session or an API token of ``services/accounts``): not
+kept here, resolved by the clubs' service (``GameGateway.authenticate``), its ``Principal``
+carrying the account's club roles.
 
 A token may carry an expiry (``expires_at``) and be revoked (``revoked_at``; by the token, by its
 organiser's name, or a game's player tokens). A revocation must reach every API process within
@@ -15,6 +21,12 @@ caches resolved tokens for at most ``cache_ttl`` seconds (then asks the database
 revocation is also published on Redis, where every vault drops the token from its cache at
 once. Redis only speeds it up: a lost message is made good by the TTL. The channel carries
 sha256 digests, never tokens.
+
+Most tokens a busy API sees are accounts' (sessions, API tokens), which the vault never holds:
+those are told apart without a query. A vault token is always ``_TOKEN_LENGTH`` characters; an
+account's starts with ``blt_`` or ``bls_`` and is longer, so it is answered None at once. (A
+session opened before sessions had a prefix looks like a vault token: its miss is remembered
+for ``cache_ttl``, which is exact, since a token is stored before anybody is given it.)
 
 ``viewer_for`` turns a caller into the ``Viewer`` that ``services.game.edge.visibility`` redacts for,
 so every channel derives what a caller sees the same way.
@@ -28,6 +40,7 @@ import hashlib
 import logging
 import secrets
 import time
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -38,6 +51,7 @@ import asyncpg
 import msgspec
 import redis.asyncio as aioredis
 
+from services.clubs.roles import Principal as AccountPrincipal
 from services.game.application.lifecycle import GameMode
 from services.game.application.service import Actor, ActorKind
 from services.game.application.session import GameSession
@@ -46,6 +60,10 @@ from services.game.edge.visibility import PUBLIC, Viewer
 log = logging.getLogger(__name__)
 
 _TOKEN_BYTES = 32
+_TOKEN_LENGTH = 43
+"""``secrets.token_urlsafe(32)``: every token the vault has ever issued is this long."""
+ACCOUNT_TOKEN_PREFIXES = ("blt_", "bls_")
+"""An account's API token and session (services/accounts): never the vault's."""
 _CACHE_SIZE = 50_000
 CACHE_TTL_SECONDS = 5.0
 """How long a process trusts a token it resolved before asking the database again: the bound on
@@ -61,6 +79,11 @@ def revocation_channel(namespace: str) -> str:
 class TokenKind(StrEnum):
     PLAYER = "player"
     ORGANISER = "organiser"
+    ACCOUNT = "account"
+    """A signed-in account (session or API token); never stored in ``access_tokens``."""
+
+
+ORGANISER_PREFIX = "organiser:"
 
 
 class Principal(msgspec.Struct, frozen=True, kw_only=True):
@@ -68,15 +91,23 @@ class Principal(msgspec.Struct, frozen=True, kw_only=True):
 
     kind: TokenKind
     subject: str
-    """The member id (player tokens) or the organiser's id (organiser tokens)."""
+    """The member id (player tokens), the organiser's opaque id (organiser tokens) or the
+    account id (accounts: a member id IS an account id)."""
     game_id: str | None = None
     """The one game a player token is good for."""
+    account: AccountPrincipal | None = None
+    """Accounts only: the display name and the club roles as of this request."""
+
+    @classmethod
+    def of_account(cls, account: AccountPrincipal) -> Principal:
+        return cls(kind=TokenKind.ACCOUNT, subject=account.account_id, account=account)
 
     def actor_for(self, game_id: str | None) -> Actor | None:
-        """The service's Actor for acting in ``game_id``; None when this token is not good there."""
+        """The service's Actor of a vault token in ``game_id``; None when this token is not good
+        there. (An account's actor depends on the game: ``GameGateway.actor_in``.)"""
         if self.kind is TokenKind.ORGANISER:
             return Actor(kind=ActorKind.ORGANISER, id=self.subject)
-        if game_id is not None and game_id == self.game_id:
+        if self.kind is TokenKind.PLAYER and game_id is not None and game_id == self.game_id:
             return Actor(kind=ActorKind.PLAYER, id=self.subject)
         return None
 
@@ -85,15 +116,24 @@ def token_hash(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
 
-def viewer_for(principal: Principal | None, session: GameSession) -> Viewer:
-    """What ``principal`` may see of ``session``: a player their own seat, the organiser who
-    created a table game every seat (they entered the roles), everybody else the public view."""
+def is_account_token(token: str) -> bool:
+    """Whether ``token`` can only be an account's (so the vault need not look it up)."""
+    return len(token) != _TOKEN_LENGTH and token.startswith(ACCOUNT_TOKEN_PREFIXES)
+
+
+def viewer_for(principal: Principal | None, session: GameSession, *, keeps_score: bool = False) -> Viewer:
+    """What ``principal`` may see of ``session``: a player their own seat (a player token in its
+    game, an account seated in it), whoever keeps a table game's score every seat (its creator,
+    or ``keeps_score``: its scheduled scorekeeper, which the gateway looks up), everybody else
+    (a club's organisers and admins included) the public view."""
     if principal is None:
         return PUBLIC
     if principal.kind is TokenKind.PLAYER:
         return Viewer(member_id=principal.subject) if principal.game_id == session.game_id else PUBLIC
-    if session.mode is GameMode.TABLE and session.created.created_by == principal.subject:
+    if session.mode is GameMode.TABLE and (keeps_score or session.created.created_by == principal.subject):
         return Viewer(scorekeeper=True)
+    if principal.kind is TokenKind.ACCOUNT and any(j.member_id == principal.subject for j in session.joined):
+        return Viewer(member_id=principal.subject)
     return PUBLIC
 
 
@@ -128,6 +168,8 @@ class TokenVault:
         self.cache_ttl = cache_ttl
         self._clock = clock
         self._cache: OrderedDict[bytes, _Resolved] = OrderedDict()
+        self._unknown: OrderedDict[bytes, float] = OrderedDict()
+        """Digests the database did not know, and when it said so."""
         self._listener: asyncio.Task[None] | None = None
         self._subscribed = asyncio.Event()
         self._closing = False
@@ -154,6 +196,8 @@ class TokenVault:
         self, principal: Principal, *, label: str | None = None, expires_in: timedelta | None = None
     ) -> str:
         """A new token for ``principal``; the only time the token itself is ever seen."""
+        if principal.kind is TokenKind.ACCOUNT:
+            raise ValueError("accounts sign in at /accounts; the vault keeps game and organiser tokens")
         if (principal.kind is TokenKind.PLAYER) != (principal.game_id is not None):
             raise ValueError("a player token names its game; an organiser token names none")
         if expires_in is not None and expires_in <= timedelta(0):
@@ -174,9 +218,12 @@ class TokenVault:
         return token
 
     async def issue_organiser(self, name: str, *, expires_in: timedelta | None = None) -> str:
+        """A new organiser: an opaque subject of its own, ``name`` only its label (a name says
+        nothing about who holds it, so it must never grant another token's games)."""
         if not name.strip():
             raise ValueError("an organiser has a name")
-        principal = Principal(kind=TokenKind.ORGANISER, subject=name.strip())
+        subject = ORGANISER_PREFIX + uuid.uuid4().hex
+        principal = Principal(kind=TokenKind.ORGANISER, subject=subject)
         return await self.issue(principal, label=name.strip(), expires_in=expires_in)
 
     async def issue_player(self, game_id: str, member_id: str) -> str:
@@ -186,11 +233,16 @@ class TokenVault:
 
     async def resolve(self, token: str) -> Principal | None:
         """The principal of a valid token; None for an unknown, revoked or expired one."""
+        if is_account_token(token):
+            return None
         digest = token_hash(token)
         cached = self._cache.get(digest)
         if cached is not None and self._still_good(cached):
             self._cache.move_to_end(digest)
             return cached.principal
+        missed = self._unknown.get(digest)
+        if missed is not None and self._clock() - missed < self.cache_ttl:
+            return None
         checked_at, forgotten = self._clock(), self._forgotten
         row = await self._pool.fetchrow(
             """
@@ -201,6 +253,12 @@ class TokenVault:
         )
         if row is None:
             self._cache.pop(digest, None)
+            # a token is stored before it is handed out, and a revoked or expired one never comes
+            # back: a miss stays a miss (an old session, a wrong token), so it is remembered
+            self._unknown[digest] = checked_at
+            self._unknown.move_to_end(digest)
+            while len(self._unknown) > _CACHE_SIZE:
+                self._unknown.popitem(last=False)
             return None
         principal = Principal(kind=TokenKind(row["kind"]), subject=row["subject"], game_id=row["game_id"])
         if forgotten == self._forgotten:  # else a revocation may have crossed this read: don't keep it
@@ -233,11 +291,12 @@ class TokenVault:
         return await self._revoked([bytes(r["token_hash"]) for r in rows])
 
     async def revoke_organiser(self, name: str) -> int:
-        """Every token of the organiser ``name`` (by its subject, which is also its label)."""
+        """Every organiser token labelled ``name`` (tokens issued before subjects were opaque
+        carry the name as subject and label alike)."""
         rows = await self._pool.fetch(
             """
             UPDATE access_tokens SET revoked_at = now()
-             WHERE kind = 'organiser' AND subject = $1 AND revoked_at IS NULL
+             WHERE kind = 'organiser' AND label = $1 AND revoked_at IS NULL
             RETURNING token_hash
             """,
             name.strip(),

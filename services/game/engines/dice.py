@@ -38,7 +38,7 @@ from services.game.rules.dice import (
     initial_state,
     timeout_command,
 )
-from services.game.rules.dice.commands import PassWindow
+from services.game.rules.dice.commands import DrawCard, PassWindow
 from services.game.rules.dice.decisions import Who
 from services.game.rules.dice.events import DiceRolled, Event
 from services.game.rules.dice.evolve import evolve, fold
@@ -46,6 +46,8 @@ from services.game.rules.dice.flow import next_move
 from services.game.rules.dice.kinds import BASE_HAND
 from services.game.rules.dice.modules import Rules, rules_of
 from services.game.rules.dice.state import GameState, PlayerState
+from services.game.rules.dice.undead.draws import Draw, draw_need
+from services.game.rules.dice.undead.rage import hidden_card
 from services.game.rules.dice.vocabulary import SpecialRole
 from services.game.rules.ruleset import CHARACTER_NEEDS, MODULES, Ruleset
 
@@ -101,6 +103,17 @@ class DiceEngine:
         events = list(events)
         return Game(fold(events, self.rules), events)
 
+    def turn_number(self, game: Game) -> int:
+        state = game.state
+        return state.turn.number if state.turn is not None else state.last_turn_number
+
+    def entry_text(self, events: Sequence[Event]) -> str | None:
+        # the records' own reading of inputs off events (imported here: records import the engines)
+        from services.game.records.writer import inputs_from_events
+
+        inputs = inputs_from_events(events)
+        return "; ".join(str(c) for c in inputs) if inputs else None
+
     # -- deciding -------------------------------------------------------------------------------
 
     def copy(self, game: Game) -> Game:
@@ -118,7 +131,7 @@ class DiceEngine:
             decision=awaited.decision.value,
             describe=awaited.describe(),
             optional=awaited.optional,
-            random=awaited.decision is Decision.ROLL,
+            random=awaited.decision is Decision.ROLL or _draws(game, awaited) is not None,
             table=game.state.rules.decisions[awaited.decision].who is Who.TABLE,
             detail=awaiting_detail(awaited),
         )
@@ -137,6 +150,8 @@ class DiceEngine:
     def server_only(self, command: GameCommand) -> str | None:
         if isinstance(command, RollDice):
             return "the server rolls the dice in online games"
+        if isinstance(command, DrawCard):
+            return "the server draws the cards in online games"
         if isinstance(command, PassWindow):
             return (
                 "in an online game the server closes a role window after its pause; "
@@ -148,8 +163,13 @@ class DiceEngine:
 
     def random_need(self, game: Game) -> RandomNeed | None:
         awaited = game.awaiting
-        if awaited is None or awaited.decision is not Decision.ROLL:
+        if awaited is None:
             return None
+        if awaited.decision is not Decision.ROLL:
+            draw = _draws(game, awaited)  # a card drawn at random (UA2's Rage cards)
+            if draw is None:
+                return None
+            return RandomNeed(player=awaited.player, deck=draw.deck, cards=draw.cards, draw=draw.number)
         turn = game.state.turn
         kinds = turn.kinds if turn is not None else BASE_HAND
         if kinds is BASE_HAND:  # the base game's every roll: no per-die lookup
@@ -157,6 +177,8 @@ class DiceEngine:
         return RandomNeed(player=awaited.player, dice=tuple(kinds[i].name for i in awaited.dice))
 
     def supply(self, game: Game, need: RandomNeed, values: Sequence[Any]) -> GameCommand:
+        if need.deck is not None:
+            return DrawCard(player=need.player, card=str(values[0]))  # type: ignore[arg-type]
         return RollDice(player=need.player, faces=tuple(values))  # type: ignore[arg-type]
 
     def random_used(self, event: Event) -> int:
@@ -182,8 +204,14 @@ class DiceEngine:
         player = state.by_id[seat]  # type: ignore[index]
         return player.role is Role.SHERIFF or not player.alive
 
-    def redact_event(self, event: Event, hidden: Callable[[str], bool]) -> dict[str, Any]:
+    def redact_event(
+        self, event: Event, hidden: Callable[[str], bool], own: Callable[[str], bool] | None = None
+    ) -> dict[str, Any]:
         data: dict[str, Any] = msgspec.to_builtins(event)
+        holder = hidden_card(event)
+        if holder is not None and (own is None or not own(holder)):
+            data["card"] = None  # a face-down Rage card: its holder's alone (UA2)
+            return data
         if type(event) is GameStarted:
             for seat in data["seats"]:
                 if hidden(seat["player"]):
@@ -192,7 +220,9 @@ class DiceEngine:
                         seat["special"] = None
         return data
 
-    def view(self, game: Game, role_shown: Callable[[str], bool]) -> dict[str, Any]:
+    def view(
+        self, game: Game, role_shown: Callable[[str], bool], own: Callable[[str], bool] | None = None
+    ) -> dict[str, Any]:
         state = game.state
         turn = state.turn
         return {
@@ -206,9 +236,11 @@ class DiceEngine:
                     "arrows": p.arrows,
                     "alive": p.alive,
                     **_old_saloon_seat(state, p, role_shown),
+                    **_undead_seat(state, p, own),
                 }
                 for p in state.players
             ],
+            **_undead_table(state),
             "arrow_pile": state.arrow_pile,
             "chief_holder": state.chief_holder,
             "chief_in_pile": state.chief_in_pile,
@@ -271,6 +303,33 @@ def _old_saloon_seat(state: GameState, p: PlayerState, role_shown: Callable[[str
         if held is not None and (p.id in special.revealed or role_shown(p.id)):
             card = held.value
     return {"special_role": card, "ghost": p.ghost, "ghost_tokens": [f.value for f in p.ghost_gift]}
+
+
+def _draws(game: Game, awaited: Awaiting) -> Draw | None:
+    """The random draw ``awaited`` asks for (Undead or Alive's cards, tokens, duel throws)."""
+    if awaited.decision is Decision.ROLL:
+        return None
+    return draw_need(game.state, awaited)
+
+
+def _undead_seat(state: GameState, p: PlayerState, own: Callable[[str], bool] | None) -> dict[str, Any]:
+    """A seat's Undead or Alive facts: how many face-down Rage cards it holds (public) and which
+    (its holder's alone: ``own``, the viewer is that seat or may see everything). Nothing
+    without UA2, so other games' views are unchanged."""
+    rage = state.rage
+    if rage is None:
+        return {}
+    cards = rage.hands.get(p.id, [])
+    mine = own is not None and own(p.id)
+    return {"rage_count": len(cards), "rage_cards": list(cards) if mine else None}
+
+
+def _undead_table(state: GameState) -> dict[str, Any]:
+    """The Rage deck's public side: its version, the pile's size and the discards (face up)."""
+    rage = state.rage
+    if rage is None:
+        return {}
+    return {"rage": {"deck": rage.deck, "pile": len(rage.pile), "discard": list(rage.discard)}}
 
 
 _BASE_DICE = tuple(("base",) * n for n in range(len(BASE_HAND) + 1))

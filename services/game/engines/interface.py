@@ -85,6 +85,10 @@ class RandomNeed(msgspec.Struct, frozen=True, kw_only=True):
     """A card from this deck (``rage``; the card game's draw pile)."""
     token: str | None = None
     """A token drawn at random (a Ghost token, a special role)."""
+    cards: tuple[str, ...] = ()
+    """With ``deck``: the cards the draw is among, in the deck's own order (one is drawn)."""
+    draw: int = 0
+    """With ``deck``: how many cards of that deck the game drew before this one."""
 
     @property
     def all_base(self) -> bool:
@@ -145,6 +149,17 @@ class GameEngine(Protocol):
 
     def replay(self, events: Sequence[Event]) -> PlayedGame:
         """The fold of a whole game's events."""
+        ...
+
+    def turn_number(self, game: PlayedGame) -> int:
+        """How many turns have started so far (the turn in progress, or the last one once the
+        game is over): a scorekeeper's correction may not reach back across a started turn
+        (``services/game/application/corrections.py``)."""
+        ...
+
+    def entry_text(self, events: Sequence[Event]) -> str | None:
+        """The text form of the input that one command's events record (``p2 reroll 0 2``), as a
+        scorekeeper entered it; None when they record none (the game's opening)."""
         ...
 
     # -- deciding -------------------------------------------------------------------------------
@@ -213,12 +228,18 @@ class GameEngine(Protocol):
         eliminated player's, every role at three players or once the game is over)."""
         ...
 
-    def redact_event(self, event: Event, hidden: Callable[[str], bool]) -> dict[str, Any]:
+    def redact_event(
+        self, event: Event, hidden: Callable[[str], bool], own: Callable[[str], bool] | None = None
+    ) -> dict[str, Any]:
         """``event`` as JSON-ready data, with the role of every seat ``hidden`` says set to
-        null (the redaction policy, who may see what, is the edge's)."""
+        null, and a face-down card (UA2's Rage) set to null unless ``own`` says the viewer may
+        see that seat's own cards (the redaction policy, who may see what, is the edge's)."""
         ...
 
-    def view(self, game: PlayedGame, role_shown: Callable[[str], bool]) -> dict[str, Any]:
+    def view(
+        self, game: PlayedGame, role_shown: Callable[[str], bool], own: Callable[[str], bool] | None = None
+    ) -> dict[str, Any]:
         """The state of the table as JSON-ready data (players, dice, the open question, the
-        result), with a seat's role only where ``role_shown`` says."""
+        result), with a seat's role only where ``role_shown`` says and its face-down cards only
+        where ``own`` says."""
         ...

@@ -88,21 +88,33 @@ DEAL_2_NEEDS: Mapping[str, str] = MappingProxyType(
 def character_pool(ruleset: Ruleset = BASE_DICE) -> list[str]:
     """The ruleset's pool, in the order ``deal-2`` shuffles it; ``ValueError`` for a character
     table this version does not hold."""
+    return pool_of(ruleset, DEAL_2, DEAL_2_CHARACTERS, DEAL_2_TABLE_ORDER, DEAL_2_NEEDS)
+
+
+def pool_of(
+    ruleset: Ruleset,
+    version: str,
+    characters: Mapping[tuple[str, str], tuple[str, ...]],
+    order: tuple[str, ...],
+    needs: Mapping[str, str],
+) -> list[str]:
+    """A pool-dealing version's pool of ``ruleset`` from that version's own tables (``deal-2``'s
+    here, ``deal-3``'s in ``deal_pool_3``); ``ValueError`` for a table it does not hold."""
     tables = sorted(name for name in ruleset.data if name == "characters" or name.startswith("characters-"))
     for name in tables:
-        if name not in DEAL_2_TABLE_ORDER:
-            known = ", ".join(DEAL_2_TABLE_ORDER)
-            raise ValueError(f"{DEAL_2} has no character table {name!r} (tables: {known})")
+        if name not in order:
+            known = ", ".join(order)
+            raise ValueError(f"{version} has no character table {name!r} (tables: {known})")
     modules = {str(m) for m in ruleset.modules}
     pool: list[str] = []
-    for name in DEAL_2_TABLE_ORDER:
-        version = ruleset.data.get(name)
-        if version is None:
+    for name in order:
+        table_version = ruleset.data.get(name)
+        if table_version is None:
             continue
-        table = DEAL_2_CHARACTERS.get((name, version))
+        table = characters.get((name, table_version))
         if table is None:
-            raise ValueError(f"{DEAL_2} has no version {version!r} of the character table {name!r}")
-        pool += [c for c in table if c not in DEAL_2_NEEDS or DEAL_2_NEEDS[c] in modules]
+            raise ValueError(f"{version} has no version {table_version!r} of the character table {name!r}")
+        pool += [c for c in table if c not in needs or needs[c] in modules]
     return pool
 
 
@@ -110,12 +122,18 @@ def deal_names(
     seed: bytes, members: Sequence[str], sheriff_member: str | None = None, ruleset: Ruleset = BASE_DICE
 ) -> tuple[list[str], list[str], list[str]]:
     """(members by seat, role names by seat, character names by seat) by ``deal-2``."""
+    return deal_pool_names(DEAL_2, character_pool(ruleset), seed, members, sheriff_member)
+
+
+def deal_pool_names(
+    version: str, pool: Sequence[str], seed: bytes, members: Sequence[str], sheriff_member: str | None
+) -> tuple[list[str], list[str], list[str]]:
+    """``deal-2``'s steps over ``pool`` (a version's pool of the game's ruleset)."""
     n = len(members)
     if n not in DEAL_2_ROLES:
-        raise ValueError(f"{DEAL_2} deals 3 to 8 players, not {n}")
-    pool = character_pool(ruleset)
+        raise ValueError(f"{version} deals 3 to 8 players, not {n}")
     if len(pool) < n:
-        raise ValueError(f"{DEAL_2}: the pool holds {len(pool)} characters, {n} players need one each")
+        raise ValueError(f"{version}: the pool holds {len(pool)} characters, {n} players need one each")
     stream = ByteStream(seed, DEAL_LABEL)
     seated = stream.shuffle(members)
     table = DEAL_2_ROLES[n]
@@ -126,15 +144,25 @@ def deal_names(
         roles = ["sheriff" if m == sheriff_member else next(others) for m in seated]
     else:
         roles = stream.shuffle(table)
-    characters = stream.shuffle(pool)[:n]
+    characters = stream.shuffle(list(pool))[:n]
     return seated, roles, characters
 
 
-def _character(name: str) -> CharacterId:
+def _character(name: str, version: str = DEAL_2) -> CharacterId:
     try:
         return CharacterId(name)
     except ValueError:
-        raise ValueError(f"{DEAL_2} deals {name}, a character the engine does not have yet") from None
+        raise ValueError(f"{version} deals {name}, a character the engine does not have yet") from None
+
+
+def seats_of(
+    version: str, seated: Sequence[str], roles: Sequence[str], characters: Sequence[str]
+) -> list[Seat]:
+    """The engine's seats of a deal's names."""
+    return [
+        Seat(player=PlayerId(seat_id(i)), role=Role(roles[i]), character=_character(characters[i], version))
+        for i in range(len(seated))
+    ]
 
 
 def deal(

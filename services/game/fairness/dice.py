@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
@@ -79,7 +80,7 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-class AcceptedByteStream:
+class AcceptedByteStream(ABC):
     """One seed's stream of accepted bytes, each read as a value 0..5 (steps 2-4 above), dealt
     in order and counted; ``dice-1`` and ``dice-2`` differ only in what a value becomes
     (``_decode``)."""
@@ -117,8 +118,9 @@ class AcceptedByteStream:
         self.faces_dealt += count
         return taken
 
+    @abstractmethod
     def _decode(self, data: bytes) -> Iterable[Any]:
-        raise NotImplementedError
+        """What one block's accepted bytes become (a derivation's faces)."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.commitment[:12]}… at face {self.faces_dealt}>"

@@ -6,10 +6,12 @@ derivation (``rage-1`` card draws, deck shuffles, …) is a new entry here (and,
 new ``Fairness`` field), never an edit of an existing one.
 
 - ``deal-1`` (``deal``): seats, roles, the 16 base characters. ``deal-2`` (``deal_pool``): the
-  same with the character pool of the game's ruleset (OS4).
+  same with the character pool of the game's ruleset (OS4). ``deal-3`` (``deal_pool_3``): ``deal-2``
+  with UA3's eight characters in its tables, recorded by a game whose ruleset has UA3.
 - ``dice-1`` (``dice``): base dice. ``dice-2`` (``dice_kinds``): the same stream, a face table
   per die kind (base, loudmouth, coward, duel).
 - ``roles-os3-1`` (``special_roles``): OS3's special role card of each seat.
+- ``draws-1`` (``draws``): a card drawn at random among those left (UA2's Rage cards).
 
 ``fairness_for(ruleset)`` says which versions a new game of that ruleset records; ``deal_seats``
 is the whole deal (base roles and characters, then special roles) a game's versions give, for
@@ -24,21 +26,28 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Protocol
 
+import msgspec
+
 from services.game.fairness import deal as deal_1
 from services.game.fairness import deal_pool as deal_2
+from services.game.fairness import deal_pool_3 as deal_3
 from services.game.fairness import dice as dice_1
 from services.game.fairness import dice_kinds as dice_2
+from services.game.fairness import draws as draws_1
 from services.game.fairness import special_roles as roles_os3_1
 from services.game.fairness.versions import (
     DEAL_1,
     DEAL_2,
+    DEAL_3,
     DICE_1,
     DICE_2,
+    DRAWS_1,
     FAIRNESS_V1,
     ROLES_OS3_1,
     Fairness,
 )
 from services.game.rules.dice import Face, Seat
+from services.game.rules.dice.undead.rage import RAGE_DECKS
 from services.game.rules.ruleset import BASE_DICE, ModuleId, Ruleset
 
 
@@ -49,6 +58,7 @@ class DerivationKind(StrEnum):
     DEAL = "deal"
     DICE = "dice"
     SPECIAL_ROLES = "special_roles"
+    DRAWS = "draws"
 
 
 class UnknownDerivation(LookupError):
@@ -80,6 +90,7 @@ class SeedDice(Protocol):
 
 DiceFactory = Callable[[bytes], SeedDice]
 SpecialRolesFunction = Callable[[bytes, Sequence[Seat]], list[Seat]]
+DrawFunction = Callable[[bytes, str, int, Sequence[str]], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +121,13 @@ class SpecialRolesDerivation(Derivation):
     """The ruleset's data table (name, version) these cards are: another version is refused."""
 
 
+@dataclass(frozen=True, slots=True)
+class DrawDerivation(Derivation):
+    draw: DrawFunction
+    """(seed, deck version, the draw's number from that deck, the cards it is among in the
+    deck's order) → the card drawn."""
+
+
 def _deal_tables() -> dict[str, tuple[str, ...]]:
     tables = {"characters": deal_1.DEAL_1_CHARACTERS}
     tables.update({f"roles-{n}": table for n, table in deal_1.DEAL_1_ROLES.items()})
@@ -122,6 +140,23 @@ def _deal_2_tables() -> dict[str, tuple[str, ...]]:
     tables["pool-needs"] = tuple(f"{c} {m}" for c, m in deal_2.DEAL_2_NEEDS.items())
     tables.update({f"roles-{n}": table for n, table in deal_2.DEAL_2_ROLES.items()})
     return tables
+
+
+def _deal_3_tables() -> dict[str, tuple[str, ...]]:
+    tables = {f"{name} {version}": table for (name, version), table in deal_3.DEAL_3_CHARACTERS.items()}
+    tables["table-order"] = deal_3.DEAL_3_TABLE_ORDER
+    tables["pool-needs"] = tuple(f"{c} {m}" for c, m in deal_3.DEAL_3_NEEDS.items())
+    tables.update({f"roles-{n}": table for n, table in deal_3.DEAL_3_ROLES.items()})
+    return tables
+
+
+def _draws_1_tables() -> dict[str, tuple[str, ...]]:
+    """The decks ``draws-1`` draws from, each card as ``<id> <symbols>`` in deck order (the
+    order a draw's candidates are listed in)."""
+    return {
+        deck: tuple(f"{card} {' '.join(symbols)}" for card, symbols in cards)
+        for deck, cards in RAGE_DECKS.items()
+    }
 
 
 def _roles_os3_1_tables() -> dict[str, tuple[str, ...]]:
@@ -145,6 +180,7 @@ DERIVATIONS: Mapping[str, Derivation] = MappingProxyType(
             DICE_1, DerivationKind.DICE, MappingProxyType({"base": dice_1.DICE_1_FACES}), dice_1.SeededDice
         ),
         DEAL_2: DealDerivation(DEAL_2, DerivationKind.DEAL, MappingProxyType(_deal_2_tables()), deal_2.deal),
+        DEAL_3: DealDerivation(DEAL_3, DerivationKind.DEAL, MappingProxyType(_deal_3_tables()), deal_3.deal),
         DICE_2: DiceDerivation(
             DICE_2, DerivationKind.DICE, MappingProxyType(dict(dice_2.DICE_2_FACES)), dice_2.KindedDice
         ),
@@ -155,6 +191,9 @@ DERIVATIONS: Mapping[str, Derivation] = MappingProxyType(
             roles_os3_1.deal_special_roles,
             (roles_os3_1.DATA_TABLE, roles_os3_1.DATA_VERSION),
         ),
+        DRAWS_1: DrawDerivation(
+            DRAWS_1, DerivationKind.DRAWS, MappingProxyType(_draws_1_tables()), draws_1.draw
+        ),
     }
 )
 
@@ -164,13 +203,16 @@ def fairness_for(ruleset: Ruleset) -> Fairness:
 
     The base game keeps ``deal-1 dice-1``: its games record, deal and roll exactly as before
     (``test_base_game_fingerprint``, ``tests/fixtures/online_game_v1.json``). A game with any
-    module records ``deal-2`` (the ruleset's character pool) and ``dice-2`` (a face table per die
-    kind), and, with OS3, ``roles-os3-1``."""
+    module records ``deal-2`` (the ruleset's character pool; ``deal-3`` when it has UA3) and
+    ``dice-2`` (a face table per die kind), with OS3 ``roles-os3-1`` and with UA2 ``draws-1``."""
     if ruleset.is_base:
         return FAIRNESS_V1
+    fairness = Fairness(deal=DEAL_3 if ruleset.has(ModuleId.UA3) else DEAL_2, dice=DICE_2)
     if ruleset.has(ModuleId.OS3):
-        return Fairness(deal=DEAL_2, dice=DICE_2, special_roles=ROLES_OS3_1)
-    return Fairness(deal=DEAL_2, dice=DICE_2)
+        fairness = msgspec.structs.replace(fairness, special_roles=ROLES_OS3_1)
+    if ruleset.has(ModuleId.UA2):
+        fairness = msgspec.structs.replace(fairness, draws=DRAWS_1)
+    return fairness
 
 
 CURRENT = fairness_for(BASE_DICE)
@@ -198,10 +240,19 @@ def special_roles_derivation(version: str) -> SpecialRolesDerivation:
     return found
 
 
+def draw_derivation(version: str) -> DrawDerivation:
+    found = DERIVATIONS.get(version)
+    if not isinstance(found, DrawDerivation):
+        raise UnknownDerivation(DerivationKind.DRAWS, version)
+    return found
+
+
 def check_fairness(fairness: Fairness) -> None:
     """Raise ``UnknownDerivation`` unless this server has every version ``fairness`` names."""
     deal_derivation(fairness.deal)
     dice_derivation(fairness.dice)
+    if fairness.draws_version is not None:
+        draw_derivation(fairness.draws_version)
     if fairness.special_roles_version is not None:
         special_roles_derivation(fairness.special_roles_version)
 

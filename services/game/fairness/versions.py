@@ -8,10 +8,14 @@ DEAL_1 = "deal-1"
 DICE_1 = "dice-1"
 DEAL_2 = "deal-2"
 """``deal-1`` with the character pool of the game's ruleset (``deal_pool.py``)."""
+DEAL_3 = "deal-3"
+"""``deal-2`` with Undead or Alive's UA3 characters in the pool (``deal_pool_3.py``)."""
 DICE_2 = "dice-2"
 """``dice-1``'s stream, each face read on the table of its die's kind (``dice_kinds.py``)."""
 ROLES_OS3_1 = "roles-os3-1"
 """OS3's special-role deal (``special_roles.py``)."""
+DRAWS_1 = "draws-1"
+"""Cards drawn at random from a deck: UA2's Rage cards (``draws.py``)."""
 
 
 class Fairness(msgspec.Struct, frozen=True, kw_only=True):
@@ -24,12 +28,21 @@ class Fairness(msgspec.Struct, frozen=True, kw_only=True):
     (``draws`` for card draws such as ``rage-1`` and ``shuffles`` for decks will join so)."""
 
     deal: str = DEAL_1
-    """Seat order, roles and characters (``services.game.fairness.deal``, ``deal_pool``)."""
+    """Seat order, roles and characters (``services.game.fairness.deal``, ``deal_pool``,
+    ``deal_pool_3``)."""
     dice: str = DICE_1
     """The faces of every roll (``services.game.fairness.dice``, ``dice_kinds``)."""
     special_roles: str | msgspec.UnsetType = msgspec.UNSET
     """OS3: each seat's special role card (``services.game.fairness.special_roles``); unset
     (and not stored) for a game without special roles."""
+
+    draws: str | msgspec.UnsetType = msgspec.UNSET
+    """Cards drawn at random (UA2's Rage cards: ``services.game.fairness.draws``); unset (and
+    not stored) for a game that draws none."""
+
+    @property
+    def draws_version(self) -> str | None:
+        return self.draws if isinstance(self.draws, str) else None
 
     @property
     def special_roles_version(self) -> str | None:

@@ -13,6 +13,9 @@ from services.game.rules.dice.old_saloon import chief_arrow as os2
 from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
 from services.game.rules.dice.old_saloon import special_roles as os3
+from services.game.rules.dice.undead import characters as ua3
+from services.game.rules.dice.undead import duels as ua1
+from services.game.rules.dice.undead import rage as ua2
 
 
 def trace_line(event: Event) -> str:
@@ -49,6 +52,40 @@ def trace_line(event: Event) -> str:
             return f"{p}'s Ghost token sets die {' '.join(map(str, dice))} to {face}"
         case os5.GhostTokensReturned(player=p):
             return f"{p}'s Ghost tokens go back"
+        case ua2.RageDrawn(player=p, card=card, reshuffled=reshuffled):
+            return f"{p} draws Rage card {card}{' (discards reshuffled)' if reshuffled else ''}"
+        case ua2.RageRevealed(player=p, cards=cards):
+            return f"{p} reveals Rage {' '.join(cards)}"
+        case ua2.RageReturned(player=p, count=n):
+            return f"{p}'s {n} Rage card(s) go to the discards"
+        case ua1.WoundDrawn(player=p, card=token, kept=True):
+            return f"{p} draws the {token} wound token"
+        case ua1.WoundDrawn(player=p, card=token):
+            return f"{p} draws the {token} wound token, holds one already: back to the pile"
+        case ua1.WoundOwed(player=p):
+            return f"{p} owes a wound token"
+        case ua1.WoundsReturned(player=p, tokens=tokens):
+            return f"{p}'s wound tokens go back: {' '.join(tokens) or 'none'}"
+        case ua1.WoundDynamiteSet(player=p):
+            return f"{p}'s dynamite wound token counts as a dynamite"
+        case ua1.WhiskeyDrunk(player=p):
+            return f"{p} drinks a whiskey"
+        case ua1.WhiskeyRage(player=p):
+            return f"{p} holds no wound token: draws a Rage card"
+        case ua1.WoundDiscarded(player=p, token=token):
+            return f"{p} puts the {token} wound token back"
+        case ua1.WoundsApplied(player=p, dice=dice):
+            return f"{p}'s wound tokens cancel dice {' '.join(map(str, dice)) or 'none'}"
+        case ua1.DuelChallenged(player=p, target=target):
+            return f"{p} challenges {target} to a duel"
+        case ua1.DuelThrown(player=p, face=face):
+            return f"{p} throws {face}"
+        case ua1.DuelLost(player=p, winner=winner):
+            return f"{p} loses the duel to {winner}"
+        case ua1.DuelLossSettled(player=p):
+            return f"{p}'s duel loss applies"
+        case ua1.DuelsUnused(player=p):
+            return f"{p}'s other duels find nobody to challenge"
         case os3.RolePowerUsed(player=p, role=role):
             return f"{p} reveals {role} and uses it"
         case os3.RoleUseCancelled(player=p, cancelled=other):
@@ -93,6 +130,22 @@ def trace_line(event: Event) -> str:
             return f"{p} declines {decision}"
         case os4.ShotsRewarded(player=p):
             return f"{p}'s three shots earn 2 life"
+        case ua3.ShotHealed(player=p, target=target):
+            return f"{p}'s shoot1 heals {target}"
+        case ua3.ShotHealDeclined(player=p):
+            return f"{p}'s shoot1 heals nobody"
+        case ua3.DynamiteConverted(player=p, die=die):
+            return f"{p} turns die {die} from dynamite to beer"
+        case ua3.ConvertDeclined(player=p):
+            return f"{p} keeps her dynamite"
+        case ua3.DieBought(player=p, die=die, face=face):
+            return f"{p} pays 1 life to set die {die} to {face}"
+        case ua3.DieNotBought(player=p):
+            return f"{p} leaves his dice as rolled"
+        case ua3.RageMoved(player=p, giver=giver, taker=taker, slot=slot):
+            return f"{p} moves {giver}'s Rage card {slot} to {taker}"
+        case ua3.RageMoveDeclined(player=p):
+            return f"{p} moves no Rage card"
         case os4.LossesHeld(kind=kind):
             return f"{kind} losses held for Molly Stark"
         case os4.LossTakenOver(player=p, target=target):

@@ -32,10 +32,14 @@ from services.game.rules.dice import (
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.commands import (
     ChooseSaloonDie,
+    DiscardWound,
+    DrawCard,
     GhostGive,
     GiveArrow,
+    MoveRage,
     PassWindow,
     SeizeChiefArrow,
+    SetDie,
     TakeArrow,
     TakeLoss,
     UseRole,
@@ -45,7 +49,10 @@ from services.game.rules.dice.old_saloon import chief_arrow as os2
 from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
 from services.game.rules.dice.old_saloon import special_roles as os3
-from services.game.rules.dice.vocabulary import ArrowReason, RollingEnd, SpecialRole
+from services.game.rules.dice.undead import characters as ua3
+from services.game.rules.dice.undead import duels as ua1
+from services.game.rules.dice.undead import rage as ua2
+from services.game.rules.dice.vocabulary import ArrowReason, Face, RollingEnd, SpecialRole
 from services.game.rules.ruleset import BASE_DICE, Ruleset, ruleset_of
 
 
@@ -100,6 +107,28 @@ def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
             case os4.LossTakenOver(player=p, target=target):
                 inputs.append(TakeLoss(player=p, target=target))
             case os4.PowerDeclined(player=p) | os4.LossLeft(player=p):
+                inputs.append(Decline(player=p))
+            case ua2.RageDrawn(player=p, card=card):
+                inputs.append(DrawCard(player=p, card=card))
+            case ua1.WoundDrawn(player=p, card=token):
+                inputs.append(DrawCard(player=p, card=token.value))
+            case ua1.DuelThrown(player=p, face=face):
+                inputs.append(DrawCard(player=p, card=face.value))
+            case ua1.DuelChallenged(player=p, target=target):
+                inputs.append(ChooseTarget(player=p, target=target))
+            case ua1.WoundDiscarded(player=p, token=token, chosen=True):
+                inputs.append(DiscardWound(player=p, token=token.value))
+            case ua3.ShotHealed(player=p, target=target):
+                inputs.append(ChooseTarget(player=p, target=target))
+            case ua3.ShotHealDeclined(player=p) | ua3.ConvertDeclined(player=p) | ua3.DieNotBought(player=p):
+                inputs.append(Decline(player=p))
+            case ua3.DynamiteConverted(player=p, die=die):
+                inputs.append(SetDie(player=p, die=die, face=Face.BEER))
+            case ua3.DieBought(player=p, die=die, face=face):
+                inputs.append(SetDie(player=p, die=die, face=face))
+            case ua3.RageMoved(player=p, giver=giver, taker=taker, slot=slot):
+                inputs.append(MoveRage(player=p, giver=giver, taker=taker, slot=slot))
+            case ua3.RageMoveDeclined(player=p):
                 inputs.append(Decline(player=p))
     return inputs
 

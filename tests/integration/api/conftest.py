@@ -17,6 +17,7 @@ import pytest
 import uvicorn
 from litestar import Litestar
 
+from services.accounts.settings import AccountSettings
 from services.api import ApiSettings, create_app
 from services.api.app import Resources
 from services.api.settings import DatabaseSettings, LimitSettings, RedisSettings, ServerSettings
@@ -25,6 +26,9 @@ SMALL_BODY_LIMIT = 16 * 1024
 UNTHROTTLED = LimitSettings(rate_limit="1000000/second", anonymous_rate_limit="1000000/second")
 """These tests drive whole games from one client: the limiter stays on, with budgets no test
 reaches (tests/integration/api/test_rate_limit.py tests it with small ones)."""
+CHEAP_ARGON2 = AccountSettings(argon2_time_cost=1, argon2_memory_kib=8 * 1024, argon2_parallelism=1)
+"""Players sign in to join and play: argon2id with small parameters, as in tests/integration/accounts
+(what is checked is who may act, not how slow a password guess is)."""
 
 
 @pytest.fixture
@@ -39,7 +43,7 @@ def api_settings(database_dsn: str, redis_url: str) -> ApiSettings:
 
 @pytest.fixture
 async def app(api_settings: ApiSettings) -> Litestar:
-    return create_app(api_settings)
+    return create_app(api_settings, CHEAP_ARGON2)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import httpx
 from litestar import Litestar
 
 from services.game.audit import AuditCache
-from tests.integration.api.bots import bearer, create_online_game
+from tests.integration.api.bots import bearer, create_online_game, player_tokens
 from tests.integration.api.conftest import resources_of
 from tests.integration.api.long_game import import_long_game
 
@@ -46,7 +46,7 @@ async def test_a_new_event_means_a_new_replay(
 ) -> None:
     audits = resources_of(app).gateway.audits
     created = await create_online_game(client, organiser_token)
-    game_id, tokens = created["game_id"], created["player_tokens"]
+    game_id, tokens = created["game_id"], await player_tokens(app, created)
     before = await audit(client, game_id)
     assert audits.replays == 1
     state = (await client.get(f"/games/{game_id}")).json()

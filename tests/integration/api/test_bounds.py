@@ -14,8 +14,9 @@ import pytest
 from litestar import Litestar
 
 from services.api import ApiSettings
-from tests.integration.api.bots import bearer, create_online_game
+from tests.integration.api.bots import bearer, create_online_game, player_tokens
 from tests.integration.api.conftest import resources_of
+from tests.integration.api.people import people
 
 GAME = {"command_id": "bounded", "mode": "online", "player_count": 3}
 MEMBERS = [{"member_id": f"m{i}", "name": f"Bot {i}"} for i in (1, 2, 3)]
@@ -117,7 +118,7 @@ async def test_ordinary_names_in_any_script_are_welcome(
     members = [{"member_id": f"m{i}", "name": n} for i, n in enumerate(names)]
     response = await client.post(
         "/games",
-        json={**GAME, "player_count": 4, "members": members, "context": {"league_id": "demo", "round": 3}},
+        json={**GAME, "player_count": 4, "members": members},
         headers=bearer(organiser_token),
     )
     assert response.status_code == 201, response.text
@@ -125,28 +126,32 @@ async def test_ordinary_names_in_any_script_are_welcome(
 
 
 async def test_a_join_out_of_bounds_stores_nothing(
-    client: httpx.AsyncClient, organiser_token: str, pool: asyncpg.Pool
+    app: Litestar, client: httpx.AsyncClient, organiser_token: str, pool: asyncpg.Pool
 ) -> None:
     lobby = await client.post("/games", json=GAME, headers=bearer(organiser_token))
     assert lobby.status_code == 201, lobby.text
     joins = f"/games/{lobby.json()['game_id']}/players"
+    [ann] = await people(app, client, "Ann")
     before = await stored(pool)
     for body, field in [
-        ({"command_id": "j", "member_id": f"m{NUL}", "name": "Ann"}, "member_id"),
-        ({"command_id": "j", "member_id": "m1", "name": f"Ann{ESC}]0;owned{ESC}\\"}, "name"),
-        ({"command_id": "j" * 201, "member_id": "m1", "name": "Ann"}, "command_id"),
+        ({"command_id": "j", "member_id": f"m{NUL}"}, "member_id"),
+        ({"command_id": "j" * 201}, "command_id"),
     ]:
-        refused(await client.post(joins, json=body), field)
+        refused(await client.post(joins, json=body, headers=ann.auth), field)
+    # the name shown is the account's display name: a join names none
+    named = {"command_id": "j", "name": f"Ann{ESC}]0;owned"}
+    unknown = await client.post(joins, json=named, headers=ann.auth)
+    assert unknown.status_code == 400 and "name" in unknown.json()["detail"], unknown.text
     assert await stored(pool) == before
 
 
 @pytest.fixture
-async def online(client: httpx.AsyncClient, organiser_token: str) -> dict[str, Any]:
+async def online(app: Litestar, client: httpx.AsyncClient, organiser_token: str) -> dict[str, Any]:
     created = await create_online_game(client, organiser_token, players=3)
     state = created["state"]
     seat = state["awaiting"]["player"]
     member = next(p["member_id"] for p in state["players"] if p["id"] == seat)
-    return {**created, "seat": seat, "token": created["player_tokens"][member]}
+    return {**created, "seat": seat, "token": (await player_tokens(app, created))[member]}
 
 
 @pytest.mark.parametrize(

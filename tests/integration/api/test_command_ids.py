@@ -11,15 +11,18 @@ from typing import Any
 import httpx
 from litestar import Litestar
 
-from tests.integration.api.bots import bearer, create_online_game
+from tests.integration.api.bots import bearer, create_online_game, player_tokens
 from tests.integration.api.conftest import resources_of
+from tests.integration.api.people import people
 from tests.integration.api.test_errors import TABLE_SEATS, problem
 from tests.integration.api.test_records import a_finished_table_game
 
 
-async def _awaited(client: httpx.AsyncClient, created: dict[str, Any]) -> tuple[str, str, list[str]]:
+async def _awaited(
+    app: Litestar, client: httpx.AsyncClient, created: dict[str, Any]
+) -> tuple[str, str, list[str]]:
     """The awaited member's token, another seated member's token, and the awaited one's legal commands."""
-    game_id, tokens = created["game_id"], created["player_tokens"]
+    game_id, tokens = created["game_id"], await player_tokens(app, created)
     public = (await client.get(f"/games/{game_id}")).json()
     seat_member = {p["id"]: p["member_id"] for p in public["players"]}
     awaited = seat_member[public["awaiting"]["player"]]
@@ -34,12 +37,12 @@ async def _version(client: httpx.AsyncClient, game_id: str) -> int:
 
 
 async def test_a_players_command_id_is_theirs_for_that_command_only(
-    client: httpx.AsyncClient, organiser_token: str
+    app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     created = await create_online_game(client, organiser_token, players=4, command_id="create-ids")
     game_id = created["game_id"]
     commands = f"/games/{game_id}/commands"
-    mine, theirs, legal = await _awaited(client, created)
+    mine, theirs, legal = await _awaited(app, client, created)
     assert len(legal) >= 2, legal
     move = {"command": legal[0], "command_id": "move"}
     first = await client.post(commands, json=move, headers=bearer(mine))
@@ -61,7 +64,7 @@ async def test_a_players_command_id_is_theirs_for_that_command_only(
     assert await _version(client, game_id) == version
 
 
-async def test_a_table_games_command_id_is_refused_to_another_organiser_too(
+async def test_a_table_games_command_id_is_its_scorekeepers_and_another_organiser_may_not_act(
     app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     created = await client.post(
@@ -91,12 +94,14 @@ async def test_a_table_games_command_id_is_refused_to_another_organiser_too(
         "command-id-reused",
     )
     rival = await resources_of(app).gateway.tokens.issue_organiser("rival-club")
-    for command in (roll, other_roll):  # not even the same faces: it was another organiser's command
-        problem(
-            await client.post(commands, json={"command": command, "command_id": "r1"}, headers=bearer(rival)),
-            409,
-            "command-id-reused",
-        )
+    answers = [
+        await client.post(commands, json={"command": command, "command_id": id_}, headers=bearer(rival))
+        for command in (roll, other_roll)
+        for id_ in ("r1", "never-used")
+    ]
+    # another organiser keeps no score here (issue 11): refused, and a used id tells them nothing
+    assert "only whoever created it" in problem(answers[0], 403, "forbidden")["detail"]
+    assert len({a.content for a in answers}) == 1
     retried = await client.post(
         commands, json={"command": roll, "command_id": "r1"}, headers=bearer(organiser_token)
     )
@@ -138,7 +143,7 @@ async def test_another_organiser_learns_nothing_from_a_guessed_command_id_or_gam
     guessed = await client.post("/games", json={**spec, "command_id": "create-1"}, headers=bearer(rival))
     assert guessed.status_code == 201, guessed.text
     assert guessed.json()["game_id"] != game_id
-    assert set(guessed.json()["player_tokens"].values()).isdisjoint(created["player_tokens"].values())
+    assert set(guessed.json()) == {"game_id", "version", "state"}  # no player tokens, anybody's
 
     # a taken game id: one answer, whether or not the command id is the one its creator used
     answers = [
@@ -153,19 +158,19 @@ async def test_another_organiser_learns_nothing_from_a_guessed_command_id_or_gam
 
 
 async def test_a_caller_who_may_not_act_gets_the_answer_of_a_new_id(
-    client: httpx.AsyncClient, organiser_token: str
+    app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     created = await create_online_game(client, organiser_token, players=4, command_id="create-seen")
     game_id = created["game_id"]
     commands = f"/games/{game_id}/commands"
-    mine, _, legal = await _awaited(client, created)
+    mine, _, legal = await _awaited(app, client, created)
     used = {"command": legal[0], "command_id": "used"}
     played = await client.post(commands, json=used, headers=bearer(mine))
     assert played.status_code == 200, played.text
     elsewhere = await create_online_game(client, organiser_token, players=3, command_id="create-elsewhere")
     strangers = {
         "organiser (online games are the players')": organiser_token,
-        "a player of another game": next(iter(elsewhere["player_tokens"].values())),
+        "a player of another game": next(iter((await player_tokens(app, elsewhere)).values())),
     }
     for who, token in strangers.items():
         answers = [
@@ -179,23 +184,23 @@ async def test_a_caller_who_may_not_act_gets_the_answer_of_a_new_id(
 
 
 async def test_a_join_under_a_used_id_is_refused_while_the_lobby_is_open(
-    client: httpx.AsyncClient, organiser_token: str
+    app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     created = await client.post(
         "/games",
         json={"command_id": "lobby", "mode": "online", "player_count": 3, "members": []},
         headers=bearer(organiser_token),
     )
+    ann, bob = await people(app, client, "Ann Lobby", "Bob Lobby")
     joins = f"/games/{created.json()['game_id']}/players"
-    first = await client.post(joins, json={"command_id": "j1", "member_id": "m1", "name": "A"})
+    first = await client.post(joins, json={"command_id": "j1"}, headers=ann.auth)
     assert first.status_code == 201, first.text
     for command_id in ("j1", "lobby"):  # another member's join, the creation
-        join = {"command_id": command_id, "member_id": "m2", "name": "B"}
-        problem(await client.post(joins, json=join), 409, "command-id-reused")
-    retried = {"command_id": "j1", "member_id": "m1", "name": "A"}
-    problem(await client.post(joins, json=retried), 409, "already-joined")
+        again = await client.post(joins, json={"command_id": command_id}, headers=bob.auth)
+        problem(again, 409, "command-id-reused")
+    problem(await client.post(joins, json={"command_id": "j1"}, headers=ann.auth), 409, "already-joined")
     joined = (await client.get(f"/games/{created.json()['game_id']}")).json()["joined"]
-    assert [j["member_id"] for j in joined] == ["m1"]
+    assert [(j["member_id"], j["name"]) for j in joined] == [(ann.account_id, "Ann Lobby")]
 
 
 async def test_a_reimport_of_another_record_under_the_same_id_writes_nothing(
@@ -222,11 +227,11 @@ async def test_a_reimport_of_another_record_under_the_same_id_writes_nothing(
 
 
 async def test_the_servers_own_command_ids_are_refused_to_callers(
-    client: httpx.AsyncClient, organiser_token: str
+    app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     created = await create_online_game(client, organiser_token, players=4, command_id="create-reserved")
     game_id = created["game_id"]
-    mine, _, legal = await _awaited(client, created)
+    mine, _, legal = await _awaited(app, client, created)
     squat = await client.post(
         f"/games/{game_id}/commands",
         json={"command": legal[0], "command_id": f"timeout/{game_id}/99"},

@@ -10,8 +10,9 @@ import pytest
 from litestar import Litestar
 
 from services.game.application.service import SYSTEM
-from tests.integration.api.bots import bearer, create_online_game
+from tests.integration.api.bots import bearer, create_online_game, player_tokens
 from tests.integration.api.conftest import SMALL_BODY_LIMIT, resources_of
+from tests.integration.api.people import people
 
 HIDDEN_ROLE_WORDS = ("deputy", "outlaw", "renegade")
 
@@ -33,8 +34,9 @@ def problem(response: httpx.Response, status: int, slug: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-async def online(client: httpx.AsyncClient, organiser_token: str) -> dict[str, Any]:
+async def online(app: Litestar, client: httpx.AsyncClient, organiser_token: str) -> dict[str, Any]:
     created = await create_online_game(client, organiser_token, players=4)
+    tokens = await player_tokens(app, created)
     state = created["state"]
     awaited_seat = state["awaiting"]["player"]
     seat_member = {p["id"]: p["member_id"] for p in state["players"]}
@@ -42,9 +44,9 @@ async def online(client: httpx.AsyncClient, organiser_token: str) -> dict[str, A
     return {
         **created,
         "awaited_seat": awaited_seat,
-        "awaited_token": created["player_tokens"][seat_member[awaited_seat]],
+        "awaited_token": tokens[seat_member[awaited_seat]],
         "other_seat": other_seat,
-        "other_token": created["player_tokens"][seat_member[other_seat]],
+        "other_token": tokens[seat_member[other_seat]],
     }
 
 
@@ -71,7 +73,7 @@ async def test_refusals_are_problem_details_and_append_nothing(
     body = problem(
         await post({"command": f"{awaited} stop", "command_id": "a"}, None), 401, "unauthenticated"
     )
-    assert "token is required" in body["detail"]
+    assert "Bearer <token>" in body["detail"]
     anonymous = await client.post(commands, json={"command": f"{awaited} stop", "command_id": "a"})
     assert anonymous.headers["www-authenticate"].startswith("Bearer")
     problem(
@@ -85,7 +87,7 @@ async def test_refusals_are_problem_details_and_append_nothing(
     bodies.append(response.text)
     problem(response, 401, "unauthenticated")
     other_game = await create_online_game(client, organiser_token, players=3, command_id="other-game")
-    stranger = next(iter(other_game["player_tokens"].values()))
+    stranger = next(iter((await player_tokens(app, other_game)).values()))
     body = problem(await post({"command": f"{awaited} stop", "command_id": "a"}, stranger), 403, "forbidden")
     assert "another game" in body["detail"]
 
@@ -273,7 +275,7 @@ async def test_a_table_game_is_entered_by_its_scorekeeper_and_illegal_moves_name
 
 
 async def test_joining_a_lobby_hands_out_a_player_token(
-    client: httpx.AsyncClient, organiser_token: str
+    app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     created = await client.post(
         "/games",
@@ -288,26 +290,20 @@ async def test_joining_a_lobby_hands_out_a_player_token(
     assert created.status_code == 201, created.text
     game_id = created.json()["game_id"]
     assert created.json()["state"]["status"] == "lobby"
+    bea, cat, dan, eve = await people(app, client, "Bea", "Cat", "Dan", "Eve")
     joins = f"/games/{game_id}/players"
-    second = await client.post(joins, json={"command_id": "j2", "member_id": "m2", "name": "B"})
+    problem(await client.post(joins, json={"command_id": "j2"}), 401, "unauthenticated")
+    second = await client.post(joins, json={"command_id": "j2"}, headers=bea.auth)
     assert second.status_code == 201, second.text
-    problem(
-        await client.post(joins, json={"command_id": "j2b", "member_id": "m2", "name": "B"}),
-        422,
-        "invalid-game",
-    )
-    third = await client.post(joins, json={"command_id": "j3", "member_id": "m3", "name": "C"})
+    assert second.json()["member_id"] == bea.account_id
+    problem(await client.post(joins, json={"command_id": "j2b"}, headers=bea.auth), 422, "invalid-game")
+    third = await client.post(joins, json={"command_id": "j3", "member_id": cat.account_id}, headers=cat.auth)
     assert third.json()["state"]["status"] == "ongoing"
-    problem(
-        await client.post(joins, json={"command_id": "j4", "member_id": "m4", "name": "D"}),
-        422,
-        "invalid-game",
-    )
+    problem(await client.post(joins, json={"command_id": "j4"}, headers=dan.auth), 422, "invalid-game")
     # a retried join changes nothing and issues no second token: a command id is no credential
-    retried = await client.post(joins, json={"command_id": "j3", "member_id": "m3", "name": "C"})
-    problem(retried, 409, "already-joined")
+    problem(await client.post(joins, json={"command_id": "j3"}, headers=cat.auth), 409, "already-joined")
     # another member under that id: refused as any join of a started game is
-    other = await client.post(joins, json={"command_id": "j3", "member_id": "m5", "name": "E"})
-    problem(other, 422, "invalid-game")
-    mine = (await client.get(f"/games/{game_id}", headers=bearer(third.json()["token"]))).json()
-    assert [p["role"] is not None for p in mine["players"] if p["member_id"] == "m3"] == [True]
+    problem(await client.post(joins, json={"command_id": "j3"}, headers=eve.auth), 422, "invalid-game")
+    for token in (third.json()["token"], cat.token):  # the join's token, or the account itself
+        mine = (await client.get(f"/games/{game_id}", headers=bearer(token))).json()
+        assert [p["role"] is not None for p in mine["players"] if p["member_id"] == cat.account_id] == [True]

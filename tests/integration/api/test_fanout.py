@@ -12,7 +12,7 @@ import httpx
 
 from services.api import ApiSettings, create_app
 from services.api.client import GraphQLSubscription, operation
-from tests.integration.api.bots import bearer, create_online_game
+from tests.integration.api.bots import bearer, create_online_game, player_tokens
 from tests.integration.api.conftest import resources_of, uvicorn_serving
 
 NO_POLLING = 600.0
@@ -28,6 +28,7 @@ async def test_a_command_on_one_instance_reaches_a_subscriber_on_the_other(api_s
         organiser = await resources_of(app_a).gateway.tokens.issue_organiser("club")
         async with httpx.AsyncClient(base_url=f"http://{a}") as client_a:
             created = await create_online_game(client_a, organiser, players=4)
+            tokens = await player_tokens(app_a, created)
             game_id, version = created["game_id"], created["version"]
             received: list[dict[str, Any]] = []
             arrived: list[float] = []
@@ -48,7 +49,7 @@ async def test_a_command_on_one_instance_reaches_a_subscriber_on_the_other(api_s
             await asyncio.wait_for(caught_up.wait(), timeout=10)
             state = (await client_a.get(f"/games/{game_id}")).json()
             awaited = next(p["member_id"] for p in state["players"] if p["id"] == state["awaiting"]["player"])
-            token = created["player_tokens"][awaited]
+            token = tokens[awaited]
             mine = (await client_a.get(f"/games/{game_id}", headers=bearer(token))).json()
             sent = time.perf_counter()
             response = await client_a.post(

@@ -16,7 +16,7 @@ from litestar import Litestar
 from services.api.client import GraphQLSubscription, operation
 from services.game.application.session import GameSession
 from services.game.rules.dice import Role
-from tests.integration.api.bots import ANONYMOUS, bearer, create_online_game, play_to_the_end
+from tests.integration.api.bots import ANONYMOUS, bearer, create_online_game, play_to_the_end, player_tokens
 from tests.integration.api.conftest import resources_of
 
 SPY_EVERY = 12
@@ -117,7 +117,7 @@ async def test_bots_play_an_online_game_watched_live_and_nothing_leaks(
     app: Litestar, base_url: str, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     created = await create_online_game(client, organiser_token, players=5)
-    game_id, tokens = created["game_id"], created["player_tokens"]
+    game_id, tokens = created["game_id"], await player_tokens(app, created)
     assert created["state"]["status"] == "ongoing"
     url = f"ws://{base_url}/graphql"
 

@@ -15,7 +15,7 @@ import pytest
 from litestar import Litestar
 from websockets.exceptions import ConnectionClosedError
 
-from graphql import OperationDefinitionNode, parse
+from graphql import OperationDefinitionNode, get_introspection_query, parse, print_ast
 from services.api import ApiSettings
 from services.api.client import OPERATIONS, GraphQLSubscription, SubscriptionError
 from services.api.graphql_cost import operation_cost
@@ -199,14 +199,22 @@ async def test_too_many_aliases_are_refused(client: httpx.AsyncClient) -> None:
 
 
 async def test_a_deep_query_is_refused(client: httpx.AsyncClient) -> None:
-    """Only introspection types nest without end here (strawberry's depth rule leaves them out):
-    every level multiplies a list, so the cost refuses it."""
-    nested = "name"
-    for _ in range(6):
-        nested = f"fields {{ type {{ {nested} }} }}"
-    response = await post(client, f'{{ __type(name: "Game") {{ {nested} }} }}')
+    """Only introspection types nest without end here (strawberry's depth rule leaves them out),
+    so introspection is costed as what it really resolves on the schema: the whole schema asked
+    for three times over (aliases) is refused, quickly, before anything runs."""
+    full = parse(get_introspection_query()).definitions[0]
+    assert isinstance(full, OperationDefinitionNode)
+    whole = full.selection_set.selections[0]
+    fragments = get_introspection_query().split("fragment", 1)[1]
+    selection = print_ast(whole.selection_set)
+    document = "{ " + " ".join(f"s{n}: __schema {selection}" for n in range(3)) + " } fragment" + fragments
+    started = time.perf_counter()
+    response = await post(client, document)
+    assert time.perf_counter() - started < REFUSED_WITHIN_SECONDS
     assert response.json()["data"] is None
     assert any(f"exceeds {LIMITS.graphql_max_cost:,}" in m for m in messages(response)), messages(response)
+    once = await post(client, get_introspection_query())
+    assert once.json()["data"]["__schema"]["queryType"]["name"] == "Query", once.text
 
 
 async def test_the_depth_limit_refuses_what_is_deeper() -> None:

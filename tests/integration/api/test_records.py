@@ -7,13 +7,14 @@ import random
 from typing import Any
 
 import httpx
+from litestar import Litestar
 
 from services.game.application.lifecycle import seat_id
 from services.game.records import record_from_events, record_to_object
 from services.game.rules.dice import Decision, Game, Role, RollDice, Seat
 from services.game.rules.dice.characters import CHARACTERS
 from services.game.rules.dice.kinds import BASE
-from tests.integration.api.bots import bearer, create_online_game
+from tests.integration.api.bots import bearer, create_online_game, player_tokens
 from tests.integration.api.test_errors import problem
 
 ROLES = (Role.SHERIFF, Role.RENEGADE, Role.OUTLAW, Role.OUTLAW, Role.DEPUTY)
@@ -111,11 +112,13 @@ async def test_a_record_with_an_illegal_input_is_refused_before_anything_is_stor
     assert "$.format" in body["detail"]
 
 
-async def test_only_an_organiser_imports(client: httpx.AsyncClient, organiser_token: str) -> None:
+async def test_only_an_organiser_imports(
+    app: Litestar, client: httpx.AsyncClient, organiser_token: str
+) -> None:
     record = a_finished_table_game(seed=13)
     problem(await client.post("/records", json={"command_id": "x", "record": record}), 401, "unauthenticated")
     online = await create_online_game(client, organiser_token, players=3)
-    token = next(iter(online["player_tokens"].values()))
+    token = next(iter((await player_tokens(app, online)).values()))
     problem(
         await client.post("/records", json={"command_id": "x", "record": record}, headers=bearer(token)),
         403,
@@ -124,11 +127,11 @@ async def test_only_an_organiser_imports(client: httpx.AsyncClient, organiser_to
 
 
 async def test_an_ongoing_game_is_exported_only_to_who_sees_every_role(
-    client: httpx.AsyncClient, organiser_token: str
+    app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     online = await create_online_game(client, organiser_token, players=4)
     game_id = online["game_id"]
-    for token in (None, next(iter(online["player_tokens"].values())), organiser_token):
+    for token in (None, next(iter((await player_tokens(app, online)).values())), organiser_token):
         headers = {} if token is None else bearer(token)
         body = problem(await client.get(f"/games/{game_id}/record", headers=headers), 409, "export-refused")
         assert "hidden from you" in body["detail"]

@@ -9,8 +9,9 @@ from typing import Any
 
 import httpx
 import pytest
+from litestar import Litestar
 
-from tests.integration.api.bots import bearer, play_to_the_end
+from tests.integration.api.bots import bearer, play_to_the_end, player_tokens
 from tests.integration.api.test_errors import problem
 from tests.integration.api.test_records import a_finished_table_game
 
@@ -43,8 +44,8 @@ def online(players: int, modules: list[str], game_id: str) -> dict[str, Any]:
         (3, ["UA4"], "the zombie outbreak (UA4) needs 4 or more players"),
         (5, ["OS9"], "unknown module 'OS9' (known: OS1, OS2, OS3, OS4, OS5, UA1, UA2, UA3, UA4, UA5)"),
         (5, ["OS2", "OS2"], "module OS2 is named twice"),
-        (5, ["UA2"], "module UA2 (Two Bullets Are Enough) is not implemented by this server yet"),
-        (8, ["UA1", "UA2"], "module UA1 (Look Me in the Eyes) is not implemented by this server yet"),
+        (5, ["UA4"], "module UA4 (Undead or Alive?) is not implemented by this server yet"),
+        (8, ["UA1", "UA2", "UA4"], "module UA4 (Undead or Alive?) is not implemented by this server yet"),
     ],
 )
 async def test_a_refused_ruleset_is_a_422_naming_why_and_nothing_is_stored(
@@ -68,7 +69,7 @@ async def test_a_refused_ruleset_is_a_422_naming_why_and_nothing_is_stored(
 
 
 async def test_an_online_game_shows_its_ruleset_and_derivations_everywhere(
-    client: httpx.AsyncClient, organiser_token: str
+    app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     created = await client.post("/games", json=online(4, [], "base-1"), headers=bearer(organiser_token))
     assert created.status_code == 201, created.text
@@ -89,7 +90,7 @@ async def test_an_online_game_shows_its_ruleset_and_derivations_everywhere(
         "ruleset": {"modules": [], "text": "dice", "data": BASE_DATA},
     }
 
-    await play_to_the_end(client, "base-1", created.json()["player_tokens"], random.Random(5))
+    await play_to_the_end(client, "base-1", await player_tokens(app, created.json()), random.Random(5))
     record = (await client.get("/games/base-1/record")).json()
     assert record["version"] == 2 and record["game_type"] == "dice"
     assert record["ruleset"]["modules"] == []
@@ -130,11 +131,11 @@ async def test_a_record_import_refuses_a_ruleset_naming_why_and_stores_nothing(
     refused = problem(await imported({"modules": ["UA1"]}, "rec-ua1"), 422, "malformed-record")
     assert refused["detail"] == "record: `$.ruleset`: module UA1 needs UA2"
     problem(await client.get("/games/rec-ua1"), 404, "game-not-found")
-    later = problem(await imported({"modules": ["UA2"]}, "rec-ua2"), 422, "invalid-ruleset")
+    later = problem(await imported({"modules": ["UA4"]}, "rec-ua4"), 422, "invalid-ruleset")
     assert later["detail"].endswith(
-        "module UA2 (Two Bullets Are Enough) is not implemented by this server yet"
+        "module UA4 (Undead or Alive?) is not implemented by this server yet"
     )
-    problem(await client.get("/games/rec-ua2"), 404, "game-not-found")
+    problem(await client.get("/games/rec-ua4"), 404, "game-not-found")
 
     v1 = {k: v for k, v in record.items() if k not in ("game_type", "ruleset")} | {"version": 1}
     body = {"command_id": "import-v1", "record": v1, "game_id": "rec-v1"}

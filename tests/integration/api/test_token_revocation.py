@@ -20,7 +20,7 @@ from bang_cli.api import create_organiser_token, parse_duration, revoke_tokens
 from services.api import ApiSettings, create_app
 from services.api.settings import RedisSettings
 from services.game.edge.tokens import CACHE_TTL_SECONDS, token_hash
-from tests.integration.api.bots import bearer, create_online_game
+from tests.integration.api.bots import bearer, create_online_game, player_tokens
 from tests.integration.api.conftest import resources_of, uvicorn_serving
 from tests.integration.api.test_errors import problem
 
@@ -66,7 +66,7 @@ async def test_a_token_revoked_on_one_process_is_refused_by_the_other_through_re
         organiser = await resources_of(app_b).gateway.tokens.issue_organiser("club")
         created = await create_online_game(client_a, organiser, players=4)
         game = f"/games/{created['game_id']}"
-        token = next(iter(created["player_tokens"].values()))
+        token = next(iter((await player_tokens(app_b, created)).values()))
         seen = await client_b.get(game, headers=bearer(token))  # now cached on B
         assert seen.status_code == 200, seen.text
 
@@ -120,7 +120,7 @@ async def test_an_organiser_revokes_the_player_tokens_of_its_own_games_only(
     app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     created = await create_online_game(client, organiser_token, players=4, command_id="mine")
-    game_id, tokens = created["game_id"], created["player_tokens"]
+    game_id, tokens = created["game_id"], await player_tokens(app, created)
     rival = await resources_of(app).gateway.tokens.issue_organiser("rival-club")
     one = {"game_id": game_id, "member_id": "m1"}
     problem(await client.post("/tokens/revoke", json=one), 401, "unauthenticated")

@@ -3,6 +3,8 @@ scoped to a club"): founding, invites, grants and revocations; every refusal cha
 
 from __future__ import annotations
 
+import asyncio
+
 import asyncpg
 import httpx
 from litestar import Litestar
@@ -281,10 +283,48 @@ async def test_clubs_are_listed_by_name_a_page_at_a_time(app: Litestar, client: 
 
 async def test_openapi_declares_bearer_auth_on_every_club_route(client: httpx.AsyncClient) -> None:
     paths = (await client.get("/schema/openapi.json")).json()["paths"]
-    club_paths = {p: ops for p, ops in paths.items() if p.startswith("/clubs") or p == "/me/clubs"}
-    assert len(club_paths) == 6
+    club_paths = {
+        p: ops for p, ops in paths.items() if p.startswith(("/clubs", "/me/clubs", "/me/tokens"))
+    }
+    assert {
+        "/clubs", "/clubs/{club_id}", "/clubs/{club_id}/invites", "/clubs/{club_id}/members",
+        "/clubs/{club_id}/roles", "/clubs/{club_id}/roles/{account_id}/{role}", "/me/clubs",
+        "/me/tokens", "/me/tokens/{token_id}",
+    } <= set(club_paths)  # fmt: skip
     for path, operations in club_paths.items():
         for method, operation in operations.items():
             assert operation.get("security") == [{"BearerAuth": []}], (method, path)
 
 
+
+
+
+async def test_a_request_that_finds_the_invite_being_settled_waits_and_sees_the_club(
+    app: Litestar, client: httpx.AsyncClient
+) -> None:
+    """A browser's first requests after accepting an invite go out together (GET /me and GET
+    /me/clubs). One settles the invite; another that finds its row locked must wait for it, not
+    answer without the club (SKIP LOCKED did)."""
+    rosa = await person(app, client, "rosa", "Rosa Quick")
+    club_id = await found(client, rosa, "Tombstone")
+    issued = await client.post(
+        f"/clubs/{club_id}/invites", json={"display_name": "Ada Lane"}, headers=rosa.auth
+    )
+    accepted = await client.post(
+        issued.json()["accept_path"], json={"login": "ada", "password": "a long password"}
+    )
+    assert accepted.status_code == 201, accepted.text
+    ada = {"Authorization": f"Bearer {accepted.json()['token']}"}
+    async with pool_of(app).acquire() as holder:
+        settling = holder.transaction()
+        await settling.start()  # as a concurrent request settling the invite holds its row
+        await holder.execute(
+            "SELECT 1 FROM club_invites WHERE invite_id = $1 FOR UPDATE", issued.json()["invite_id"]
+        )
+        answer = asyncio.create_task(client.get("/me/clubs", headers=ada))
+        await asyncio.sleep(0.5)
+        await settling.rollback()
+    assert [c["club_id"] for c in (await answer).json()] == [club_id]
+    assert await pool_of(app).fetchval(
+        "SELECT count(*) FROM events WHERE type = 'RoleGranted' AND data->>'role' = 'player'"
+    ) == 1

@@ -15,7 +15,8 @@ from litestar import Litestar
 
 from services.api.client import GraphQLSubscription, operation
 from services.game.application.service import Actor, ActorKind
-from tests.integration.api.bots import bearer, create_online_game
+from tests.integration.api.bots import bearer, create_online_game, player_tokens
+from tests.integration.api.people import people
 
 from .conftest import (
     Spy,
@@ -31,8 +32,10 @@ from .conftest import (
 ORGANISER = "organiser"
 
 
-async def _viewers(created: dict[str, Any], organiser_token: str) -> dict[str | None, str | None]:
-    tokens: dict[str, str] = created["player_tokens"]
+async def _viewers(
+    app: Litestar, created: dict[str, Any], organiser_token: str
+) -> dict[str | None, str | None]:
+    tokens = await player_tokens(app, created)
     some_player = sorted(tokens)[1]
     return {None: None, some_player: tokens[some_player], ORGANISER: organiser_token}
 
@@ -41,8 +44,8 @@ async def test_an_online_game_in_progress_through_every_channel(
     app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     created = await create_online_game(client, organiser_token, players=6, command_id="spy-6")
-    game_id, tokens = created["game_id"], created["player_tokens"]
-    viewers = await _viewers(created, organiser_token)
+    game_id, tokens = created["game_id"], await player_tokens(app, created)
+    viewers = await _viewers(app, created, organiser_token)
     rng = random.Random(6)
     checked = await spy_and_check(app, client, game_id, viewers)
     for _ in range(4):
@@ -57,7 +60,7 @@ async def test_time_travel_to_every_version_shows_no_more_than_now(
     app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     created = await create_online_game(client, organiser_token, players=5, command_id="travel")
-    game_id, tokens = created["game_id"], created["player_tokens"]
+    game_id, tokens = created["game_id"], await player_tokens(app, created)
     await play_some(client, game_id, tokens, random.Random(3), 25)
     session = await truth(app, game_id)
     assert session.status.value == "ongoing", "pick another rng seed: the game ended already"
@@ -74,12 +77,12 @@ async def test_a_three_player_game_shows_every_role_but_never_the_seed(
     app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     created = await create_online_game(client, organiser_token, players=3, command_id="three")
-    game_id, tokens = created["game_id"], created["player_tokens"]
+    game_id, tokens = created["game_id"], await player_tokens(app, created)
     public = (await client.get(f"/games/{game_id}")).json()
     assert all(p["role"] is not None for p in public["players"]), "3-player roles are public"
     await play_some(client, game_id, tokens, random.Random(33), 10)
     if (await truth(app, game_id)).status.value == "ongoing":
-        await spy_and_check(app, client, game_id, await _viewers(created, organiser_token))
+        await spy_and_check(app, client, game_id, await _viewers(app, created, organiser_token))
 
 
 async def test_a_lobby_publishes_only_the_commitment(
@@ -91,13 +94,12 @@ async def test_a_lobby_publishes_only_the_commitment(
         headers=bearer(organiser_token),
     )
     game_id = response.json()["game_id"]
-    joined = await client.post(
-        f"/games/{game_id}/players", json={"command_id": "j1-7e1f", "member_id": "m1", "name": "M1"}
-    )
+    [mia] = await people(app, client, "Mia")
+    joined = await client.post(f"/games/{game_id}/players", json={"command_id": "j1-7e1f"}, headers=mia.auth)
     assert joined.status_code == 201
     seed = await seed_hex(app, game_id)
     for url in (f"/games/{game_id}", f"/games/{game_id}/events", f"/games/{game_id}/versions/2"):
-        for headers in ({}, bearer(joined.json()["token"]), bearer(organiser_token)):
+        for headers in ({}, bearer(joined.json()["token"]), mia.auth, bearer(organiser_token)):
             body = (await client.get(url, headers=headers)).text
             assert seed not in body
     audit = await client.get(f"/games/{game_id}/audit")
@@ -109,7 +111,7 @@ async def test_an_abandoned_game_keeps_its_roles_and_seed_secret(
     app: Litestar, base_url: str, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     created = await create_online_game(client, organiser_token, players=5, command_id="doomed")
-    game_id, tokens = created["game_id"], created["player_tokens"]
+    game_id, tokens = created["game_id"], await player_tokens(app, created)
     await play_some(client, game_id, tokens, random.Random(8), 12)
     before = await truth(app, game_id)
     assert before.status.value == "ongoing", "pick another rng seed: the game ended already"
@@ -122,7 +124,7 @@ async def test_an_abandoned_game_keeps_its_roles_and_seed_secret(
     )
     after = await truth(app, game_id)
     assert after.status.value == "abandoned"
-    viewers = await _viewers(created, organiser_token)
+    viewers = await _viewers(app, created, organiser_token)
     assert await spy_and_check(app, client, game_id, viewers) > 0
     for member, token in viewers.items():
         record = await client.get(f"/games/{game_id}/record", headers=bearer(token) if token else {})

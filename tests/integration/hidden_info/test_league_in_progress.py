@@ -167,4 +167,7 @@ async def test_league_and_ratings_show_nothing_of_a_game_in_progress(
     assert session.game is not None
     sheriff_seat = next(p.id for p in session.game.state.players if p.role is Role.SHERIFF)
     assert table["sheriff"] == session.seat_members[sheriff_seat] == sheriffs["t1"]
-    assert set(table) == {"table", "members", "sheriff", "gameId", "winningSide"}
+    # names are public (the display names of the ids beside them), roles beyond the Sheriff absent
+    shown = {"table", "members", "memberNames", "sheriff", "sheriffName", "gameId", "winningSide"}
+    assert set(table) == shown
+    assert len(table["memberNames"]) == len(table["members"]) and table["sheriffName"]

@@ -19,7 +19,8 @@ from litestar import Litestar
 from websockets.asyncio.client import connect
 
 from services.api.client import PROTOCOL, operation
-from tests.integration.api.bots import bearer, create_online_game
+from tests.integration.api.bots import bearer, create_online_game, player_tokens
+from tests.integration.api.people import people
 
 from .conftest import ROLE_WORD, play_some, secrets_for, seed_hex, truth
 
@@ -61,7 +62,8 @@ async def test_tokens_seed_and_roles_stay_out_of_the_api_logs(
     captured_logs: _Capture,
 ) -> None:
     created = await create_online_game(client, organiser_token, players=5, command_id="logged")
-    game_id, tokens = created["game_id"], created["player_tokens"]
+    game_id, tokens = created["game_id"], await player_tokens(app, created)
+    [spectator] = await people(app, client, "Spectator")  # a signed-in account's session token
     await play_some(client, game_id, tokens, random.Random(4), 8)
     some, other = sorted(tokens)[:2]
     url = f"ws://{base_url}/graphql"
@@ -74,6 +76,10 @@ async def test_tokens_seed_and_roles_stay_out_of_the_api_logs(
         headers=bearer(tokens[other]),
     )
     await client.get(f"/games/{game_id}", headers=bearer("a-token-nobody-issued-4d1c"))
+    await client.get(f"/games/{game_id}", headers=spectator.auth)
+    await client.post(
+        f"/games/{game_id}/commands", json={"command": "p1 stop", "command_id": "zz"}, headers=spectator.auth
+    )
     await client.post("/graphql", json={"query": operation("Game"), "variables": {"id": "no-such-game"}},
                       headers=bearer(tokens[some]))  # fmt: skip
 
@@ -109,7 +115,7 @@ async def test_tokens_seed_and_roles_stay_out_of_the_api_logs(
     hidden = secrets_for(session, None, seed).hidden_roles
     logs = "\n".join(captured_logs.lines)
     assert logs, "nothing was captured: the test looks at the wrong loggers"
-    for member, token in {**tokens, "organiser": organiser_token}.items():
+    for member, token in {**tokens, "organiser": organiser_token, "spectator": spectator.token}.items():
         # in pieces too: strawberry's error log prints the query source wrapped at 80 columns
         piece = next((token[i : i + 12] for i in range(len(token) - 11) if token[i : i + 12] in logs), None)
         assert piece is None, f"{member}'s token is in the API log:\n{_around(logs, piece or '')}"

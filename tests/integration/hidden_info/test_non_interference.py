@@ -38,9 +38,13 @@ import pytest
 from event_store import PostgresEventStore
 from infra.postgres import ResolvedPostgres
 from services.api import ApiSettings
+from services.clubs import roles as clubs
 from services.game.application import service as game_service
+from services.game.application.lifecycle import GameContext, GameMode
+from services.game.application.service import Member, NewGame
 from services.game.application.session import GameSession
 from services.game.edge import visibility
+from services.game.edge.tokens import Principal, TokenKind
 from services.game.fairness.deal import deal
 from services.game.fairness.dice import SeededDice
 from services.game.fairness.registry import deal_derivation
@@ -49,9 +53,10 @@ from services.game.rules.dice.commands import PassWindow
 from services.game.rules.dice.modules import rules_of
 from services.game.rules.dice.vocabulary import SpecialRole
 from services.game.rules.ruleset import ruleset_of
+from services.league.reservations import Reservation, reserve
 from services.league.service import LeagueService
 from tests.integration.api.bots import bearer
-from tests.integration.league.league_setup import LEAGUE, found_league
+from tests.integration.league.league_setup import LEAGUE, SEASON, TOURNAMENT, found_league
 
 from .conftest import check_body, secrets_for
 from .twins import (
@@ -214,7 +219,14 @@ async def _table_viewers(twin: Twin) -> str:
         "rival organiser": await tokens.issue_organiser("rival-club"),
         "player elsewhere": await tokens.issue_player("another-game", "zed"),
     }
-    return await tokens.issue_organiser(SCOREKEEPER)
+    return await _organiser(twin, SCOREKEEPER)
+
+
+async def _organiser(twin: Twin, name: str) -> str:
+    """An organiser token of the same subject on both twins: a game records its creator
+    (``created_by``), and ``issue_organiser`` draws a fresh opaque subject each time."""
+    principal = Principal(kind=TokenKind.ORGANISER, subject=f"organiser:{name}")
+    return await twin.resources.gateway.tokens.issue(principal, label=name)
 
 
 def _table_game(
@@ -270,11 +282,17 @@ def _online_script() -> tuple[list[str], Script]:
 
 
 def _online_game(
-    game_id: str, seated: list[str], script: Script, monkeypatch: pytest.MonkeyPatch, **extra: Any
+    game_id: str,
+    seated: list[str],
+    script: Script,
+    monkeypatch: pytest.MonkeyPatch,
+    league: GameContext | None = None,
 ) -> tuple[Create, Play]:
     """Create (both twins: the same seed; twin B: two roles swapped in the deal) and play (the
     awaited player with their own token); the other viewers are anonymous, the organiser who
-    created the game and a player who is neither of the swapped two."""
+    created the game and a player who is neither of the swapped two. With ``league``: the
+    league's scheduled game of that table, created by the league's organiser (the same account
+    on both twins) as the league's scheduling does, through the game gateway."""
     players: dict[str, dict[str, str]] = {}
     member_of = {f"p{i + 1}": m for i, m in enumerate(seated)}
     bystander = next(m for seat, m in member_of.items() if seat not in script.swapped)
@@ -284,7 +302,7 @@ def _online_game(
         return order, list(swap_roles(seats, *script.swapped))
 
     async def create(twin: Twin) -> int:
-        organiser = await twin.resources.gateway.tokens.issue_organiser(SCOREKEEPER)
+        organiser = await _organiser(twin, SCOREKEEPER)
         await twin.resources.gateway.service.seeds.keep(game_id, ONLINE_SEED)
         body = {
             "command_id": f"create-{game_id}",
@@ -292,20 +310,24 @@ def _online_game(
             "player_count": 5,
             "game_id": game_id,
             "members": [{"member_id": m, "name": name} for m, name in PEOPLE],
-            **extra,
         }
         with monkeypatch.context() as patch:
             if twin.label == "B":
                 swapped = dataclasses.replace(deal_derivation("deal-1"), deal=swapped_deal)
                 patch.setattr(game_service, "deal_derivation", lambda version: swapped)
-            response = await twin.client.post("/games", json=body, headers=bearer(organiser))
-        assert response.status_code == 201, response.text
-        created = response.json()
-        players[twin.label] = created["player_tokens"]
+            if league is None:
+                response = await twin.client.post("/games", json=body, headers=bearer(organiser))
+                assert response.status_code == 201, response.text
+                created = response.json()
+            else:
+                created = await _scheduled(twin, game_id, league)
+        # the API hands out no player tokens (issue 11): issued as the server's operator would
+        vault = twin.resources.gateway.tokens
+        players[twin.label] = {m: await vault.issue_player(game_id, m) for m, _ in PEOPLE}
         twin.viewers = {
             "anonymous": None,
             "organiser": organiser,
-            f"player {bystander}": created["player_tokens"][bystander],
+            f"player {bystander}": players[twin.label][bystander],
         }
         session = await twin.resources.gateway.service.load(game_id)
         expected = script.seats if twin.label == "A" else script.swapped_seats()
@@ -337,6 +359,33 @@ def _online_game(
         return response.json()["version"], response.text if member == bystander else None
 
     return create, play
+
+
+async def _scheduled(twin: Twin, game_id: str, table: GameContext) -> dict[str, Any]:
+    """The league's organiser schedules ``table`` (its reservation) and creates its online game,
+    checked against the schedule like any creation; the answer as the API gives it."""
+    club, organiser_id = "club", "0" * 32
+    assert table.league_id and table.season_id and table.tournament_id and table.round and table.table
+    await reserve(
+        twin.resources.pool,
+        Reservation(
+            game_id=game_id, league_id=table.league_id, club_id=club, season_id=table.season_id,
+            tournament_id=table.tournament_id, round=table.round, table=table.table, mode="online",
+            members=tuple(m for m, _ in PEOPLE), sheriff=None, scorekeeper=None, scheduled_by=organiser_id,
+        ),
+    )  # fmt: skip
+    organises = (clubs.Grant(role=clubs.Role.ORGANISER),)
+    account = clubs.Principal(account_id=organiser_id, display_name="Olga", roles={club: organises})
+    spec = NewGame(
+        mode=GameMode.ONLINE,
+        player_count=5,
+        members=tuple(Member(member_id=m, name=name) for m, name in PEOPLE),
+        context=table,
+        game_id=game_id,
+    )
+    gateway = twin.resources.gateway
+    created = await gateway.create_game(Principal.of_account(account), spec, f"create-{game_id}")
+    return msgspec.to_builtins(created)  # type: ignore[no-any-return]
 
 
 SPECIAL_SEATS = tuple(
@@ -390,9 +439,8 @@ async def test_a_league_export_shows_nothing_of_two_swapped_roles(
 ) -> None:
     """`bang-league export-league` without seeds, on a league with an online game under way."""
     seated, script = _online_script()
-    create, play = _online_game(
-        "twin-league", seated, script, monkeypatch, context={"league_id": LEAGUE, "round": 1}
-    )
+    table = GameContext(league_id=LEAGUE, season_id=SEASON, tournament_id=TOURNAMENT, round=1, table=1)
+    create, play = _online_game("twin-league", seated, script, monkeypatch, league=table)
     files = {}
     for twin in twins:
         await found_league(LeagueService(PostgresEventStore(twin.resources.pool)))

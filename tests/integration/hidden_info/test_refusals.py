@@ -10,7 +10,7 @@ import httpx
 from litestar import Litestar
 
 from services.api.client import operation
-from tests.integration.api.bots import bearer, create_online_game
+from tests.integration.api.bots import bearer, create_online_game, player_tokens
 
 from .conftest import check_body, secrets_for, seed_hex, truth
 
@@ -29,7 +29,7 @@ async def test_refused_commands_name_no_hidden_role(
     app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     created = await create_online_game(client, organiser_token, players=5, command_id="refusals")
-    game_id, tokens = created["game_id"], created["player_tokens"]
+    game_id, tokens = created["game_id"], await player_tokens(app, created)
     rng = random.Random(12)
     seed = await seed_hex(app, game_id)
     refused = 0

@@ -1,13 +1,13 @@
 """Getting somebody else's player token is getting their role: every way a stranger might be
 handed one.
 
-``POST /games/{id}/players`` needs no token (anybody may join a lobby), and a retried join
-(same ``command_id``) answers with a fresh player token for the member. The gateway only checks
-that the member has joined the game *somehow*; the service accepts *any* command id already in
-the game's stream as "this join, retried". So every publicly known or guessable command id of a
-game (its creation, a timed-out decision ``timeout/<game>/<version>``, a league game's
-``league-game/<game>``, a bot move ``bot/<game>/<version>``) lets an anonymous caller mint a
-token for any seated member and read that member's secret role.
+A join hands out a player token, and the service accepts a command id already in the game's
+stream as "this join, retried". So every publicly known or guessable command id of a game (its
+creation, a timed-out decision ``timeout/<game>/<version>``, a league game's
+``league-game/<game>``, a bot move ``bot/<game>/<version>``) would let a stranger mint a token
+for a seated member and read that member's secret role, if a join could name anybody. A join
+needs a signed-in account and is always its own (issue 11): an anonymous caller is refused 401,
+a stranger naming a seated member 403, and neither gets a token.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from litestar import Litestar
 from services.game.application.lifecycle import GameContext, GameMode
 from services.game.application.service import Actor, ActorKind, Member, NewGame
 from services.game.rules.dice import Role
-from tests.integration.api.bots import bearer, create_online_game
+from tests.integration.api.bots import bearer, create_online_game, player_tokens
+from tests.integration.api.people import Person, people
 
 from .conftest import resources_of, truth
 
@@ -34,28 +35,33 @@ async def _hidden_member(app: Litestar, game_id: str) -> tuple[str, str]:
     return session.seat_members[player.id], player.role.value
 
 
-async def _join(client: httpx.AsyncClient, game_id: str, command_id: str, member_id: str) -> httpx.Response:
-    return await client.post(
-        f"/games/{game_id}/players",
-        json={"command_id": command_id, "member_id": member_id, "name": "Not Really"},
-    )
+async def _join(
+    client: httpx.AsyncClient, game_id: str, command_id: str, member_id: str | None, who: Person | None
+) -> httpx.Response:
+    body = {"command_id": command_id}
+    if member_id is not None:
+        body["member_id"] = member_id
+    return await client.post(f"/games/{game_id}/players", json=body, headers={} if who is None else who.auth)
 
 
 async def _assert_no_token_for_a_stranger(
-    client: httpx.AsyncClient, game_id: str, command_id: str, member_id: str, role: str
+    app: Litestar, client: httpx.AsyncClient, game_id: str, command_id: str, member_id: str, role: str
 ) -> None:
-    response = await _join(client, game_id, command_id, member_id)
-    leaked: dict[str, Any] = {}
-    if response.status_code == 201:
-        token = response.json()["token"]
-        seen = (await client.get(f"/games/{game_id}", headers=bearer(token))).json()
-        leaked = {p["member_id"]: p["role"] for p in seen["players"] if p["role"] is not None}
-    assert response.status_code in (403, 409, 422), (
-        f"an anonymous join replaying command {command_id!r} was answered {response.status_code} with a "
-        f"player token for {member_id}; with it the stranger reads {member_id}'s secret role "
-        f"({leaked.get(member_id)!r}, truly {role!r}): {response.text[:300]}"
-    )
-    assert "token" not in response.text or response.json().get("token") is None
+    [stranger] = await people(app, client, "Stranger")
+    for who, expected in ((None, (401,)), (stranger, (403, 409, 422))):
+        response = await _join(client, game_id, command_id, member_id, who)
+        leaked: dict[str, Any] = {}
+        if response.status_code == 201:
+            token = response.json()["token"]
+            seen = (await client.get(f"/games/{game_id}", headers=bearer(token))).json()
+            leaked = {p["member_id"]: p["role"] for p in seen["players"] if p["role"] is not None}
+        caller = "an anonymous join" if who is None else "a signed-in stranger's join"
+        assert response.status_code in expected, (
+            f"{caller} replaying command {command_id!r} was answered {response.status_code} with a "
+            f"player token for {member_id}; with it the stranger reads {member_id}'s secret role "
+            f"({leaked.get(member_id)!r}, truly {role!r}): {response.text[:300]}"
+        )
+        assert "token" not in response.text or response.json().get("token") is None
 
 
 async def test_the_creation_command_id_is_not_a_join_that_hands_out_tokens(
@@ -64,14 +70,14 @@ async def test_the_creation_command_id_is_not_a_join_that_hands_out_tokens(
     created = await create_online_game(client, organiser_token, players=5, command_id="create")
     game_id = created["game_id"]
     member, role = await _hidden_member(app, game_id)
-    await _assert_no_token_for_a_stranger(client, game_id, "create", member, role)
+    await _assert_no_token_for_a_stranger(app, client, game_id, "create", member, role)
 
 
 async def test_a_played_command_id_is_not_a_join_that_hands_out_tokens(
     app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
     created = await create_online_game(client, organiser_token, players=5, command_id="create-2")
-    game_id, tokens = created["game_id"], created["player_tokens"]
+    game_id, tokens = created["game_id"], await player_tokens(app, created)
     state = (await client.get(f"/games/{game_id}")).json()
     awaited = next(p["member_id"] for p in state["players"] if p["id"] == state["awaiting"]["player"])
     mine = (await client.get(f"/games/{game_id}", headers=bearer(tokens[awaited]))).json()
@@ -82,7 +88,7 @@ async def test_a_played_command_id_is_not_a_join_that_hands_out_tokens(
     )
     assert played.status_code == 200, played.text
     member, role = await _hidden_member(app, game_id)
-    await _assert_no_token_for_a_stranger(client, game_id, "move-1", member, role)
+    await _assert_no_token_for_a_stranger(app, client, game_id, "move-1", member, role)
 
 
 async def test_a_timed_out_decision_id_is_public_and_is_not_a_join(
@@ -111,7 +117,7 @@ async def test_a_timed_out_decision_id_is_public_and_is_not_a_join(
     timed_out = next(e for e in events if e["type"] == "DecisionTimedOut")
     command_id = f"timeout/{game_id}/{timed_out['version'] - 1}"  # from public data only
     member, role = await _hidden_member(app, game_id)
-    await _assert_no_token_for_a_stranger(client, game_id, command_id, member, role)
+    await _assert_no_token_for_a_stranger(app, client, game_id, command_id, member, role)
 
 
 async def test_a_league_games_creation_id_is_derivable_and_is_not_a_join(
@@ -135,7 +141,7 @@ async def test_a_league_games_creation_id_is_derivable_and_is_not_a_join(
         actor=Actor(kind=ActorKind.ORGANISER, id="league:saloon"),
     )
     member, role = await _hidden_member(app, game_id)
-    await _assert_no_token_for_a_stranger(client, game_id, f"league-game/{game_id}", member, role)
+    await _assert_no_token_for_a_stranger(app, client, game_id, f"league-game/{game_id}", member, role)
 
 
 async def test_a_fresh_join_of_a_started_game_is_refused_without_a_token(
@@ -144,36 +150,42 @@ async def test_a_fresh_join_of_a_started_game_is_refused_without_a_token(
     created = await create_online_game(client, organiser_token, players=4, command_id="create-3")
     game_id = created["game_id"]
     member, role = await _hidden_member(app, game_id)
-    await _assert_no_token_for_a_stranger(client, game_id, "a-brand-new-join", member, role)
+    await _assert_no_token_for_a_stranger(app, client, game_id, "a-brand-new-join", member, role)
 
 
 async def test_a_join_replayed_for_another_member_gets_no_token(
     app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
-    """A lobby: m2 joins with their command id; a stranger replays it naming m1 (who joined
-    first, so m1 is in the game): refused, as the gateway promises."""
+    """A lobby: Ben joins with his command id; a stranger replays it naming Ada (who joined
+    first, so Ada is in the game): refused, not being Ada; Ada herself replaying it is refused
+    as any join of a started game."""
     response = await client.post(
         "/games",
         json={"command_id": "lobby", "mode": "online", "player_count": 3, "members": []},
         headers=bearer(organiser_token),
     )
     game_id = response.json()["game_id"]
-    for n in (1, 2, 3):
-        joined = await _join(client, game_id, f"join-secret-{n}-7f3a9c", f"m{n}")
+    ada, ben, cid, stranger = await people(app, client, "Ada", "Ben", "Cid", "Stranger")
+    for n, who in enumerate((ada, ben, cid), start=1):
+        joined = await _join(client, game_id, f"join-secret-{n}-7f3a9c", None, who)
         assert joined.status_code == 201, joined.text
-    replay = await _join(client, game_id, "join-secret-2-7f3a9c", "m1")
+    replay = await _join(client, game_id, "join-secret-2-7f3a9c", ada.account_id, stranger)
+    assert replay.status_code == 403 and replay.json()["type"].endswith("/not-yourself"), replay.text
     # the game has started: refused as any new join would be, the used id not even mentioned
-    assert replay.status_code == 422, replay.text
-    assert "token" not in replay.json() or replay.json().get("token") is None
+    own = await _join(client, game_id, "join-secret-2-7f3a9c", None, ada)
+    assert own.status_code == 422, own.text
+    for answer in (replay, own):
+        assert "token" not in answer.json() or answer.json().get("token") is None
 
 
 async def test_another_organiser_replaying_a_create_gets_no_player_tokens(
     app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
-    """An online game's organiser is handed every player token (to pass on); a second
-    organiser who replays the very same create request must not be."""
+    """Whoever creates an online game gets no player's token (each plays as themselves), and a
+    second organiser who replays the very same create request gets none either."""
     created = await create_online_game(client, organiser_token, players=5, command_id="create-4")
-    assert created["player_tokens"]
+    assert set(created) == {"game_id", "version", "state"}
+    tokens = await player_tokens(app, created)
     rival = await resources_of(app).gateway.tokens.issue_organiser("rival-club")
     members = [{"member_id": f"m{i}", "name": f"Bot {i}"} for i in range(1, 6)]
     replay = await client.post(
@@ -184,5 +196,6 @@ async def test_another_organiser_replaying_a_create_gets_no_player_tokens(
     # command ids are per organiser: the rival's create is a game of its own, never the first
     assert replay.status_code == 201, replay.text[:300]
     assert replay.json()["game_id"] != created["game_id"]
-    for token in created["player_tokens"].values():
+    assert set(replay.json()) == {"game_id", "version", "state"}
+    for token in tokens.values():
         assert token not in replay.text

@@ -25,6 +25,9 @@ from services.game.rules.dice.old_saloon import chief_arrow as os2
 from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
 from services.game.rules.dice.old_saloon import special_roles as os3
+from services.game.rules.dice.undead import characters as ua3
+from services.game.rules.dice.undead import duels as ua1
+from services.game.rules.dice.undead import rage as ua2
 from services.game.rules.dice.vocabulary import ArrowReason, Cause, Face, GainCause, RollingEnd, SpecialRole
 from tests.unit.audit.games import TABLE_SEATS, online_game
 
@@ -92,6 +95,30 @@ EXAMPLES: list[tuple[msgspec.Struct, str]] = [
     ),
     (os5.GhostDiceSet(player=P2, dice=(0, 1), face=Face.BEER), "p2's Ghost token set dice 0 and 1 to beer"),
     (os5.GhostTokensReturned(player=P2), "p2's Ghost tokens went back to the Ghost"),
+    (ua2.RageDrawn(player=P2, card="r15"), "p2 drew a Rage card face down"),
+    (ua2.RageRevealed(player=P2, cards=("r15", "r02")), "p2 revealed the Rage cards r15, r02"),
+    (ua2.RageReturned(player=P2, count=1), "p2's 1 face-down Rage card went to the discards unseen"),
+    (ua1.WoundDrawn(player=P2, card=Face.SHOOT1), "p2 drew the shoot1 wound token"),
+    (ua1.WoundOwed(player=P2), "p2 must draw a wound token"),
+    (ua1.WoundsReturned(player=P2, tokens=(Face.BEER,)), "p2's wound tokens went back into the pile (1)"),
+    (ua1.WoundDynamiteSet(player=P2), "p2's dynamite wound token counts as one more dynamite"),
+    (ua1.WhiskeyDrunk(player=P2), "p2 drank a whiskey"),
+    (ua1.WhiskeyRage(player=P2), "p2 held no wound token and must draw a Rage card"),
+    (ua1.WoundDiscarded(player=P2, token=Face.BEER), "p2 put the beer wound token back"),
+    (ua1.WoundsApplied(player=P2, dice=(2,)), "p2's wound tokens cancelled dice 2"),
+    (ua3.ShotHealed(player=P2, target=P1), "p2 healed p1 for a shoot1 he used"),
+    (ua3.ShotHealDeclined(player=P2), "p2 healed nobody for a shoot1 he used"),
+    (ua3.DynamiteConverted(player=P2, die=0), "p2 turned die 0 from a dynamite to a beer"),
+    (ua3.ConvertDeclined(player=P2), "p2 kept this roll's dynamite"),
+    (ua3.DieBought(player=P2, die=1, face=Face.ARROW), "p2 paid 1 life to set die 1 to arrow"),
+    (ua3.DieNotBought(player=P2), "p2 left his dice as rolled"),
+    (ua3.RageMoved(player=P2, giver=P1, taker=P2, slot=0), "p2 moved one of p1's face-down Rage cards to p2"),
+    (ua3.RageMoveDeclined(player=P2), "p2 moved no Rage card"),
+    (ua1.DuelChallenged(player=P1, target=P2), "p1 challenged p2 to a duel"),
+    (ua1.DuelThrown(player=P2, face=Face.GATLING), "p2 threw gatling in the duel"),
+    (ua1.DuelLost(player=P2, winner=P1), "p2 lost the duel to p1"),
+    (ua1.DuelLossSettled(player=P2), "p2's loss for the duel applied"),
+    (ua1.DuelsUnused(player=P1), "p1's other duels found nobody to challenge"),
     (os2.ArrowTokenChosen(player=P1, chief=True), "p1 chose to take the Chief's Arrow"),
     (os4.ArrowsHeldBack(player=P1, count=2), "p1's 2 arrows rolled wait for his last roll"),
     (os4.FinalArrowsDue(player=P1, count=1), "p1's final dice took 1 arrow after his last roll"),

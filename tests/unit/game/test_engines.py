@@ -40,8 +40,8 @@ def test_engine_for_gives_one_engine_per_ruleset_playing_its_rules() -> None:
 
 
 def test_engine_for_refuses_a_module_this_server_does_not_play_naming_it() -> None:
-    with pytest.raises(UnplayableRuleset, match=r"^module UA2 \(Two Bullets Are Enough\) is not implemented"):
-        engine_for(ruleset_of(["UA2"]))
+    with pytest.raises(UnplayableRuleset, match=r"^module UA4 \(Undead or Alive\?\) is not implemented"):
+        engine_for(ruleset_of(["UA4"]))
 
 
 def test_a_game_is_played_and_folded_with_its_rulesets_rules() -> None:

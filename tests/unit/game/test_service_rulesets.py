@@ -21,8 +21,8 @@ from services.game.fairness.memory_vault import MemorySeedVault
 from services.game.rules.dice.modules import ENGINE_MODULES, rules_of
 from services.game.rules.ruleset import BASE_DICE, MODULES, ruleset_of
 
-UA2 = ruleset_of(["UA2"])
-"""Undead or Alive's Rage cards: no engine of this server plays them (yet)."""
+UA4 = ruleset_of(["UA4"])
+"""Undead or Alive's zombie outbreak: no engine of this server plays it (yet)."""
 ORGANISER = Actor(kind=ActorKind.ORGANISER, id="club-organiser")
 SEATS = (
     TableSeat(member_id="m1", name="Ann", role="sheriff", character="bart_cassidy"),
@@ -77,13 +77,13 @@ async def test_a_module_this_server_does_not_play_is_refused_naming_it(
 ) -> None:
     service = GameService(store, seeds)  # type: ignore[arg-type]
     spec = (
-        table(UA2)
+        table(UA4)
         if mode is GameMode.TABLE
-        else NewGame(mode=mode, player_count=4, members=(Member(member_id="m1", name="Ann"),), ruleset=UA2)
+        else NewGame(mode=mode, player_count=4, members=(Member(member_id="m1", name="Ann"),), ruleset=UA4)
     )
     with pytest.raises(InvalidRuleset) as refused:
         await service.create_game(spec, command_id="c1", actor=ORGANISER)
-    reason = "module UA2 (Two Bullets Are Enough) is not implemented by this server yet"
+    reason = "module UA4 (Undead or Alive?) is not implemented by this server yet"
     assert str(refused.value).endswith(f": {reason}")
     assert not await store.read_all()
 

@@ -112,3 +112,20 @@ def test_byes_score_the_documented_bye_points_and_entrants_appear_before_playing
     lines = {s.member_id: s for s in standings}
     assert lines["z"].points == 2 and lines["z"].byes == 1 and lines["z"].games == 0
     assert lines["new"].points == 0 and lines["new"].games == 0
+
+
+def test_a_forfeit_is_a_lost_game_without_points_and_ranks_below_an_equal_line() -> None:
+    # a loses a game worth 1 point in this scheme; b forfeits (no points at all); c and d
+    # neither played nor forfeited; e forfeited and lost a game, so ends level on points with a
+    games = [game("g1", result("a", won=False), result("e", won=False), result("x", won=True))]
+    standings = compute_standings(
+        games, PointsScheme(win=2, loss=1), entrants=["c", "d"], forfeits=["b", "e", "b"]
+    )
+    lines = {s.member_id: s for s in standings}
+    assert (lines["b"].games, lines["b"].forfeits, lines["b"].points, lines["b"].wins) == (2, 2, 0, 0)
+    assert (lines["e"].games, lines["e"].forfeits, lines["e"].points) == (2, 1, 1)
+    assert lines["b"].buchholz == 0.0  # a forfeit meets nobody
+    assert lines["a"].buchholz == lines["e"].buchholz  # and adds nothing to the table-mates'
+    # level on points, Buchholz, head-to-head and Renegade wins: fewer forfeits first
+    assert order(standings).index("a") < order(standings).index("e")
+    assert order(standings)[-3:] == ["c", "d", "b"]

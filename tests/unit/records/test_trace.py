@@ -22,6 +22,10 @@ def test_every_event_type_is_described() -> None:
         for game, _command in random_game(6, seed, (ModuleId.OS1, ModuleId.OS2, ModuleId.OS4)):  # noqa: B007
             pass
         games.append(game)
+    # UA1 at three players: a second duel symbol finds nobody left to challenge (DuelsUnused)
+    for game, _command in random_game(3, 1, (ModuleId.UA1, ModuleId.UA2)):  # noqa: B007
+        pass
+    games.append(game)
     # and the scenario records, which play the rare choices on purpose (Bart takes the Chief's)
     for path in scenario_files():
         record, expect = load(path)

@@ -47,8 +47,8 @@ def test_the_base_game_is_the_empty_module_set_and_its_table_is_shared() -> None
 
 
 def test_a_module_the_engine_does_not_play_is_refused_by_name() -> None:
-    with pytest.raises(InvalidSetup, match=r"module UA1 \(Look Me in the Eyes\) is not played"):
-        rules_of(ruleset_of(["UA1", "UA2"]))
+    with pytest.raises(InvalidSetup, match=r"module UA4 \(Undead or Alive\?\) is not played"):
+        rules_of(ruleset_of(["UA4"]))
 
 
 def test_a_module_hand_of_dice_and_start_of_turn_hook_reach_the_turn() -> None:

@@ -4,27 +4,17 @@
 
 import { h, properName, titleCase } from "./dom.js";
 import { href } from "./location.js";
+import { faceName, faceSvg, isDouble } from "./dice-faces.js";
+import { icon } from "./icons.js";
+import { seatUndead, tableUndead } from "./undead.js";
 
-const FACE_LABELS = {
-  arrow: { symbol: "➶", label: "Arrow" },
-  dynamite: { symbol: "✹", label: "Dynamite" },
-  shoot1: { symbol: "①", label: "Shoot 1" },
-  shoot2: { symbol: "②", label: "Shoot 2" },
-  beer: { symbol: "🍺", label: "Beer" },
-  gatling: { symbol: "⁂", label: "Gatling" },
-  // Old Saloon (OS1): the Loudmouth and Coward dice. A double face is two symbols, each aimed
-  // and used on its own, so it shows its symbol twice.
-  broken_arrow: { symbol: "⤫", label: "Broken arrow" },
-  bullet: { symbol: "●", label: "Bullet" },
-  shoot1x2: { symbol: "①①", label: "Shoot 1 ×2", double: true },
-  shoot2x2: { symbol: "②②", label: "Shoot 2 ×2", double: true },
-  beerx2: { symbol: "🍺🍺", label: "Beer ×2", double: true },
-  gatlingx2: { symbol: "⁂⁂", label: "Gatling ×2", double: true },
-};
-
-/** A face the page has no picture for (a later module's) still shows its name. */
+/**
+ * A face's name, the one its die is read by ("Beer", "1", "Beer ×2"); a face the page has no
+ * picture for (a later module's), its own words. In a sentence where a bare "1" would read
+ * badly, dice-faces.js `faceWords` says "Shoot 1".
+ */
 export function faceLabel(face) {
-  return FACE_LABELS[face]?.label ?? titleCase(face);
+  return faceName(face);
 }
 
 // The special role cards of OS3, by the names the audit's words use.
@@ -45,44 +35,53 @@ export function specialRoleName(card) {
 }
 
 /**
- * One die: its face, and its kind when it is not a base die (the Saloon dice of OS1 look
- * different from the five base dice). `preset`: a Ghost token set it (OS5), never rolled.
+ * One die: its face drawn in SVG (dice-faces.js), named for screen readers ("Beer ×2"), and its
+ * kind when it is not a base die (the Saloon dice of OS1 look different from the five base dice:
+ * border, colour, a letter and the kind's name). `preset`: a Ghost token set it (OS5), never rolled.
  */
 export function die(face, kind = "base", preset = false) {
-  const saloon = kind && kind !== "base";
+  const saloon = Boolean(kind) && kind !== "base";
   const kindLabel = saloon ? titleCase(kind) : null;
+  const kindClass = `die-kind-${kind || "base"}`;
   if (face === null || face === undefined) {
     return h(
       "li",
       {
-        class: `die die-unrolled${saloon ? ` die-saloon die-kind-${kind}` : ""}`,
+        class: `die die-unrolled ${kindClass}${saloon ? " die-saloon" : ""}`,
         "data-kind": kind,
         "aria-label": saloon ? `${kindLabel} die, not rolled` : "not rolled",
       },
-      h("span", { "aria-hidden": "true" }, "·"),
+      h("span", { class: "die-blank", "aria-hidden": "true" }),
       saloon ? h("span", { class: "die-kind", "data-testid": "die-kind" }, kindLabel) : null,
     );
   }
-  const known = FACE_LABELS[face] ?? { symbol: "?", label: titleCase(face) };
-  const title = [saloon ? `${kindLabel} die` : null, known.label, preset ? "set by a Ghost token" : null].filter(Boolean).join(": ");
+  const name = faceName(face);
+  const double = isDouble(face);
+  // a preset die is a Ghost token's (OS5) unless it is a revealed Rage card's symbol or the
+  // dynamite wound token (UA2, UA1): those say their kind already
+  const ghost = preset && kind !== "rage" && kind !== "wound";
+  const title = [saloon ? `${kindLabel} die` : null, name, ghost ? "set by a Ghost token" : null].filter(Boolean).join(": ");
   return h(
     "li",
     {
-      class: ["die", `die-${face}`, saloon ? `die-saloon die-kind-${kind}` : "", known.double ? "die-double" : "", preset ? "die-preset" : ""]
+      class: ["die", `die-${face}`, kindClass, saloon ? "die-saloon" : "", double ? "die-double" : "", preset ? "die-preset" : ""]
         .filter(Boolean)
         .join(" "),
       title,
       "data-face": face,
       "data-kind": kind,
-      "data-double": known.double ? "true" : null,
+      "data-double": double ? "true" : null,
       "data-preset": preset ? "true" : null,
     },
     saloon ? h("span", { class: "die-kind", "data-testid": "die-kind" }, kindLabel) : null,
-    h("span", { class: "die-symbol", "aria-hidden": "true" }, known.symbol),
-    h("span", { class: "die-label" }, known.label),
-    preset ? h("span", { class: "die-kind" }, "Ghost") : null,
+    faceSvg(face, kind),
+    // the drawing carries the name for screen readers; the caption is for the eyes
+    h("span", { class: "die-label", "aria-hidden": "true" }, name),
+    ghost ? h("span", { class: "die-kind die-ghost" }, "Ghost") : null,
   );
 }
+
+const isOver = (state) => state.status === "ended" || state.status === "abandoned";
 
 function roleBadge(role) {
   const shown = role ? titleCase(role) : "?";
@@ -94,7 +93,7 @@ function roleBadge(role) {
       title: role ? shown : "Hidden role",
       "aria-label": role ? `Role: ${shown}` : "Role hidden",
     },
-    role === "sheriff" ? h("span", { class: "star", "aria-hidden": "true" }, "★ ") : null,
+    role === "sheriff" ? icon("star", "star") : null,
     shown,
   );
 }
@@ -139,7 +138,7 @@ function ghostTokens(player) {
 }
 
 function playerCard(player, state) {
-  const active = state.activePlayer === player.id && state.status !== "ended";
+  const active = state.activePlayer === player.id && !isOver(state);
   const awaited = state.awaiting?.player === player.id;
   const ghost = Boolean(player.ghost);
   const classes = ["seat", active ? "seat-active" : "", player.alive ? "" : "seat-out", ghost ? "seat-ghost" : ""].filter(Boolean).join(" ");
@@ -162,6 +161,7 @@ function playerCard(player, state) {
     lifeBar(player.life, player.maxLife),
     arrowsLine(player, state),
     ghostTokens(player),
+    seatUndead(player, state),
     ghost
       ? h("div", { class: "seat-flag ghost", "data-testid": "ghost", title: "Out of the game, but keeps a turn: two dice and a Ghost token to give" }, "Ghost")
       : !player.alive
@@ -196,6 +196,8 @@ const MODULE_NAMES = {
   OS3: "special roles",
   OS4: "new characters",
   OS5: "the Ghost",
+  UA1: "duels",
+  UA2: "Rage cards",
 };
 
 // The versions of the data tables the ruleset plays with ("characters dice-base-1"), and what
@@ -229,8 +231,55 @@ function chiefFact(state) {
   return h("div", null, h("dt", null, "Chief's Arrow"), h("dd", { "data-testid": "chief-arrow", "data-holder": state.chiefHolder ?? "" }, where));
 }
 
-export function board(state) {
+// A game that is over has no turn: the fact beside the status is its outcome instead.
+function turnOrOutcome(state) {
+  if (isOver(state)) {
+    return h("div", null, h("dt", null, "Result"), h("dd", { "data-testid": "outcome" }, outcome(state)));
+  }
   const active = state.players.find((p) => p.id === state.activePlayer);
+  return h(
+    "div",
+    null,
+    h("dt", null, "Whose turn"),
+    h("dd", { "data-testid": "active-player" }, active ? `${active.id} ${active.name ?? ""}`.trim() : "—"),
+  );
+}
+
+function outcome(state) {
+  if (state.status === "abandoned") return "Abandoned";
+  const side = state.result?.winning_side;
+  if (!state.result) return "Over";
+  return side ? `${titleCase(side)} ${side === "outlaws" ? "win" : "wins"}` : "Nobody wins";
+}
+
+/**
+ * The REST state (GET /games/{id}, snake_case) in the shape `board` draws (the GraphQL Game's
+ * field names); the REST fields GraphQL lacks (Undead or Alive's) ride along.
+ */
+export function restBoard(state) {
+  const q = state.awaiting;
+  return {
+    ...state,
+    activePlayer: state.active_player,
+    arrowPile: state.arrow_pile,
+    chiefHolder: state.chief_holder,
+    chiefInPile: state.chief_in_pile,
+    diceKinds: state.dice_kinds,
+    dicePreset: state.dice_preset,
+    gameType: state.game_type,
+    awaiting: q ? { player: q.player, decision: q.decision, rollsLeft: q.rolls_left } : null,
+    players: state.players.map((p) => ({
+      ...p,
+      memberId: p.member_id,
+      maxLife: p.max_life,
+      specialRole: p.special_role,
+      ghostTokens: p.ghost_tokens,
+      rageCards: p.rage_cards,
+    })),
+  };
+}
+
+export function board(state) {
   return h(
     "section",
     { class: "board", "aria-label": "Game table", "data-testid": "board" },
@@ -239,14 +288,10 @@ export function board(state) {
       { class: "facts" },
       h("div", null, h("dt", null, "Status"), h("dd", { "data-testid": "status" }, titleCase(state.status))),
       h("div", null, h("dt", null, "Turn"), h("dd", { "data-testid": "turn" }, state.turn ?? "—")),
-      h(
-        "div",
-        null,
-        h("dt", null, "Whose turn"),
-        h("dd", { "data-testid": "active-player" }, active ? `${active.id} ${active.name ?? ""}`.trim() : "—"),
-      ),
+      turnOrOutcome(state),
       h("div", null, h("dt", null, "Arrow pile"), h("dd", { "data-testid": "arrow-pile" }, state.arrowPile ?? "—")),
       chiefFact(state),
+      ...tableUndead(state),
       h("div", null, h("dt", null, "Event"), h("dd", { "data-testid": "version" }, String(state.version))),
       h("div", null, h("dt", null, "Rules"), h("dd", { "data-testid": "ruleset" }, rulesLine(state))),
     ),
@@ -262,7 +307,7 @@ export function board(state) {
             state.dice.map((face, index) => die(face, state.diceKinds?.[index] ?? "base", (state.dicePreset ?? []).includes(index))),
           )
         : h("p", { class: "muted" }, "No dice on the table."),
-      state.awaiting ? awaitingLine(state.awaiting) : null,
+      state.awaiting && !isOver(state) ? awaitingLine(state.awaiting) : null,
     ),
     resultLine(state.result),
     h("ol", { class: "seats", "aria-label": "Players, clockwise" }, state.players.map((p) => playerCard(p, state))),

@@ -3,9 +3,14 @@
 // are shown only when the server sent them: a redacted role is null and reads "?", a redacted
 // special role is left out. An event type this page does not know (a module added later) still
 // gets a line: its name in words and its plain fields, never nothing.
+//
+// The replay goes further: the server redacts events as the game stands *now* (a finished game
+// shows every role), but the table on screen stands at event v. Given `seen` (seenOnBoard(the
+// table at v)), a line names a role or a special role card only if that table shows the
+// player's, whatever the event carries: the timeline, past and future events alike, never tells
+// more than the board beside it.
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const role = (value) => value ?? "?";
 const by = (cause, source) => (source ? `${cause} from ${source}` : String(cause));
 const list = (values) => (values ?? []).join(" ");
 
@@ -21,7 +26,48 @@ const CARDS = {
   main_gauche: "La Main Gauche du Diable",
 };
 const card = (value) => CARDS[value] ?? String(value ?? "?");
-const seat = (s) => `${s.player} ${role(s.role)}${s.special ? ` (${card(s.special)})` : ""} ${s.character}`;
+
+/** What a table shows: each player's role and special role card, null where it is hidden. */
+export function seenOnBoard(state) {
+  const roles = {};
+  const specials = {};
+  // UA2: the Rage cards that table shows face up (the discards) or to this viewer (his own)
+  const cards = new Set(state?.rage?.discard ?? []);
+  for (const player of state?.players ?? []) {
+    roles[player.id] = player.role ?? null;
+    specials[player.id] = player.specialRole ?? null;
+    for (const card of player.rageCards ?? []) cards.add(card);
+  }
+  return { roles, specials, cards };
+}
+
+/** Nothing shown yet (the table at v is still loading): every role reads "?". */
+export const NOTHING_SEEN = Object.freeze({ roles: {}, specials: {}, cards: new Set() });
+
+// The event's own role for `player`, unless the table at v hides that player's role.
+function roleIn(seen, player, value) {
+  if (seen && !seen.roles[player]) return "?";
+  return value ?? "?";
+}
+
+function specialIn(seen, player, value) {
+  if (seen && !seen.specials[player]) return null;
+  return value ?? null;
+}
+
+const seat = (s, seen) => {
+  const special = specialIn(seen, s.player, s.special);
+  return `${s.player} ${roleIn(seen, s.player, s.role)}${special ? ` (${card(special)})` : ""} ${s.character}`;
+};
+
+// Who won says which side they were on: named only once the table shows every role.
+function gameOver(e, seen) {
+  const roles = seen ? Object.values(seen.roles) : [];
+  if (seen && (!roles.length || roles.some((r) => !r))) return "game over";
+  return e.winning_side
+    ? `game over: ${e.winning_side} ${e.winning_side === "outlaws" ? "win" : "wins"} (${(e.winners ?? []).join(" ")})`
+    : "game over: nobody wins";
+}
 
 const DESCRIBE = {
   GameCreated: (e) => {
@@ -32,8 +78,8 @@ const DESCRIBE = {
   PlayerJoined: (e) => `${e.name ?? e.member_id ?? "a player"} joined`,
   SeatsDealt: () => "seats dealt",
   SeedRevealed: () => "dice seed revealed",
-  GameStarted: (e) =>
-    `game started: ${(e.seats ?? []).map(seat).join(", ")}${e.arrow_pile !== undefined ? `; arrow pile ${e.arrow_pile}` : ""}`,
+  GameStarted: (e, seen) =>
+    `game started: ${(e.seats ?? []).map((s) => seat(s, seen)).join(", ")}${e.arrow_pile !== undefined ? `; arrow pile ${e.arrow_pile}` : ""}`,
   TurnStarted: (e) => `turn ${e.turn}: ${e.player}`,
   DiceRolled: (e) => `${e.player} roll ${e.roll}${(e.dice ?? []).length === 5 ? "" : ` dice ${list(e.dice)}`}: ${list(e.faces)}`,
   RerollChosen: (e) => `${e.player} rerolls ${(e.dice ?? []).join(" ")}`,
@@ -46,10 +92,14 @@ const DESCRIBE = {
   ChiefArrowTaken: (e) => `${e.player} took the Chief's Arrow (${e.reason})`,
   ArrowTokenChosen: (e) => `${e.player} chooses ${e.chief ? "the Chief" : "a regular arrow"}`,
   // OS3, the special roles: a use reveals the card
-  RolePowerUsed: (e) => `${e.player} reveals ${card(e.role)} and uses it`,
+  RolePowerUsed: (e, seen) => {
+    const shown = specialIn(seen, e.player, e.role);
+    return shown ? `${e.player} reveals ${card(shown)} and uses it` : `${e.player} reveals a special role and uses it`;
+  },
   RoleUseCancelled: (e) => `${e.player} cancels ${e.cancelled}'s power`,
   WindowPassed: (e) => `${String(e.window ?? "").replace(/^role_window_/, "").replaceAll("_", " ")} window passes`,
-  SheriffChanged: (e) => `${e.player} becomes the Sheriff, ${e.previous} a Deputy`,
+  SheriffChanged: (e, seen) =>
+    roleIn(seen, e.player, "sheriff") === "?" ? "the Sheriff's star changes hands" : `${e.player} becomes the Sheriff, ${e.previous} a Deputy`,
   ArrowsSwapped: (e) => `arrows swapped between ${e.first} and ${e.second}`,
   DieFaceSet: (e) => `${e.player} sets die ${e.die} to ${e.face}`,
   RerollForced: (e) => `${e.player} forces ${e.target} to reroll`,
@@ -66,6 +116,31 @@ const DESCRIBE = {
   GhostTokenGiven: (e) => `${e.player} gives the ${e.face} Ghost token${e.x2 ? " and x2" : ""} to ${e.target}`,
   GhostDiceSet: (e) => `${e.player}'s Ghost token sets die ${list(e.dice)} to ${e.face}`,
   GhostTokensReturned: (e) => `${e.player}'s Ghost tokens go back`,
+  // UA2, Rage cards: a drawn card is face down, so its line never names it (even when the server
+  // sent it to its holder): the holder reads it on his own seat, nobody else anywhere
+  RageDrawn: (e) => `${e.player} draws a Rage card, face down${e.reshuffled ? " (the discards reshuffled first)" : ""}`,
+  // the replay names revealed cards only once its table shows them (a later reveal of a card
+  // still face down at that step is not told early)
+  RageRevealed: (e, seen) => {
+    const cards = e.cards ?? [];
+    const named = !seen || (seen.cards && cards.every((c) => seen.cards.has(c)));
+    return `${e.player} reveals ${plural(cards.length, "Rage card")}${named && cards.length ? `: ${list(cards)}` : ""}`;
+  },
+  RageReturned: (e) => `${e.player}'s ${plural(e.count, "face-down Rage card")} go to the discards unseen`,
+  // UA1, duels and wound tokens (face up once drawn)
+  WoundDrawn: (e) => (e.kept === false ? `${e.player} draws a ${e.card} wound token, already held: back to the pile` : `${e.player} draws a ${e.card} wound token`),
+  WoundOwed: (e) => `${e.player} must draw a wound token`,
+  WhiskeyDrunk: (e) => `${e.player} drinks a whiskey`,
+  WhiskeyRage: (e) => `${e.player} holds no wound token: the whiskey draws a Rage card`,
+  WoundDiscarded: (e) => `${e.player} discards the ${e.token} wound token`,
+  WoundsApplied: (e) => `${e.player}'s wound tokens cancel die ${list(e.dice)}`,
+  WoundDynamiteSet: (e) => `${e.player}'s dynamite wound token counts as a dynamite`,
+  WoundsReturned: (e) => `${e.player}'s wound tokens go back to the pile${(e.tokens ?? []).length ? ` (${list(e.tokens)})` : ""}`,
+  DuelChallenged: (e) => `${e.player} challenges ${e.target} to a duel`,
+  DuelThrown: (e) => `${e.player} throws ${e.face}${e.face === "duel" ? " (the duel goes on)" : ""}`,
+  DuelLost: (e) => `${e.player} loses the duel to ${e.winner}`,
+  DuelLossSettled: (e) => `${e.player}'s duel loss applies`,
+  DuelsUnused: (e) => `${e.player}'s other duels find nobody left to challenge`,
   ArrowsReturned: (e) => `${e.player} returned ${plural(e.count, "arrow")} (${e.reason})`,
   IndiansAttacked: () => "Indians attack",
   AllArrowsReturned: () => "all arrows back to the pile",
@@ -82,36 +157,41 @@ const DESCRIBE = {
   LifeLost: (e) => `${e.player} lost ${e.amount} life (${by(e.cause, e.source)})`,
   LifeGained: (e) => `${e.player} gained ${e.amount} life (${by(e.cause, e.source)})`,
   ArrowsRemoved: (e) => `${e.player} removes an arrow from ${(e.from_players ?? []).join(" ")}`,
-  PlayerEliminated: (e) =>
-    `${e.player} (${role(e.role)}) eliminated ${e.source ? `by ${e.source} (${e.cause})` : `by ${e.cause}`} on turn ${e.turn}`,
+  PlayerEliminated: (e, seen) =>
+    `${e.player} (${roleIn(seen, e.player, e.role)}) eliminated ${e.source ? `by ${e.source} (${e.cause})` : `by ${e.cause}`} on turn ${e.turn}`,
   TurnEnded: (e) => `${e.player} ends the turn`,
-  GameEnded: (e) =>
-    e.winning_side
-      ? `game over: ${e.winning_side} ${e.winning_side === "outlaws" ? "win" : "wins"} (${(e.winners ?? []).join(" ")})`
-      : "game over: nobody wins",
+  GameEnded: (e, seen) => gameOver(e, seen),
 };
 
+// Fields of an unknown event that may say who holds which role: left out of the replay's line.
+const ROLE_LIKE = /role|special|side|winner|result|team|card/;
+
 // "GainsReleased" -> "gains released"; with its plain fields: "gains released (player p2)".
-function generic(type, data) {
+function generic(type, data, seen) {
   const words = String(type)
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .toLowerCase();
-  const fields = Object.entries(data ?? {})
+  const entries = Object.entries(data ?? {}).filter(([key]) => !(seen && ROLE_LIKE.test(key)));
+  const fields = entries
     .filter(([, value]) => value !== null && value !== undefined && typeof value !== "object")
     .map(([key, value]) => `${key.replaceAll("_", " ")} ${value}`);
-  const lists = Object.entries(data ?? {})
+  const lists = entries
     .filter(([, value]) => Array.isArray(value) && value.every((v) => typeof v !== "object"))
     .map(([key, value]) => `${key.replaceAll("_", " ")} ${value.join(" ")}`);
   const all = [...fields, ...lists];
   return all.length ? `${words} (${all.join(", ")})` : words;
 }
 
-export function describeEvent(event) {
+/**
+ * The line for one event. `seen` (optional, from seenOnBoard): name only the roles that table
+ * shows; without it, the event's roles as the server sent them (the live feed, which is now).
+ */
+export function describeEvent(event, seen) {
   const describe = DESCRIBE[event.type];
-  if (!describe) return generic(event.type, event.data); // an event type added later still gets a line
+  if (!describe) return generic(event.type, event.data, seen); // an event type added later still gets a line
   try {
-    return describe(event.data ?? {});
+    return describe(event.data ?? {}, seen);
   } catch {
-    return generic(event.type, event.data);
+    return generic(event.type, event.data, seen);
   }
 }

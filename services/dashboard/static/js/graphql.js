@@ -1,6 +1,9 @@
 // The dashboard's only way to the server: the named operations of graphql/operations/, fetched
 // as text and posted unchanged. No query strings live in this code, so what CI validates
-// against the schema is exactly what runs.
+// against the schema is exactly what runs. A signed-in browser sends its session, so the answers
+// are redacted for that person (your own role, your legal moves).
+
+import { authHeaders } from "./session.js";
 
 const meta = (name, fallback) => document.querySelector(`meta[name="${name}"]`)?.content || fallback;
 
@@ -50,7 +53,7 @@ export async function query(path, operationName, variables = {}) {
   try {
     response = await fetch(GRAPHQL_PATH, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
+      headers: { "content-type": "application/json", accept: "application/json", ...authHeaders() },
       body: JSON.stringify({ query: document, operationName, variables }),
     });
   } catch (error) {

@@ -10,17 +10,39 @@ import { renderStandings } from "./views/standings.js";
 import { renderPlayer } from "./views/player.js";
 import { renderTournament } from "./views/tournament.js";
 import { renderGames } from "./views/games.js";
+import { renderFind } from "./views/find.js";
 import { renderLive } from "./views/live.js";
 import { renderReplay } from "./views/replay.js";
+import { renderVerify } from "./views/verify.js";
+import { renderPlay } from "./views/play.js";
+import { renderTable } from "./views/table.js";
+import { renderHome } from "./views/home.js";
+import { renderInvite, renderSignIn } from "./views/signin.js";
+import { renderWho } from "./who.js";
+import { renderNewClub } from "./views/organise/club-new.js";
+import { renderClub } from "./views/organise/club.js";
+import { renderLeague } from "./views/organise/league.js";
+import { onChange } from "./session.js";
+import "./skip-link.js"; // the skip link moves the focus, not the hash router
 
 const ROUTES = [
+  { pattern: /^\/signin$/, nav: "me", title: "Sign in", render: renderSignIn },
+  { pattern: /^\/invite\/([^/]+)$/, nav: "me", title: "Accept an invite", render: renderInvite },
+  { pattern: /^\/home$/, nav: "me", title: "Your page", render: renderHome },
+  { pattern: /^\/clubs\/new$/, nav: "me", title: "Found a club", render: renderNewClub },
+  { pattern: /^\/club\/([^/]+)$/, nav: "me", title: "Club", render: renderClub },
+  { pattern: /^\/league\/([^/]+)$/, nav: "standings", title: "League", render: renderLeague },
   { pattern: /^\/leaderboard$/, nav: "leaderboard", title: "Leaderboards", render: renderLeaderboard },
   { pattern: /^\/standings$/, nav: "standings", title: "Standings", render: renderStandings },
   { pattern: /^\/player\/([^/]+)$/, nav: "leaderboard", title: "Player", render: renderPlayer },
   { pattern: /^\/tournament$/, nav: "tournament", title: "Tournaments", render: renderTournament },
   { pattern: /^\/games$/, nav: "games", title: "Games", render: renderGames },
+  { pattern: /^\/find$/, nav: "find", title: "Find", render: renderFind },
   { pattern: /^\/game\/([^/]+)\/live$/, nav: "games", title: "Live game", render: renderLive },
   { pattern: /^\/game\/([^/]+)\/replay$/, nav: "games", title: "Replay", render: renderReplay },
+  { pattern: /^\/game\/([^/]+)\/verify$/, nav: "games", title: "Verify a game", render: renderVerify },
+  { pattern: /^\/game\/([^/]+)\/play$/, nav: "games", title: "Your seat", render: renderPlay },
+  { pattern: /^\/game\/([^/]+)\/table$/, nav: "games", title: "Keep score", render: renderTable },
 ];
 let current = null; // {controller, cleanup}
 
@@ -31,11 +53,17 @@ function highlight(nav) {
   }
 }
 
+let shownPath = null;
+
 function route() {
   current?.controller.abort();
   current?.cleanup?.();
   const main = document.getElementById("main");
   const { path, params } = parseHash(window.location.hash);
+  // a keyboard user who followed a link to another page starts on its content, not at the top
+  // of the header again; a page that puts the focus on its first field does so after this
+  if (shownPath !== null && path !== shownPath) main.focus({ preventScroll: true });
+  shownPath = path;
   const controller = new AbortController();
   current = { controller, cleanup: null };
   const match = ROUTES.map((r) => ({ r, m: path.match(r.pattern) })).find((x) => x.m);
@@ -53,4 +81,10 @@ function route() {
 }
 
 window.addEventListener("hashchange", route);
+// signing in or out (here or in another tab) redraws the header and the page for the new person
+onChange(() => {
+  renderWho(document.getElementById("who"));
+  route();
+});
+renderWho(document.getElementById("who"));
 route();

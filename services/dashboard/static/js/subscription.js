@@ -5,6 +5,7 @@
 // One socket per subscription keeps the bookkeeping trivial; the dashboard opens one at a time.
 
 import { loadDocument, websocketUrl } from "./graphql.js";
+import { authHeaders } from "./session.js";
 
 const PROTOCOL = "graphql-transport-ws";
 const SUBSCRIPTION_ID = "1";
@@ -34,7 +35,7 @@ export function subscribe(path, operationName, variables, { onNext, onError, onC
     .then((document) => {
       if (finished) return;
       socket = new WebSocket(websocketUrl(), PROTOCOL);
-      socket.addEventListener("open", () => send({ type: "connection_init", payload: {} }));
+      socket.addEventListener("open", () => send({ type: "connection_init", payload: { ...authHeaders() } }));
       socket.addEventListener("message", (event) => {
         let message;
         try {

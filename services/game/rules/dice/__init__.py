@@ -115,3 +115,4 @@ __all__ = [
 
 # The expansion modules register themselves with the engine once its parts are all defined.
 from services.game.rules.dice import old_saloon as old_saloon
+from services.game.rules.dice import undead as undead

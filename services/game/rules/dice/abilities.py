@@ -71,6 +71,8 @@ EndOfTurn = Callable[["GameState", "TurnState", "PlayerState", Emit], None]
 BeforeFirstRoll = Callable[["GameState", "TurnState", "PlayerState"], Step | None]
 """``TurnPoint.START_OF_TURN``, a module's, after the start-of-turn questions: a step that sets
 dice before the first roll (OS5's Ghost-preset dice), None when there is nothing to set."""
+Reveal = Callable[["GameState", "TurnState", "PlayerState"], "Awaiting | Step | None"]
+"""A module's step at the end of the start of turn (UA2's Rage reveal, S4); None once done."""
 EliminatedTurn = Callable[["GameState", "TurnState", "PlayerState"], Awaiting | Step | None]
 """``TurnPoint.ELIMINATED_TURN``, a module's: the next question or step of the turn of a seat
 that is not alive (OS5's Ghost); None ends that turn."""
@@ -118,6 +120,9 @@ class Ability:
     may aim it where follows from the reach of the face used)."""
     before_shots: BeforeShots | None = None
     own_beer: OwnBeer | None = None
+    others_beer: OwnBeer | None = None
+    """``TurnPoint.ON_RESOLVE_BEERS``: life each beer the active player gives another heals
+    (base: 1; UA3's Greg Digger: 2)."""
     after_gatling: AfterGatling | None = None
     on_damage: OnDamage | None = None
     after_damage: AfterDamage | None = None
@@ -128,6 +133,15 @@ class Ability:
     """Answers a loss of life once it applies (``TurnPoint.AFTER_DAMAGE``): asked after every
     step, so worked out once."""
     before_first_roll: BeforeFirstRoll | None = None
+    after_dynamite: Reveal | None = None
+    """``TurnPoint.ON_RESOLVE_DYNAMITE``, a module's, once the dynamite is resolved and before the
+    shots: a question or step (UA1: each ``whiskey``, then the wound tokens' cancellations)."""
+    after_resolving: Reveal | None = None
+    """``TurnPoint.END_OF_TURN``, a module's, once every symbol of the dice is resolved and
+    before the end of the turn: a question or step (UA1's duels)."""
+    reveal: Reveal | None = None
+    """``TurnPoint.START_OF_TURN``, a module's, after every start-of-turn ability and before
+    the dice are chosen: a question or step (UA2: the Rage cards revealed, their arrows)."""
     eliminated_turn: EliminatedTurn | None = None
     # Rule hooks of modules only (``RulesModule.hooks``); no character sets them.
     interrupt: Interrupt | None = None
@@ -224,8 +238,9 @@ def _vulture_sam(s: GameState, owner: PlayerState, eliminated: Sequence[PlayerSt
 
 
 def _suzy_lafayette(s: GameState, t: TurnState, owner: PlayerState, emit: Emit) -> None:
-    """Gains 2 life at the end of her turn if her final dice show no shoot1 or shoot2."""
-    if not t.final_dice().shoot:
+    """Gains 2 life at the end of her turn if her final dice show no shoot1 or shoot2 (a
+    revealed Rage card's shots are not dice: they do not count, UA2)."""
+    if not [i for i in t.final_dice().shoot if t.kinds[i].name != "rage"]:
         gained = min(2, owner.max_life - owner.life)
         if gained:
             heal = ev.LifeGained(player=owner.id, amount=gained, cause=GainCause.END_OF_TURN_HEAL)
@@ -248,4 +263,3 @@ SUZY_LAFAYETTE = Ability(end_of_turn=_suzy_lafayette)
 def base_rerollable(t: TurnState) -> tuple[DieIndex, ...]:
     """The base rule at ``TurnPoint.ON_KEEP``: every die not showing dynamite."""
     return tuple([i for i, f in enumerate(t.dice) if f is not DYNAMITE])
-

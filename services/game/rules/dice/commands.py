@@ -187,6 +187,48 @@ class TakeLoss(Command, frozen=True, kw_only=True):
         return f"{self.player} take-loss {self.target}"
 
 
+class DrawCard(Command, frozen=True, kw_only=True):
+    """A card or token drawn at random for ``player`` (UA2's Rage cards): the server's draw
+    online, the scorekeeper's entry at a table; the engine checks it is there to be drawn."""
+
+    card: str
+
+    def text(self) -> str:
+        return f"{self.player} draw {self.card}"
+
+
+class DiscardWound(Command, frozen=True, kw_only=True):
+    """UA1: after a whiskey, put this wound token (its symbol) back into the pile."""
+
+    token: str
+
+    def text(self) -> str:
+        return f"{self.player} discard-wound {self.token}"
+
+
+class SetDie(Command, frozen=True, kw_only=True):
+    """UA3: turn one of the active player's dice to ``face`` (Belle Star: a ``dynamite`` to
+    ``beer``)."""
+
+    die: DieIndex
+    face: Face
+
+    def text(self) -> str:
+        return f"{self.player} set {self.die} {self.face}"
+
+
+class MoveRage(Command, frozen=True, kw_only=True):
+    """UA3, Pat Brennan: move the face-down Rage card ``slot`` (0 = the first ``giver`` drew)
+    from ``giver`` to ``taker``."""
+
+    giver: PlayerId
+    taker: PlayerId
+    slot: int = 0
+
+    def text(self) -> str:
+        return f"{self.player} move-rage {self.giver} {self.taker} {self.slot}"
+
+
 class Decline(Command, frozen=True, kw_only=True):
     """Answer "no" to the optional decision awaited."""
 
@@ -211,6 +253,10 @@ GameCommand = (
     | GiveArrow
     | SeizeChiefArrow
     | TakeLoss
+    | DrawCard
+    | DiscardWound
+    | SetDie
+    | MoveRage
     | Decline
 )
 
@@ -296,6 +342,12 @@ def parse_command(text: str) -> GameCommand:
             return RemoveArrows(player=player, from_players=tuple(PlayerId(w) for w in args))
         case "decline" if not args:
             return Decline(player=player)
+        case "move-rage" if len(args) == 3:
+            return MoveRage(
+                player=player, giver=PlayerId(args[0]), taker=PlayerId(args[1]), slot=_int(args[2], text)
+            )
+        case "set" if len(args) == 2:
+            return SetDie(player=player, die=_int(args[0], text), face=_face(args[1], text))
         case "saloon" if len(args) == 1:
             return ChooseSaloonDie(player=player, die=None if args[0] == "none" else args[0])
         case "arrow" if len(args) == 1 and args[0] in ("chief", "regular"):
@@ -309,8 +361,12 @@ def parse_command(text: str) -> GameCommand:
             return SeizeChiefArrow(player=player)
         case "take-loss" if len(args) == 1:
             return TakeLoss(player=player, target=PlayerId(args[0]))
+        case "draw" if len(args) == 1:
+            return DrawCard(player=player, card=args[0])
+        case "discard-wound" if len(args) == 1:
+            return DiscardWound(player=player, token=args[0])
     raise MalformedCommand(
         f"{text!r}: unknown or incomplete command; expected one of roll, reroll, stop, target, "
         "double, arrows-instead, discard, remove, decline, saloon, arrow, ghost-give, use, pass, "
-        "give-arrow, seize-chief, take-loss"
+        "give-arrow, seize-chief, take-loss, draw, discard-wound"
     )

@@ -404,6 +404,8 @@ def _check_count(state: GameState, q: Awaiting, c: cmd.Command) -> None:
 def _respond_arrows_instead(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
     t = _turn(s)
     step = "gatling" if t.shots_done or not t.final_dice().shoot else "shots"
+    if s.duels is not None and s.duels.now(t.number).loser is not None:
+        step = "duel"  # UA1: a duel's loss waits for it
     if isinstance(c, cmd.Decline):
         count = 0  # "no" is recorded as taking 0 arrows (docs/rulings.md)
     else:

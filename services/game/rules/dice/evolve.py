@@ -172,6 +172,8 @@ def _arrow_taken(s: GameState, e: ev.ArrowTaken | ev.ChiefArrowTaken) -> None:
         return
     if e.reason is ArrowReason.ROLL:
         t.roll_arrows_left -= 1
+    elif e.reason is ArrowReason.RAGE and s.rage is not None:
+        s.rage.arrows_left -= 1
     elif e.reason is ArrowReason.HIT_BACK and t.batch is not None:
         t.batch.hit_backs_given += 1
 
@@ -253,6 +255,8 @@ _INDIAN_ATTACK, _BEER_GAIN = Cause.INDIAN_ATTACK, GainCause.BEER
 def _life_lost(s: GameState, e: ev.LifeLost) -> None:
     s.by_id[e.player].life -= e.amount
     t = s.turn
+    if s.rage is not None:  # the turn's gross loss (UA2's Rage draws)
+        s.rage.note_loss(e.player, e.amount, s.last_turn_number)
     if t is not None and t.batch is not None and e.cause is not _INDIAN_ATTACK:
         t.batch.lost[e.player] = t.batch.lost.get(e.player, 0) + e.amount
 

@@ -110,6 +110,11 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState, hooks: tuple[
         if question is not None:
             return question
     if first and hooks:
+        for rule in hooks:  # cards revealed at the start of the turn (UA2's Rage, S4)
+            if rule.reveal is not None:
+                move = rule.reveal(s, t, active)
+                if move is not None:
+                    return move
         for rule in hooks:  # the dice of the turn (OS1's Saloon die), last before rolling
             if rule.choose_dice is not None:
                 question = rule.choose_dice(s, t, active)
@@ -141,6 +146,11 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState, hooks: tuple[
                 move = rule.after_roll(s, t, active)
                 if move is not None:
                     return move
+    own_after_roll = ability.after_roll
+    if own_after_roll is not None:  # the roller's own rule after each roll (UA3's Belle Star)
+        move = own_after_roll(s, t, active)
+        if move is not None:
+            return move
     if t.count(DYNAMITE) >= 3:
         return _finalize_three_dynamite
     max_rolls = 1 + ch.rerolls
@@ -204,6 +214,12 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
             return move
     if final.dynamite >= 3 and not t.dynamite_done:
         return _explode_dynamite
+    hooks = s.rules.hooks
+    for rule in hooks:  # a module's steps between dynamite and shots (UA1's whiskey, wounds)
+        if rule.after_dynamite is not None:
+            move = rule.after_dynamite(s, t, active)
+            if move is not None:
+                return move
     # once fired, every shoot die had its target (and Slab had answered): nothing left to ask
     shoot = final.shoot
     if shoot and not t.shots_done:
@@ -242,6 +258,11 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
         question = after_gatling(s, t, active, gatlings)
         if question is not None:
             return question
+    for rule in hooks:  # a module's last steps of the resolution (UA1's duels)
+        if rule.after_resolving is not None:
+            move = rule.after_resolving(s, t, active)
+            if move is not None:
+                return move
     return _end_of_turn
 
 
@@ -385,6 +406,8 @@ def _pour_beers(s: GameState, emit: Emit) -> None:
     own_beer = active.character.ability.own_beer
     # judged now, when the beers start to resolve, for every beer of the turn (Jesse Jones)
     self_heal = 1 if own_beer is None else own_beer(active)
+    others_beer = active.character.ability.others_beer
+    other_heal = 1 if others_beer is None else others_beer(active)
     beers = t.beer_dice()
     targets = t.targets
     aimed = [targets[die][0] for die in beers]
@@ -393,7 +416,7 @@ def _pour_beers(s: GameState, emit: Emit) -> None:
         aimed += [seconds[die][0] for die in beers if die in seconds]
     for target_id in aimed:
         target = s.by_id[target_id]
-        heal = self_heal if target is active else 1
+        heal = self_heal if target is active else other_heal
         gain_life(
             s,
             ev.LifeGained(

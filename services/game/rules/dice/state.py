@@ -32,6 +32,8 @@ from services.game.rules.dice.vocabulary import (
 if TYPE_CHECKING:
     from services.game.rules.dice.modules import Rules
     from services.game.rules.dice.old_saloon.special_roles import SpecialRoles
+    from services.game.rules.dice.undead.duels import DuelState
+    from services.game.rules.dice.undead.rage import RageState
 
 DICE_COUNT = 5
 _OVER = Phase.OVER
@@ -85,6 +87,7 @@ class BatchKind:
     SHOTS = "shots"
     GATLING = "gatling"
     BULLET = "bullet"  # OS1: one bullet face, while rolling
+    DUEL = "duel"  # UA1: the loser of one duel
 
 
 @dataclass(slots=True)
@@ -178,6 +181,8 @@ class TurnState:
     anyone: Black Jack, Le Joueur), acting as rolled with the first roll."""
     rolled: tuple[DieIndex, ...] = ()
     """The dice of the last roll (OS3's Le Doc sets a die before that roll's effects apply)."""
+    cancelled: tuple[DieIndex, ...] = ()
+    """Final dice whose symbol a Duel Wound token cancelled (UA1): they resolve nothing."""
 
     def clone(self) -> TurnState:
         return TurnState(
@@ -204,6 +209,7 @@ class TurnState:
             self.roll_bullets_left,
             self.preset,
             self.rolled,
+            self.cancelled,
         )
 
     def faces(self) -> list[Face]:
@@ -223,7 +229,10 @@ class TurnState:
         final = self.final
         if final is None:
             assert self.phase is Phase.RESOLVING, "the dice are not final yet"
-            final = self.final = FinalDice.of(self.dice, self.kinds)
+            dice = self.dice
+            if self.cancelled:  # UA1's wound tokens: a cancelled die shows nothing to resolve
+                dice = [None if i in self.cancelled else f for i, f in enumerate(dice)]
+            final = self.final = FinalDice.of(dice, self.kinds)
         return final
 
     def beer_dice(self) -> tuple[DieIndex, ...]:
@@ -286,6 +295,10 @@ class GameState:
     """OS3: the special role cards, who revealed and used his, the windows open and passed."""
     held: HeldLosses | None = None
     """A step's losses waiting for answers before they apply (OS4); None otherwise."""
+    rage: RageState | None = None
+    """UA2: the Rage deck, its discards and the face-down cards each player holds."""
+    duels: DuelState | None = None
+    """UA1: the wound tokens (pile and held) and the turn's whiskeys and duels."""
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.players}
@@ -311,6 +324,8 @@ class GameState:
             chief_in_pile=self.chief_in_pile,
             special=None if self.special is None else self.special.clone(),
             held=None if self.held is None else self.held.clone(),
+            rage=None if self.rage is None else self.rage.clone(),
+            duels=None if self.duels is None else self.duels.clone(),
         )
 
     def player(self, id: PlayerId) -> PlayerState:

@@ -29,6 +29,9 @@ class Face(StrEnum):
     SHOOT2X2 = "shoot2x2"
     BEERX2 = "beerx2"
     GATLINGX2 = "gatlingx2"
+    # Undead or Alive (UA1): the Duel dice
+    WHISKEY = "whiskey"
+    DUEL = "duel"
 
 
 ARROW, DYNAMITE, SHOOT1, SHOOT2, BEER, GATLING = (
@@ -81,6 +84,15 @@ class CharacterId(StrEnum):
     MOLLY_STARK = "molly_stark"
     TEQUILA_JOE = "tequila_joe"
     VERA_CUSTER = "vera_custer"
+    # Undead or Alive, UA3 (undead/characters.py)
+    BELLE_STAR = "belle_star"
+    CHUCK_WENGAM = "chuck_wengam"
+    GREG_DIGGER = "greg_digger"
+    HERB_HUNTER = "herb_hunter"
+    PAT_BRENNAN = "pat_brennan"
+    PIXIE_PETE = "pixie_pete"
+    SAM_THE_HEALER = "sam_the_healer"
+    SEAN_MALLORY = "sean_mallory"
 
 
 class Role(StrEnum):
@@ -138,6 +150,8 @@ class Cause(StrEnum):
     INDIAN_ATTACK = "indian_attack"
     DYNAMITE = "dynamite"
     BULLET = "bullet"  # OS1's Loudmouth die: the roller loses 1, no source
+    DUEL = "duel"  # UA1: the loser of a duel loses 1, the other duelist its source
+    PRICE = "price"  # UA3's Chuck Wengam pays 1 life to set a die, no source
 
 
 class GainCause(StrEnum):
@@ -146,6 +160,8 @@ class GainCause(StrEnum):
     END_OF_TURN_HEAL = "end_of_turn_heal"  # Suzy Lafayette
     ELIMINATION_REWARD = "elimination_reward"  # Vulture Sam
     THREE_SHOTS_HEAL = "three_shots_heal"  # OS4's Doc Holyday
+    WHISKEY = "whiskey"  # UA1: the active player's whiskey
+    SHOT_HEAL = "shot_heal"  # UA3's Sam the Healer: one heal per shoot1 he used
 
 
 class ArrowReason(StrEnum):
@@ -158,6 +174,7 @@ class ArrowReason(StrEnum):
     DISCARD_ON_LOSS = "discard_on_loss"  # Pedro Ramirez
     REMOVED_BY_GATLING_FACE = "removed_by_gatling_face"  # Kit Carlson
     BROKEN_ARROW = "broken_arrow"  # OS1: a broken_arrow face makes a player return one
+    RAGE = "rage"  # UA2: an arrow symbol of a Rage card revealed at the start of the turn
 
 
 class Phase(StrEnum):

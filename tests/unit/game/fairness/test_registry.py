@@ -110,6 +110,67 @@ def test_the_registry_holds_deal_1_and_dice_1_with_their_tables_written_out() ->
                 ),
             },
         ),
+        "deal-3": (
+            DerivationKind.DEAL,
+            {
+                "characters dice-base-1": (
+                    "bart_cassidy",
+                    "black_jack",
+                    "calamity_janet",
+                    "el_gringo",
+                    "jesse_jones",
+                    "jourdonnais",
+                    "kit_carlson",
+                    "lucky_duke",
+                    "paul_regret",
+                    "pedro_ramirez",
+                    "rose_doolan",
+                    "sid_ketchum",
+                    "slab_the_killer",
+                    "suzy_lafayette",
+                    "vulture_sam",
+                    "willy_the_kid",
+                ),
+                "characters-os4 os4-1": (
+                    "jose_delgado",
+                    "tequila_joe",
+                    "apache_kid",
+                    "bill_noface",
+                    "elena_fuente",
+                    "vera_custer",
+                    "doc_holyday",
+                    "molly_stark",
+                ),
+                "characters-ua3 ua3-1": (
+                    "belle_star",
+                    "chuck_wengam",
+                    "greg_digger",
+                    "herb_hunter",
+                    "pat_brennan",
+                    "pixie_pete",
+                    "sam_the_healer",
+                    "sean_mallory",
+                ),
+                "table-order": ("characters", "characters-os4", "characters-ua3"),
+                "pool-needs": (
+                    "jose_delgado OS1",
+                    "tequila_joe OS1",
+                    "apache_kid OS2",
+                    "herb_hunter UA1",
+                    "sean_mallory UA1",
+                    "pat_brennan UA2",
+                    "pixie_pete UA2",
+                ),
+                "roles-3": ("deputy", "outlaw", "renegade"),
+                "roles-4": ("sheriff", "renegade", "outlaw", "outlaw"),
+                "roles-5": ("sheriff", "renegade", "outlaw", "outlaw", "deputy"),
+                "roles-6": ("sheriff", "renegade", "outlaw", "outlaw", "outlaw", "deputy"),
+                "roles-7": ("sheriff", "renegade", "outlaw", "outlaw", "outlaw", "deputy", "deputy"),
+                "roles-8": (
+                    "sheriff", "renegade", "renegade", "outlaw", "outlaw", "outlaw", "deputy", "deputy",
+                ),
+            },
+        ),
         "dice-2": (
             DerivationKind.DICE,
             {
@@ -127,6 +188,18 @@ def test_the_registry_holds_deal_1_and_dice_1_with_their_tables_written_out() ->
                 "deputy": ("le_bien", "le_doc", "le_juge"),
                 "outlaw": ("le_joueur", "le_mauvais", "le_vilain"),
                 "renegade": ("main_droite", "main_gauche"),
+            },
+        ),
+        "draws-1": (
+            DerivationKind.DRAWS,
+            {
+                "rage-1": (
+                    "r01 shoot1", "r02 shoot1", "r03 shoot1", "r04 shoot1",
+                    "r05 shoot2", "r06 shoot2", "r07 shoot2", "r08 shoot2",
+                    "r09 beer", "r10 beer", "r11 gatling", "r12 gatling", "r13 arrow", "r14 arrow",
+                    "r15 shoot1 beer dynamite", "r16 shoot1 beer dynamite",
+                    "r17 shoot2 gatling", "r18 shoot2 gatling",
+                ),
             },
         ),
     }
@@ -153,7 +226,7 @@ def test_versions_resolve_by_name_and_by_kind() -> None:
 
     with refused("unknown dice derivation 'deal-1' (known: dice-1, dice-2)"):
         dice_derivation("deal-1")
-    with refused("unknown deal derivation 'deal-9' (known: deal-1, deal-2)"):
+    with refused("unknown deal derivation 'deal-9' (known: deal-1, deal-2, deal-3)"):
         deal_derivation("deal-9")
     with refused("unknown special_roles derivation 'dice-2' (known: roles-os3-1)"):
         special_roles_derivation("dice-2")

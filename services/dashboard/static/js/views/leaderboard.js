@@ -47,7 +47,7 @@ function provisional(row) {
 function board(rows, role, params) {
   if (!rows.length) return empty(role ? `Nobody has a rated game as ${titleCase(role)} yet.` : "No rated games yet.");
   const player = (row) =>
-    h("a", { href: href(`/player/${encodeURIComponent(row.memberId)}`, scopeOf(params)) }, row.memberId);
+    h("a", { href: href(`/player/${encodeURIComponent(row.memberId)}`, scopeOf(params)) }, row.displayName);
   const columns = [
     { label: "Rank", numeric: true, value: (row) => row.rank },
     { label: "Player", value: (row) => [player(row), " ", provisional(row)] },

@@ -6,9 +6,11 @@ import { h, mount } from "../dom.js";
 import { href, rerender } from "../location.js";
 import { query } from "../graphql.js";
 import { subscribe } from "../subscription.js";
-import { board } from "../board.js";
+import { board, restBoard } from "../board.js";
 import { failure, loading } from "../status.js";
 import { describeEvent } from "../events.js";
+import { get } from "../api.js";
+import { playsUndead } from "../undead.js";
 
 const RECENT_EVENTS = 8;
 
@@ -28,6 +30,18 @@ export function renderLive(main, { args: [gameId], signal }) {
     h("section", { class: "panel" }, h("h2", null, "Latest events"), feed),
   );
 
+  // Undead or Alive's Rage cards, wound tokens and duel are in the REST state only (GraphQL's
+  // Game has no fields for them): such a game is read over REST, every other one over GraphQL.
+  let undead = null;
+  const read = async () => {
+    if (undead !== false) {
+      const rest = await get(`/games/${encodeURIComponent(gameId)}`);
+      undead = playsUndead(rest);
+      if (undead) return restBoard(rest);
+    }
+    return (await query("dashboard/Game", "DashboardGame", { id: gameId })).game;
+  };
+
   // Several events may arrive together; one state read answers all of them.
   let refreshing = null;
   let again = false;
@@ -36,9 +50,9 @@ export function renderLive(main, { args: [gameId], signal }) {
       again = true;
       return;
     }
-    refreshing = query("dashboard/Game", "DashboardGame", { id: gameId })
-      .then((data) => {
-        if (!signal.aborted) mount(area, board(data.game));
+    refreshing = read()
+      .then((game) => {
+        if (!signal.aborted) mount(area, board(game));
       })
       .catch((error) => {
         if (!signal.aborted) mount(area, failure("the game", error, refresh));
@@ -72,6 +86,8 @@ export function renderLive(main, { args: [gameId], signal }) {
       },
       onComplete: () => {
         setStatus("game over");
+        // a game already over sends nothing new: say where its events are rather than an empty list
+        if (!feed.children.length) feed.append(h("li", { class: "muted" }, "No new events: the game is over. Its events are on the replay."));
         refresh();
       },
       onError: (message) => {

@@ -1,13 +1,18 @@
 // The replay: step through a game event by event. The timeline is the game's event list; the
 // table at each step is the server's `gameAt(version)` (the fold up to that event, redacted),
 // so the browser never replays rules itself. The audit verdict sits on top.
+// The server redacts the events as the game stands now (a finished game shows every role); the
+// timeline is described again at each step with what the table at that step shows, so it never
+// names a role the board beside it still hides (events.js, seenOnBoard).
 
 import { h, mount } from "../dom.js";
 import { href, replaceParams } from "../location.js";
 import { query } from "../graphql.js";
-import { board } from "../board.js";
+import { board, restBoard } from "../board.js";
 import { empty, failure, load, loading } from "../status.js";
-import { describeEvent } from "../events.js";
+import { describeEvent, NOTHING_SEEN, seenOnBoard } from "../events.js";
+import { icon } from "../icons.js";
+import { get } from "../api.js";
 
 const PAGE = 500;
 
@@ -28,7 +33,7 @@ function auditPanel(audit) {
   return h(
     "div",
     { class: `verdict ${audit.clean ? "verdict-clean" : "verdict-dirty"}`, role: "status" },
-    h("span", { class: "verdict-mark", "aria-hidden": "true" }, audit.clean ? "✔" : "✘"),
+    h("span", { class: "verdict-mark" }, icon(audit.clean ? "check" : "cross")),
     h("strong", null, "Audit: "),
     h("span", { "data-testid": "audit-verdict" }, audit.verdict),
     audit.ruleset
@@ -40,6 +45,8 @@ function auditPanel(audit) {
 
 function stepper(events, gameId, initial, signal) {
   const last = events.length;
+  const modules = events[0]?.data?.ruleset?.modules ?? [];
+  const undead = modules.includes("UA1") || modules.includes("UA2");
   const states = new Map();
   let position = Math.min(Math.max(initial, 1), last);
   let wanted = position;
@@ -56,27 +63,42 @@ function stepper(events, gameId, initial, signal) {
   const counter = h("output", { for: "replay-slider", "data-testid": "replay-position" });
   const current = h("p", { class: "current-event", "data-testid": "current-event", "aria-live": "polite" });
   const table = h("div", { class: "replay-table", "data-testid": "replay-table" });
+  const lines = events.map(() => h("span", { class: "event-line" }));
   const timeline = h(
     "ol",
     { class: "timeline", "data-testid": "timeline", "aria-label": "Events" },
-    events.map((event) =>
+    events.map((event, index) =>
       h(
         "li",
         { "data-version": event.version },
-        h("button", { type: "button", class: "link", onclick: () => go(event.version) }, h("span", { class: "muted" }, `#${event.version} `), describeEvent(event)),
+        h("button", { type: "button", class: "link", onclick: () => go(event.version) }, h("span", { class: "muted" }, `#${event.version} `), lines[index]),
       ),
     ),
   );
-  const button = (label, text, target) =>
-    h("button", { type: "button", class: "button", "aria-label": label, "data-testid": `replay-${label.toLowerCase().split(" ")[0]}`, onclick: () => go(target()) }, text);
+  const button = (label, text, target, shape, after = false) =>
+    h(
+      "button",
+      { type: "button", class: "button", "aria-label": label, "data-testid": `replay-${label.toLowerCase().split(" ")[0]}`, onclick: () => go(target()) },
+      after ? null : icon(shape),
+      text,
+      after ? icon(shape) : null,
+    );
+
+  // Every line, and the current event's, in the words the table at `version` allows.
+  function describeAll(version, seen) {
+    events.forEach((event, index) => {
+      lines[index].textContent = describeEvent(event, seen);
+    });
+    current.textContent = describeEvent(events[version - 1], seen);
+  }
 
   async function show(version) {
     wanted = version;
-    const event = events[version - 1];
     slider.value = String(version);
     counter.textContent = `Event ${version} of ${last}`;
     slider.setAttribute("aria-valuetext", counter.textContent);
-    current.textContent = describeEvent(event);
+    // until the table at this step is read, no role is named at all
+    describeAll(version, states.has(version) ? seenOnBoard(states.get(version)) : NOTHING_SEEN);
     for (const item of timeline.children) {
       const on = Number(item.dataset.version) === version;
       item.classList.toggle("current", on);
@@ -90,7 +112,13 @@ function stepper(events, gameId, initial, signal) {
     if (!states.has(version)) {
       if (!table.firstChild) mount(table, loading("the table"));
       try {
-        states.set(version, (await query("dashboard/Game", "DashboardGameAt", { id: gameId, version })).gameAt);
+        // Undead or Alive's Rage cards, wound tokens and duel are in the REST state only
+        states.set(
+          version,
+          undead
+            ? restBoard(await get(`/games/${encodeURIComponent(gameId)}/versions/${version}`))
+            : (await query("dashboard/Game", "DashboardGameAt", { id: gameId, version })).gameAt,
+        );
       } catch (error) {
         if (wanted === version && !signal.aborted) mount(table, failure(`the table at event ${version}`, error, () => show(version)));
         return;
@@ -103,6 +131,7 @@ function stepper(events, gameId, initial, signal) {
         state.version > version
           ? h("p", { class: "muted", "data-testid": "batch-note" }, `Events ${version}–${state.version} came from one command together; the table is shown as it stood after event ${state.version}.`)
           : null;
+      describeAll(version, seenOnBoard(state));
       mount(table, batch, board(state));
       table.dataset.version = String(version);
     }
@@ -123,12 +152,12 @@ function stepper(events, gameId, initial, signal) {
     h(
       "div",
       { class: "controls", role: "group", "aria-label": "Replay controls" },
-      button("First event", "« First", () => 1),
-      button("Previous event", "◀ Prev", () => position - 1),
+      button("First event", " First", () => 1, "first"),
+      button("Previous event", " Prev", () => position - 1, "previous"),
       h("label", { for: "replay-slider", class: "visually-hidden" }, "Event"),
       slider,
-      button("Next event", "Next ▶", () => position + 1),
-      button("Last event", "Last »", () => last),
+      button("Next event", "Next ", () => position + 1, "next", true),
+      button("Last event", "Last ", () => last, "last", true),
       counter,
     ),
     current,
@@ -150,7 +179,13 @@ export function renderReplay(main, { args: [gameId], params, signal }) {
       "header",
       { class: "page-head" },
       h("h1", null, "Replay ", h("code", null, gameId)),
-      h("p", null, h("a", { href: href(`/game/${encodeURIComponent(gameId)}/live`) }, "Live view")),
+      h(
+        "p",
+        null,
+        h("a", { href: href(`/game/${encodeURIComponent(gameId)}/live`) }, "Live view"),
+        " · ",
+        h("a", { href: href(`/game/${encodeURIComponent(gameId)}/verify`), "data-testid": "verify-link" }, "Verify it yourself"),
+      ),
     ),
     audit,
     body,

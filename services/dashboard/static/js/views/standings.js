@@ -9,12 +9,12 @@ import { scopeForm, scopeOf } from "../scope.js";
 
 const TIE_BREAKS =
   "Ranked by points, then Buchholz (the summed mean points of the opponents met), head-to-head among the tied, " +
-  "wins as Renegade, fewer games, member id.";
+  "wins as Renegade, fewer games, member id. A forfeit or no-show is a game lost without points.";
 
 function standingsTable(standings, params) {
   if (!standings.lines.length) return empty("Nobody is enrolled here yet.");
   const player = (line) =>
-    h("a", { href: href(`/player/${encodeURIComponent(line.memberId)}`, scopeOf(params)) }, line.memberId);
+    h("a", { href: href(`/player/${encodeURIComponent(line.memberId)}`, scopeOf(params)) }, line.displayName);
   return table({
     testid: "standings",
     caption: TIE_BREAKS,
@@ -32,6 +32,7 @@ function standingsTable(standings, params) {
       { label: "Survived", numeric: true, value: (l) => l.survivals },
       { label: "As Sheriff", numeric: true, value: (l) => l.sheriffGames },
       { label: "Byes", numeric: true, value: (l) => l.byes },
+      { label: "Forfeits", numeric: true, value: (l) => l.forfeits },
     ],
   });
 }

@@ -7,6 +7,15 @@ import { query } from "../graphql.js";
 import { empty, load } from "../status.js";
 import { scopeForm, scopeOf } from "../scope.js";
 
+/** Member ids (for links) and their display names (to show), side by side. */
+function people(ids, names) {
+  return ids.map((memberId, i) => ({ memberId, displayName: names[i] }));
+}
+
+function personLink(person, params) {
+  return h("a", { href: href(`/player/${encodeURIComponent(person.memberId)}`, scopeOf(params)) }, person.displayName);
+}
+
 function seating(seated, params) {
   const game = seated.gameId;
   return h(
@@ -16,12 +25,12 @@ function seating(seated, params) {
     h(
       "ol",
       { "aria-label": `Table ${seated.table}, seat order` },
-      seated.members.map((member) => {
-        const sheriff = member === seated.sheriff;
+      people(seated.members, seated.memberNames).map((player) => {
+        const sheriff = player.memberId === seated.sheriff;
         return h(
           "li",
-          { class: sheriff ? "sheriff" : null, "data-testid": sheriff ? "sheriff" : "seated" },
-          h("a", { href: href(`/player/${encodeURIComponent(member)}`, scopeOf(params)) }, member),
+          { class: sheriff ? "sheriff" : null, "data-testid": sheriff ? "sheriff" : "seated", "data-member": player.memberId },
+          personLink(player, params),
           sheriff ? h("span", { class: "star", title: "Sheriff", "aria-label": "(Sheriff)" }, " ★ Sheriff") : null,
         );
       }),
@@ -52,7 +61,9 @@ function rounds(tournament, params) {
         { class: "panel", "data-testid": "round", "aria-labelledby": `round-${round.round}` },
         h("h2", { id: `round-${round.round}` }, `Round ${round.round}`),
         h("ul", { class: "round-tables" }, round.tables.map((t) => seating(t, params))),
-        round.byes.length ? h("p", { "data-testid": "byes" }, "Bye: ", round.byes.join(", ")) : null,
+        round.byes.length
+          ? h("p", { "data-testid": "byes" }, "Bye: ", people(round.byes, round.byeNames).flatMap((p, i) => (i ? [", ", personLink(p, params)] : [personLink(p, params)])))
+          : null,
       ),
     ),
   );

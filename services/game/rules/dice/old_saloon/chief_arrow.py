@@ -53,6 +53,8 @@ def arrow_reason(s: GameState, taker: PlayerId) -> ArrowReason:
     only other arrow taken one at a time by ``flow``)."""
     t = s.turn
     assert t is not None
+    if s.rage is not None and s.rage.arrows_left > 0 and t.player == taker:
+        return ArrowReason.RAGE  # UA2: a revealed Rage card's arrow (S4)
     if t.roll_arrows_left > 0 and t.player == taker:
         return ArrowReason.ROLL
     return ArrowReason.HIT_BACK

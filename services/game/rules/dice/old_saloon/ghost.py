@@ -149,8 +149,8 @@ def _ghost_turn(s: GameState, t: TurnState, seat: PlayerState) -> Awaiting | Non
 def _set_preset_dice(s: GameState, t: TurnState, active: PlayerState) -> Step | None:
     """S5: the recipient's tokens set his lowest base dice before the first roll."""
     gift = active.ghost_gift
-    if not gift or t.preset:
-        return None
+    if not gift or any(t.dice[i] is not None for i in range(len(t.dice)) if t.kinds[i].name == BASE.name):
+        return None  # set already (only base dice are set, never a revealed Rage card's symbols)
     dice = tuple([i for i, kind in enumerate(t.kinds) if kind.name == BASE.name][: len(gift)])
     event = GhostDiceSet(player=active.id, dice=dice, face=gift[0])
     return lambda s, emit: emit(event)
@@ -269,7 +269,7 @@ def _dice_set(s: GameState, e: GhostDiceSet) -> None:
     assert t is not None
     for i in e.dice:
         t.dice[i] = e.face
-    t.preset = e.dice
+    t.preset = tuple(sorted({*t.preset, *e.dice}))  # UA2's Rage symbols may be preset already
     t.pending_roll = tuple([i for i in t.pending_roll or () if i not in e.dice])
 
 

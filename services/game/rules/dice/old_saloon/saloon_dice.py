@@ -73,14 +73,33 @@ def hand_with(player: PlayerState, die: str | None) -> tuple[DieKind, ...]:
     return (BASE,) * base + (SALOON_DICE[die],)
 
 
+_PRESET_KINDS = frozenset({"rage", "wound"})
+
+
+def _with_saloon_die(player: PlayerState, die: str, kinds: tuple[DieKind, ...]) -> tuple[DieKind, ...]:
+    """The turn's hand with the Saloon die ``die``: in place of the last base die (UA1's hand
+    keeps its Duel dice: 2 base + 2 Duel + the Saloon die), or added when the character adds
+    it; the base game's hand gives ``hand_with``'s."""
+    rolled = [k for k in kinds if k.name not in _PRESET_KINDS]
+    if ADDS_SALOON_DIE.get(player.character.id) != die:
+        last_base = max(i for i, k in enumerate(rolled) if k.name == BASE.name)
+        rolled.pop(last_base)
+    return (*rolled, SALOON_DICE[die])
+
+
 def _saloon_die_chosen(s: GameState, e: SaloonDieChosen) -> None:
     t = s.turn
     assert t is not None
     t.decided.add(SaloonDecision.SALOON_DIE)
     if e.die is not None:
-        t.kinds = hand_with(s.by_id[e.player], e.die)
-        t.dice = [None] * len(t.kinds)
-        t.pending_roll = tuple(range(len(t.kinds)))
+        hand = _with_saloon_die(s.by_id[e.player], e.die, t.kinds)
+        # preset dice set before the choice stay, after the hand: the symbols of revealed Rage
+        # cards (UA2, S4), a dynamite wound token (UA1)
+        kept = [(k, f) for k, f in zip(t.kinds, t.dice, strict=True) if k.name in _PRESET_KINDS]
+        t.kinds = (*hand, *(k for k, _ in kept))
+        t.dice = [*([None] * len(hand)), *(f for _, f in kept)]
+        t.pending_roll = tuple(range(len(hand)))
+        t.preset = tuple(range(len(hand), len(t.kinds)))
 
 
 def _broken_arrow_used(s: GameState, e: BrokenArrowUsed) -> None:

@@ -582,6 +582,8 @@ def _check_params(s: GameState, q: Awaiting, c: UseRole) -> None:
         if not 0 <= c.die < len(t.dice):
             raise MalformedCommand(f"there is no die {c.die}; dice are 0 to {len(t.dice) - 1}")
         kind = t.kinds[c.die]
+        if kind.name in _NOT_DICE:
+            raise IllegalCommand(f"die {c.die} is a {_NOT_DICE[kind.name]}, not a die: it cannot be changed")
         if c.face not in kind.faces:
             raise IllegalCommand(f"die {c.die} is a {kind.name} die and has no {c.face} face")
     elif role is SpecialRole.LE_MAUVAIS:
@@ -642,6 +644,10 @@ def _uses(s: GameState, q: Awaiting) -> Iterator[UseRole]:
             yield from _uses_of(s, q, p, card)
 
 
+_NOT_DICE = {"rage": "revealed Rage card's symbol", "wound": "dynamite wound token"}
+"""Undead or Alive's symbols that sit beside the dice (UA2, UA1): never changed (§0 "Results")."""
+
+
 def _uses_of(s: GameState, q: Awaiting, p: PlayerState, card: SpecialRole) -> Iterator[UseRole]:
     if card is SpecialRole.LE_VILAIN:
         living = [x.id for x in s.players if x.alive]
@@ -652,6 +658,8 @@ def _uses_of(s: GameState, q: Awaiting, p: PlayerState, card: SpecialRole) -> It
         t = s.turn
         assert t is not None
         for die, kind in enumerate(t.kinds):
+            if kind.name in _NOT_DICE:
+                continue
             for face in dict.fromkeys(kind.faces):
                 yield UseRole(player=p.id, role=card, die=die, face=face)
     elif card is SpecialRole.LE_MAUVAIS:
@@ -901,7 +909,9 @@ def bot_use(s: GameState, q: Awaiting, player: PlayerId) -> UseRole | None:
     if card is SpecialRole.LE_DOC:
         if t is None or t.player not in (player, sheriff.id):
             return None
-        dynamite = [i for i, f in enumerate(t.dice) if f is Face.DYNAMITE]
+        dynamite = [
+            i for i, f in enumerate(t.dice) if f is Face.DYNAMITE and t.kinds[i].name not in _NOT_DICE
+        ]
         arrows = [i for i in t.rolled if t.dice[i] is Face.ARROW]
         for die in ((dynamite[:1] if len(dynamite) >= 2 else []) + arrows[:1]):
             if Face.BEER in t.kinds[die].faces:

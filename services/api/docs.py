@@ -1,0 +1,84 @@
+"""The API's own documentation: the OpenAPI document and the pages that render it.
+
+- ``/schema`` and ``/schema/openapi.json``: the OpenAPI document (JSON, as before);
+- ``/schema/swagger``: Swagger UI, ``/schema/scalar``: Scalar, both reading that document;
+- GraphiQL is strawberry's, at ``GET /graphql`` (``services/api/app.py``).
+
+The doc pages load their scripts from a CDN at pinned versions, as litestar and strawberry ship
+them. They are tools for developers writing a client, not part of the product: the dashboard
+stays free of any CDN (docs/dashboard.md), the API sends no Content-Security-Policy that would
+forbid them, and the machine-readable contracts (this document, the GraphQL SDL at
+``graphql/schema.graphql`` and by introspection) are served by the API itself, offline.
+
+``security``: every route that needs a bearer token declares ``[{BearerAuth: []}]``
+(``services.accounts.http.SECURED``); a route that anybody may call but whose answer depends on
+the token declares ``[{}, {BearerAuth: []}]`` (the game reads). ``bearer_declared`` makes the
+declaration the truth: a request without any ``Authorization`` header to a route declaring the
+token required is answered 401 before its body is read, so a client learns that it needs a token
+before it learns anything about the body (tests/integration/api/test_openapi_security.py walks every route).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar.connection import ASGIConnection
+from litestar.handlers import BaseRouteHandler, HTTPRouteHandler
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
+
+from services.accounts.http import BEARER
+from services.game.edge.gateway import AuthenticationRequired
+
+SCHEMA_PATH = "/schema"
+OPENAPI_JSON_PATH = f"{SCHEMA_PATH}/openapi.json"
+SWAGGER_PATH = f"{SCHEMA_PATH}/swagger"
+SCALAR_PATH = f"{SCHEMA_PATH}/scalar"
+
+SWAGGER_VERSION = "5.18.2"
+SCALAR_VERSION = "1.25.76"
+"""Pinned: a doc page must not change under a running server because a CDN's "latest" moved."""
+
+
+def openapi_config() -> OpenAPIConfig:
+    return OpenAPIConfig(
+        title="bang-league API",
+        version="0.1.0",
+        description=(
+            "BANG! The Dice Game league server: clubs, leagues, games, commands, records. "
+            "Sign in (`POST /sessions`) and send `Authorization: Bearer <token>`. "
+            "GraphQL (with GraphiQL) at /graphql."
+        ),
+        path=SCHEMA_PATH,
+        # the first plugin is served at /schema itself: the JSON document, as it always was
+        render_plugins=[
+            JsonRenderPlugin(),
+            SwaggerRenderPlugin(version=SWAGGER_VERSION, path="/swagger"),
+            ScalarRenderPlugin(version=SCALAR_VERSION, path="/scalar"),
+        ],
+        components=Components(
+            security_schemes={
+                BEARER: SecurityScheme(
+                    type="http",
+                    scheme="bearer",
+                    description="A session token (`POST /sessions`), an API token (`blt_…`) or an "
+                    "operator's organiser token.",
+                )
+            }
+        ),
+    )
+
+
+def _declares_token_required(handler: BaseRouteHandler) -> bool:
+    if not isinstance(handler, HTTPRouteHandler):
+        return False  # a WebSocket (GraphQL subscriptions) authenticates in its own protocol
+    security = handler.resolve_security()
+    return bool(security) and {} not in security
+
+
+async def bearer_declared(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    """The app's guard: no ``Authorization`` header at all on a route that declares the token
+    required is a 401 at once (whether the token is good is each route's own check)."""
+    if _declares_token_required(handler) and not connection.headers.get("authorization", "").strip():
+        raise AuthenticationRequired("a bearer token is required (Authorization: Bearer <token>)")

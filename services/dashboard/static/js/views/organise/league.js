@@ -1,0 +1,450 @@
+// A league's page: its seasons (entrants and standings), tournaments and rounds (tables, the
+// Sheriff, each table's game with its play, score, watch and replay links, forfeits, byes), for
+// every member of its club. Its admins and organisers also get a form for each league action of
+// the API (docs/league.md, "Running a league through the API"): open a season, enrol entrants,
+// open a tournament, seat a round, schedule a table's game, record a forfeit, close a round or
+// a season; referees too may void a game. The API decides each; a refusal shows its words.
+
+import { get, post } from "../../api.js";
+import { h, mount, table, titleCase } from "../../dom.js";
+import { query } from "../../graphql.js";
+import { href } from "../../location.js";
+import { holds, mayOrganise, profile } from "../../me.js";
+import { current } from "../../session.js";
+import { empty, failure, load } from "../../status.js";
+import { actionForm, disclosure, doneNotice, labelled, select, textInput } from "./forms.js";
+
+const enc = encodeURIComponent;
+const READY_TRIES = 40;
+const READY_WAIT_MS = 250;
+
+async function fetchLeague(leagueId, signal) {
+  const league = await get(`/leagues/${enc(leagueId)}`, { signal });
+  const [rounds, standings] = await Promise.all([
+    Promise.all(
+      league.tournaments.map((t) =>
+        get(`/leagues/${enc(leagueId)}/tournaments/${enc(t.tournament_id)}/rounds?limit=100`, { signal }).then((page) => page.items),
+      ),
+    ),
+    Promise.all(
+      league.seasons.map((s) =>
+        query("dashboard/Standings", "DashboardStandings", { leagueId, seasonId: s.season_id, tournamentId: null }).then(
+          (data) => data.leagueStandings?.lines ?? [],
+        ),
+      ),
+    ),
+  ]);
+  return {
+    league,
+    rounds: Object.fromEntries(league.tournaments.map((t, i) => [t.tournament_id, rounds[i]])),
+    standings: Object.fromEntries(league.seasons.map((s, i) => [s.season_id, standings[i]])),
+  };
+}
+
+// --- what everyone sees ---------------------------------------------------------------------
+
+function gameLinks(game, accountId, members) {
+  if (!game) return h("span", { class: "muted" }, "not scheduled");
+  const id = enc(game.game_id);
+  const links = [];
+  const open = game.status === null || game.status === "lobby" || game.status === "ongoing";
+  if (open && !game.voided) {
+    if (game.mode === "table") links.push(h("a", { href: `#/game/${id}/table`, class: "button" }, "Keep score"));
+    else if (members.some((m) => m.member_id === accountId)) links.push(h("a", { href: `#/game/${id}/play`, class: "button" }, "Play"));
+    if (game.status) links.push(h("a", { href: `#/game/${id}/live` }, "Watch"));
+  } else if (game.status) {
+    links.push(h("a", { href: `#/game/${id}/replay` }, "Replay"));
+    if (game.mode === "online" && game.status === "finished") links.push(h("a", { href: `#/game/${id}/verify` }, "Verify"));
+  }
+  const state = game.voided ? "voided" : game.status ?? "scheduled";
+  return h(
+    "div",
+    { class: "table-game", "data-testid": "table-game", "data-game": game.game_id, "data-state": state },
+    h("code", null, game.game_id),
+    " ",
+    h("span", { class: "badge", "data-testid": "game-state" }, [titleCase(game.mode ?? "game"), titleCase(state)].join(" · ")),
+    game.winning_side ? h("span", { class: "badge", "data-testid": "winning-side" }, `${titleCase(game.winning_side)} won`) : null,
+    links.length ? h("span", { class: "actions" }, " ", ...links) : null,
+  );
+}
+
+function memberList(tableRow) {
+  return h(
+    "ol",
+    { class: "seat-list" },
+    tableRow.members.map((m) =>
+      h(
+        "li",
+        null,
+        h("a", { href: `#/player/${enc(m.member_id)}` }, m.display_name),
+        tableRow.sheriff?.member_id === m.member_id ? h("span", { class: "role role-sheriff", title: "Sheriff" }, "★ Sheriff") : null,
+      ),
+    ),
+  );
+}
+
+function standingsOf(lines, leagueId, seasonId) {
+  if (!lines.length) return empty("Nobody is enrolled yet.");
+  // a phone scrolls the table sideways rather than cutting its last columns
+  return h("div", { class: "table-scroll" }, table({
+    caption: h("span", null, "Season standings. ", h("a", { href: href("/standings", { league: leagueId, season: seasonId }) }, "Every column and tie-break")),
+    testid: "season-standings",
+    rows: lines,
+    rowAttrs: (l) => ({ "data-member": l.memberId }),
+    columns: [
+      { label: "Rank", numeric: true, value: (l) => l.rank },
+      { label: "Player", value: (l) => h("a", { href: `#/player/${enc(l.memberId)}` }, l.displayName) },
+      { label: "Points", numeric: true, value: (l) => h("strong", null, l.points) },
+      { label: "Games", numeric: true, value: (l) => l.games },
+      { label: "Wins", numeric: true, value: (l) => l.wins },
+      { label: "Forfeits", numeric: true, value: (l) => l.forfeits },
+    ],
+  }));
+}
+
+// --- the organiser's forms ------------------------------------------------------------------
+
+function closeButton({ label, testid, send, done }) {
+  return actionForm({ label, testid, submit: label, send, done, className: "inline" });
+}
+
+function scheduleForm(ctx, base, tableRow) {
+  const mode = select("Mode", [["online", "Online: each player plays from their own browser"], ["table", "At a physical table, with a scorekeeper"]]);
+  const keeper = select("Scorekeeper", ctx.clubMembers.map((m) => [m.member_id, m.display_name]));
+  const keeperRow = h("div", { class: "field", hidden: true }, keeper.label, keeper.control);
+  mode.control.addEventListener("change", () => {
+    keeperRow.hidden = mode.control.value !== "table";
+  });
+  const form = actionForm({
+    label: `Schedule table ${tableRow.table}'s game`,
+    testid: "schedule-game",
+    fields: [mode],
+    submit: "Schedule the game",
+    className: "stacked",
+    send: (id) => {
+      const body = { mode: mode.control.value, command_id: id };
+      if (mode.control.value === "table") body.scorekeeper = keeper.control.value;
+      return post(`${base}/tables/${tableRow.table}/game`, body);
+    },
+    done: (answer) =>
+      ctx.refreshUntil((data) => {
+        const game = tableOf(data, answer.tournament_id, answer.round, answer.table)?.game;
+        return game && (!answer.game_created || game.status !== null); // an online game exists at once
+      }, `Table ${answer.table}'s game ${answer.game_id} is scheduled.`),
+  });
+  form.insertBefore(keeperRow, form.querySelector("button[type=submit]"));
+  return disclosure(`Schedule table ${tableRow.table}'s game`, form);
+}
+
+function forfeitForm(ctx, base, tableRow) {
+  const who = select("Member", tableRow.members.map((m) => [m.member_id, m.display_name]));
+  const kind = select("Kind", [["forfeit", "Forfeit"], ["no-show", "No-show"]]);
+  const reason = textInput("Reason (optional)", { maxlength: 500 });
+  return disclosure(
+    `Record a forfeit at table ${tableRow.table}`,
+    actionForm({
+      label: `Record a forfeit at table ${tableRow.table}`,
+      testid: "record-forfeit",
+      fields: [who, kind, reason],
+      submit: "Record",
+      send: (id) =>
+        post(`${base}/forfeits`, { table: tableRow.table, member_id: who.control.value, kind: kind.control.value, reason: reason.control.value, command_id: id }),
+      done: (answer) =>
+        ctx.refreshUntil(
+          (data) => tableOf(data, answer.tournament_id, answer.round, answer.table)?.forfeits.some((f) => f.member.member_id === answer.member.member_id),
+          `${answer.member.display_name}: ${answer.kind} recorded.`,
+        ),
+    }),
+  );
+}
+
+function voidForm(ctx, game) {
+  const reason = textInput("Reason", { required: true, maxlength: 500 });
+  return disclosure(
+    "Void this game",
+    actionForm({
+      label: `Void game ${game.game_id}`,
+      testid: "void-game",
+      fields: [reason],
+      submit: "Void the game",
+      send: (id) => post(`/leagues/${enc(ctx.leagueId)}/games/${enc(game.game_id)}/void`, { reason: reason.control.value, command_id: id }),
+      done: (answer) =>
+        ctx.refreshUntil(
+          (data) => Object.values(data.rounds).flat().some((r) => r.tables.some((t) => t.game?.game_id === answer.game_id && t.game.voided)),
+          `Game ${answer.game_id} is void.`,
+        ),
+    }),
+  );
+}
+
+function enrolForm(ctx, season, lines) {
+  const enrolled = new Set(lines.map((l) => l.memberId));
+  const candidates = ctx.clubMembers.filter((m) => !enrolled.has(m.member_id));
+  if (!candidates.length) return h("p", { class: "muted" }, "Every club member is enrolled.");
+  const boxes = candidates.map((m) =>
+    labelled(m.display_name, (id) => h("input", { id, type: "checkbox", value: m.member_id, "data-name": m.display_name })),
+  );
+  const all = h("button", { type: "button", class: "button link" }, "Select all");
+  all.addEventListener("click", () => boxes.forEach((b) => (b.control.checked = true)));
+  const form = actionForm({
+    label: `Enrol entrants in ${season.name}`,
+    testid: "enrol-entrants",
+    submit: "Enrol the selected members",
+    send: (id) =>
+      post(`/leagues/${enc(ctx.leagueId)}/seasons/${enc(season.season_id)}/entrants`, {
+        member_ids: boxes.filter((b) => b.control.checked).map((b) => b.control.value),
+        command_id: id,
+      }),
+    done: (answer) =>
+      ctx.refreshUntil(
+        (data) => {
+          // both read models: the standings (the entrants' lines) and the directory (the count)
+          const lines = data.standings[answer.season_id] ?? [];
+          const listed = data.league.seasons.find((s) => s.season_id === answer.season_id)?.entrants;
+          return listed === lines.length && answer.enrolled.every((p) => lines.some((l) => l.memberId === p.member_id));
+        },
+        `Enrolled: ${answer.enrolled.map((p) => p.display_name).join(", ")}.`,
+      ),
+  });
+  form.insertBefore(
+    h("fieldset", { class: "checks" }, h("legend", null, "Club members not yet enrolled"), all, boxes.map((b) => h("div", { class: "check" }, b.control, b.label))),
+    form.querySelector("button[type=submit]"),
+  );
+  return disclosure(`Enrol entrants in ${season.name}`, form);
+}
+
+function tournamentForm(ctx, season) {
+  const name = textInput("Tournament name", { required: true, maxlength: 100 });
+  return disclosure(
+    `Open a tournament in ${season.name}`,
+    actionForm({
+      label: `Open a tournament in ${season.name}`,
+      testid: "open-tournament",
+      fields: [name],
+      submit: "Open the tournament",
+      send: (id) => post(`/leagues/${enc(ctx.leagueId)}/seasons/${enc(season.season_id)}/tournaments`, { name: name.control.value, command_id: id }),
+      done: (answer) =>
+        ctx.refreshUntil((data) => data.league.tournaments.some((t) => t.tournament_id === answer.tournament_id), `Tournament ${answer.name} is open.`),
+    }),
+  );
+}
+
+function seasonForm(ctx) {
+  const name = textInput("Season name", { required: true, maxlength: 100 });
+  return disclosure(
+    "Open a season",
+    actionForm({
+      label: "Open a season",
+      testid: "open-season",
+      fields: [name],
+      submit: "Open the season",
+      send: (id) => post(`/leagues/${enc(ctx.leagueId)}/seasons`, { name: name.control.value, command_id: id }),
+      done: (answer) =>
+        ctx.refreshUntil(
+          (data) => data.league.seasons.some((s) => s.season_id === answer.season_id) && answer.season_id in data.standings,
+          `Season ${answer.name} is open.`,
+        ),
+    }),
+  );
+}
+
+function tableOf(data, tournamentId, round, number) {
+  return (data.rounds[tournamentId] ?? []).find((r) => r.round === round)?.tables.find((t) => t.table === number);
+}
+
+// --- the page's parts -----------------------------------------------------------------------
+
+function tableCard(ctx, tournament, round, tableRow) {
+  const base = `/leagues/${enc(ctx.leagueId)}/tournaments/${enc(tournament.tournament_id)}/rounds/${round.round}`;
+  const open = !round.closed;
+  const game = tableRow.game;
+  return h(
+    "article",
+    { class: "round-table", "data-testid": "round-table", "data-table": tableRow.table },
+    h("h5", null, `Table ${tableRow.table}`),
+    memberList(tableRow),
+    gameLinks(game, ctx.accountId, tableRow.members),
+    tableRow.forfeits.length
+      ? h(
+          "ul",
+          { class: "forfeits", "data-testid": "forfeits" },
+          tableRow.forfeits.map((f) => h("li", null, `${f.member.display_name}: ${f.kind}`, f.reason ? ` (${f.reason})` : "")),
+        )
+      : null,
+    ctx.organises && open && !game ? scheduleForm(ctx, base, tableRow) : null,
+    ctx.organises && open ? forfeitForm(ctx, base, tableRow) : null,
+    ctx.voids && game && !game.voided ? voidForm(ctx, game) : null,
+  );
+}
+
+function roundBlock(ctx, tournament, round) {
+  const base = `/leagues/${enc(ctx.leagueId)}/tournaments/${enc(tournament.tournament_id)}/rounds/${round.round}`;
+  return h(
+    "section",
+    { class: "round", "data-testid": "round", "data-round": round.round },
+    h("h4", null, `Round ${round.round}`, round.closed ? h("span", { class: "badge", "data-testid": "round-closed" }, "closed") : null),
+    round.byes.length ? h("p", { class: "muted" }, `Byes: ${round.byes.map((p) => p.display_name).join(", ")}`) : null,
+    h("div", { class: "round-tables" }, round.tables.map((t) => tableCard(ctx, tournament, round, t))),
+    ctx.organises && !round.closed
+      ? closeButton({
+          label: `Close round ${round.round}`,
+          testid: "close-round",
+          send: (id) => post(`${base}/close`, { command_id: id }),
+          done: (answer) =>
+            ctx.refreshUntil(
+              (data) => (data.rounds[answer.tournament_id] ?? []).find((r) => r.round === answer.round)?.closed,
+              `Round ${answer.round} is closed.`,
+            ),
+        })
+      : null,
+  );
+}
+
+function tournamentBlock(ctx, tournament, seasonClosed) {
+  const rounds = [...(ctx.data.rounds[tournament.tournament_id] ?? [])].sort((a, b) => b.round - a.round);
+  const scope = { league: ctx.leagueId, tournament: tournament.tournament_id };
+  return h(
+    "section",
+    { class: "tournament panel", "data-testid": "tournament", "data-tournament": tournament.tournament_id },
+    h("h3", null, tournament.name),
+    h(
+      "p",
+      { class: "muted" },
+      `${tournament.rounds} round${tournament.rounds === 1 ? "" : "s"} seated. `,
+      h("a", { href: href("/tournament", scope) }, "Tables"),
+      " · ",
+      h("a", { href: href("/standings", scope) }, "Standings"),
+    ),
+    ctx.organises && !seasonClosed
+      ? actionForm({
+          label: `Seat the next round of ${tournament.name}`,
+          testid: "seat-round",
+          className: "inline",
+          submit: "Seat the next round",
+          send: (id) => post(`/leagues/${enc(ctx.leagueId)}/tournaments/${enc(tournament.tournament_id)}/rounds`, { command_id: id }),
+          done: (answer) =>
+            ctx.refreshUntil(
+              (data) => (data.rounds[answer.tournament_id] ?? []).some((r) => r.round === answer.round),
+              `Round ${answer.round} is seated: ${answer.tables.length} table${answer.tables.length === 1 ? "" : "s"}` +
+                (answer.byes.length ? `, byes for ${answer.byes.map((p) => p.display_name).join(", ")}.` : "."),
+            ),
+        })
+      : null,
+    rounds.length ? rounds.map((r) => roundBlock(ctx, tournament, r)) : empty("No round seated yet."),
+  );
+}
+
+function seasonBlock(ctx, season) {
+  const lines = ctx.data.standings[season.season_id] ?? [];
+  const tournaments = ctx.data.league.tournaments.filter((t) => t.season_id === season.season_id);
+  const open = !season.closed;
+  return h(
+    "section",
+    { class: "season", "data-testid": "season", "data-season": season.season_id, "aria-labelledby": `season-${season.season_id}` },
+    h(
+      "h2",
+      { id: `season-${season.season_id}` },
+      season.name,
+      season.closed ? h("span", { class: "badge", "data-testid": "season-closed" }, "closed") : null,
+    ),
+    h("p", { class: "muted" }, `${season.entrants} entrant${season.entrants === 1 ? "" : "s"}. `, h("a", { href: href("/leaderboard", { league: ctx.leagueId, season: season.season_id }) }, "Ratings")),
+    standingsOf(lines, ctx.leagueId, season.season_id),
+    ctx.organises && open
+      ? h(
+          "div",
+          { class: "org-tools" },
+          enrolForm(ctx, season, lines),
+          tournamentForm(ctx, season),
+          closeButton({
+            label: `Close the season ${season.name}`,
+            testid: "close-season",
+            send: (id) => post(`/leagues/${enc(ctx.leagueId)}/seasons/${enc(season.season_id)}/close`, { command_id: id }),
+            done: (answer) =>
+              ctx.refreshUntil((data) => data.league.seasons.find((s) => s.season_id === answer.season_id)?.closed, `${season.name} is closed.`),
+          }),
+        )
+      : null,
+    tournaments.map((t) => tournamentBlock(ctx, t, season.closed)),
+  );
+}
+
+export function renderLeague(main, { args, signal }) {
+  const [leagueId] = args;
+  if (!current()) {
+    window.location.hash = href("/signin", { next: `/league/${leagueId}` });
+    return;
+  }
+  const flash = h("div", { class: "flash", "aria-live": "polite" });
+  const body = h("div");
+  mount(main, flash, body);
+  let loaded = null;
+  let clubMembers = [];
+
+  function draw(data) {
+    const clubId = data.league.club.club_id;
+    const ctx = {
+      leagueId,
+      data,
+      clubMembers,
+      accountId: loaded.account.account_id,
+      organises: mayOrganise(loaded, clubId),
+      voids: holds(loaded, clubId, "admin", "organiser", "referee"),
+      refreshUntil,
+    };
+    const { league } = data;
+    return h(
+      "div",
+      { class: "organise", "data-testid": "league-page" },
+      h(
+        "header",
+        { class: "page-head" },
+        h("h1", null, league.name),
+        h(
+          "p",
+          { class: "muted" },
+          "A league of ",
+          h("a", { href: `#/club/${enc(clubId)}` }, league.club.name),
+          ". ",
+          h("a", { href: href("/standings", { league: leagueId }) }, "All-seasons standings"),
+          " · ",
+          h("a", { href: href("/leaderboard", { league: leagueId }) }, "Ratings"),
+        ),
+      ),
+      ctx.organises ? h("div", { class: "panel org-tools", "data-testid": "league-tools" }, seasonForm(ctx)) : null,
+      league.seasons.length ? league.seasons.map((s) => seasonBlock(ctx, s)) : empty("No season opened yet."),
+    );
+  }
+
+  /** After a write: fetch until the read models show it (`ready`), redraw, and say what happened. */
+  async function refreshUntil(ready, said) {
+    let data = null;
+    for (let attempt = 0; attempt < READY_TRIES && !signal.aborted; attempt += 1) {
+      try {
+        data = await fetchLeague(leagueId, signal);
+      } catch (error) {
+        if (!signal.aborted) mount(flash, failure("the league", error));
+        return null;
+      }
+      if (ready(data)) break;
+      await new Promise((resolve) => setTimeout(resolve, READY_WAIT_MS));
+    }
+    if (signal.aborted || !data) return null;
+    mount(body, draw(data));
+    mount(flash, doneNotice(said));
+    return null;
+  }
+
+  load(
+    body,
+    "the league",
+    async () => {
+      loaded = await profile({ signal });
+      const data = await fetchLeague(leagueId, signal);
+      const clubId = data.league.club.club_id;
+      if (mayOrganise(loaded, clubId)) clubMembers = (await get(`/clubs/${enc(clubId)}/members?limit=100`, { signal })).items;
+      return data;
+    },
+    draw,
+    signal,
+  );
+}

@@ -1,0 +1,57 @@
+"""The heuristic bot's answers to Undead or Alive's character decisions (UA3) that a bot hint
+does not play well: Belle Star always turns a dynamite into a beer (a beer never hurts her and a
+dynamite brings her closer to the explosion); Chuck Wengam, with two dynamite showing and 4 life
+or more, pays 1 life to turn one of them into a beer (else a gatling or a shot) so that a third
+cannot explode; Pat Brennan takes a face-down Rage card from the player he most wants hurt (a
+Rage card adds symbols to its holder's results). Sam the Healer's heals go by their hint (HELP)."""
+
+from __future__ import annotations
+
+import random
+
+from services.game.bots.old_saloon import Answer
+from services.game.bots.view import PlayerView
+from services.game.bots.wants import wants
+from services.game.rules.dice import Awaiting, GameCommand
+from services.game.rules.dice.commands import Decline, MoveRage, SetDie
+from services.game.rules.dice.vocabulary import Face
+
+
+def _answer_belle(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
+    return SetDie(player=q.player, die=q.dice[0], face=Face.BEER)
+
+
+_CHUCK_FACES = (Face.BEER, Face.GATLING, Face.SHOOT1, Face.SHOOT2, Face.WHISKEY)
+
+
+def _answer_chuck(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
+    t = view.state.turn
+    if t is not None and view.me.life >= 4 and t.count(Face.DYNAMITE) == 2:
+        for die in q.dice:
+            if t.dice[die] is not Face.DYNAMITE:
+                continue
+            for face in _CHUCK_FACES:
+                if face in t.kinds[die].faces:
+                    return SetDie(player=q.player, die=die, face=face)
+    return Decline(player=q.player)
+
+
+def _answer_pat(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
+    rage = view.state.rage
+    if rage is not None:
+        want = wants(view)
+        holders = [p for p in view.others() if p.alive and rage.hands.get(p.id) and want.get(p.id, 0.0) > 0]
+        if holders:
+            giver = max(holders, key=lambda p: want[p.id])
+            return MoveRage(player=q.player, giver=giver.id, taker=q.player, slot=0)
+    return Decline(player=q.player)
+
+
+UNDEAD_ANSWERS: dict[str, Answer] = {
+    "belle_convert": _answer_belle,
+    "chuck_set": _answer_chuck,
+    "pat_move": _answer_pat,
+}
+"""UA3's decisions by name."""
+
+__all__ = ["UNDEAD_ANSWERS"]

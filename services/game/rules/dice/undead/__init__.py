@@ -1,0 +1,13 @@
+"""Undead or Alive, the dice game's second expansion: one file per module (RULINGS-expansions
+§4). Importing this package registers the modules it has with the engine (``modules.register``);
+the others stay refused by name (``modules.rules_for``)."""
+
+from services.game.rules.dice.modules import register
+from services.game.rules.dice.undead.characters import UA3
+from services.game.rules.dice.undead.duels import UA1, DuelDecision
+from services.game.rules.dice.undead.rage import UA2, RageDecision
+
+for _module in (UA1, UA2, UA3):
+    register(_module)
+
+__all__ = ["UA1", "UA2", "UA3", "DuelDecision", "RageDecision"]

@@ -1,0 +1,546 @@
+"""League management as GraphQL mutations: one per REST route of ``http.py``, the same bodies
+and the same refusals.
+
+Each input is REST's body plus the ids REST takes from its path. It is checked by decoding it
+into REST's very request Struct (the same bounds, unknown values refused naming the field), then
+one ``LeagueOrganiser`` call with the signed-in caller (the ``Authorization`` header's session or
+API token). A refusal is a GraphQL error carrying REST's problem details. ``new`` is false when
+the command id was applied before (REST's 200 instead of 201).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, TypeVar
+
+import msgspec
+import strawberry
+from strawberry.types import Info
+
+from event_store import PostgresEventStore
+from services.accounts.errors import SessionRefused
+from services.accounts.sessions import MISSING
+from services.clubs.roles import Principal
+from services.game.edge.bounds import GameId, Identifier, InvalidArgument, Round, Table, bounded, explain
+from services.game.edge.graphql_mutations import OptionsInput, RulesetInput
+from services.league.edge.http import CloseRequest as CloseBody
+from services.league.edge.http import (
+    EnrolRequest,
+    FoundLeagueRequest,
+    OpenSeasonRequest,
+    OpenTournamentRequest,
+    ScheduleRequest,
+    SeatRoundRequest,
+    VoidRequest,
+)
+from services.league.edge.http import ForfeitRequest as ForfeitBody
+from services.league.organise import LeagueOrganiser
+from services.league.organise import Person as AnswerPerson
+from services.league.service import LeagueService
+
+R = TypeVar("R")
+
+
+# -- inputs -----------------------------------------------------------------------------------
+
+
+@strawberry.input(description="A points scheme; fields left out as the default (3 for a win, 1 for a bye).")
+class LeaguePointsInput:
+    win: int | None = None
+    loss: int | None = None
+    survivor_bonus: int | None = None
+    renegade_bonus: int | None = None
+    bye: int | None = None
+
+
+@strawberry.input(description="The table sizes a seating may use, and the one it aims for.")
+class LeagueSeatingInput:
+    allowed_sizes: list[int] | None = None
+    preferred_size: int | None = None
+
+
+@strawberry.input(description="`POST /clubs/{clubId}/leagues`.")
+class FoundLeagueInput:
+    club_id: str
+    name: str
+    league_id: str | None = None
+    points: LeaguePointsInput | None = None
+    seating: LeagueSeatingInput | None = None
+    command_id: str | None = None
+
+
+@strawberry.input(description="`POST /leagues/{leagueId}/seasons`.")
+class OpenSeasonInput:
+    league_id: str
+    name: str
+    season_id: str | None = None
+    points: LeaguePointsInput | None = None
+    command_id: str | None = None
+
+
+@strawberry.input(description="`POST /leagues/{leagueId}/seasons/{seasonId}/entrants`: all or none.")
+class EnrolPlayersInput:
+    league_id: str
+    season_id: str
+    member_ids: list[str]
+    command_id: str | None = None
+
+
+@strawberry.input(description="`POST /leagues/{leagueId}/seasons/{seasonId}/tournaments`.")
+class OpenTournamentInput:
+    league_id: str
+    season_id: str
+    name: str
+    tournament_id: str | None = None
+    seating: LeagueSeatingInput | None = None
+    command_id: str | None = None
+
+
+@strawberry.input(description="`POST /leagues/{leagueId}/tournaments/{tournamentId}/rounds`.")
+class SeatRoundInput:
+    league_id: str
+    tournament_id: str
+    round: int | None = None
+    seed: str | None = None
+    tables: list[list[str]] | None = strawberry.field(
+        default=None, description="Your own tables (member ids); the Sheriff still by the rotation."
+    )
+    command_id: str | None = None
+
+
+@strawberry.input(description="`POST …/rounds/{round}/tables/{table}/game`.")
+class ScheduleGameInput:
+    league_id: str
+    tournament_id: str
+    round: int
+    table: int
+    mode: str = strawberry.field(description="`online` (created now) or `table` (with its scorekeeper).")
+    game_id: str | None = None
+    scorekeeper: str | None = None
+    ruleset: RulesetInput | None = None
+    options: OptionsInput | None = None
+    command_id: str | None = None
+
+
+@strawberry.input(description="`POST …/rounds/{round}/forfeits`.")
+class RecordForfeitInput:
+    league_id: str
+    tournament_id: str
+    round: int
+    table: int
+    member_id: str
+    kind: str | None = strawberry.field(default=None, description="`forfeit` (the default) or `no-show`.")
+    reason: str | None = None
+    command_id: str | None = None
+
+
+@strawberry.input(description="`POST …/rounds/{round}/close`.")
+class CloseRoundInput:
+    league_id: str
+    tournament_id: str
+    round: int
+    command_id: str | None = None
+
+
+@strawberry.input(description="`POST /leagues/{leagueId}/seasons/{seasonId}/close`.")
+class CloseSeasonInput:
+    league_id: str
+    season_id: str
+    command_id: str | None = None
+
+
+@strawberry.input(description="`POST /leagues/{leagueId}/games/{gameId}/void`.")
+class VoidGameInput:
+    league_id: str
+    game_id: str
+    reason: str
+    command_id: str | None = None
+
+
+# -- answers ----------------------------------------------------------------------------------
+
+
+@strawberry.type(description="A member, by name (the id for links).")
+class ManagedMember:
+    member_id: strawberry.ID
+    display_name: str
+
+    @classmethod
+    def of(cls, person: AnswerPerson) -> ManagedMember:
+        return cls(member_id=strawberry.ID(person.member_id), display_name=person.display_name)
+
+
+def _maybe(person: AnswerPerson | None) -> ManagedMember | None:
+    return None if person is None else ManagedMember.of(person)
+
+
+NEW = "False when this command id was applied before (the first answer, nothing changed)."
+
+
+@strawberry.type(description="A founded league.")
+class ManagedLeague:
+    league_id: strawberry.ID
+    club_id: strawberry.ID
+    name: str
+    new: bool = strawberry.field(description=NEW)
+
+
+@strawberry.type(description="An opened season.")
+class ManagedSeason:
+    league_id: strawberry.ID
+    season_id: strawberry.ID
+    name: str
+    new: bool = strawberry.field(description=NEW)
+
+
+@strawberry.type(description="Members enrolled in a season.")
+class ManagedEnrolment:
+    league_id: strawberry.ID
+    season_id: strawberry.ID
+    enrolled: list[ManagedMember]
+    new: bool = strawberry.field(description=NEW)
+
+
+@strawberry.type(description="An opened tournament.")
+class ManagedTournament:
+    league_id: strawberry.ID
+    season_id: strawberry.ID
+    tournament_id: strawberry.ID
+    name: str
+    new: bool = strawberry.field(description=NEW)
+
+
+@strawberry.type(description="A seated table: its members in seating order and the rotation's Sheriff.")
+class ManagedTable:
+    table: int
+    members: list[ManagedMember]
+    sheriff: ManagedMember | None
+
+
+@strawberry.type(description="A seated round.")
+class ManagedRound:
+    league_id: strawberry.ID
+    season_id: strawberry.ID
+    tournament_id: strawberry.ID
+    round: int
+    tables: list[ManagedTable]
+    byes: list[ManagedMember]
+    new: bool = strawberry.field(description=NEW)
+
+
+@strawberry.type(description="A scheduled game of a seated table.")
+class ManagedGame:
+    league_id: strawberry.ID
+    tournament_id: strawberry.ID
+    round: int
+    table: int
+    game_id: strawberry.ID
+    mode: str
+    members: list[ManagedMember]
+    sheriff: ManagedMember | None
+    scorekeeper: ManagedMember | None
+    game_created: bool = strawberry.field(description="An online game exists now.")
+    new: bool = strawberry.field(description=NEW)
+
+
+@strawberry.type(description="A recorded forfeit or no-show.")
+class ManagedForfeit:
+    league_id: strawberry.ID
+    tournament_id: strawberry.ID
+    round: int
+    table: int
+    member: ManagedMember
+    kind: str
+    reason: str
+    new: bool = strawberry.field(description=NEW)
+
+
+@strawberry.type(description="A closed round.")
+class ManagedRoundClosed:
+    league_id: strawberry.ID
+    tournament_id: strawberry.ID
+    round: int
+    new: bool = strawberry.field(description=NEW)
+
+
+@strawberry.type(description="A closed season.")
+class ManagedSeasonClosed:
+    league_id: strawberry.ID
+    season_id: strawberry.ID
+    new: bool = strawberry.field(description=NEW)
+
+
+@strawberry.type(description="A voided game: it no longer counts for standings or ratings.")
+class ManagedVoid:
+    league_id: strawberry.ID
+    game_id: strawberry.ID
+    reason: str
+    new: bool = strawberry.field(description=NEW)
+
+
+# -- plumbing ---------------------------------------------------------------------------------
+
+
+def _request(given: Any, kind: type[R], *path: str) -> tuple[dict[str, Any], R]:
+    """(the path ids, REST's body) from a GraphQL input; ``InvalidArgument`` naming the field."""
+    data = _given(dataclasses.asdict(given))
+    ids = {name: data.pop(name) for name in path if name in data}
+    try:
+        return ids, msgspec.convert(data, kind, strict=True)
+    except msgspec.ValidationError as error:
+        message = str(error)
+        at = _AT.search(message)
+        field = "input" if at is None else "input" + _camel(at.group(1))
+        raise InvalidArgument(field, explain(_AT.sub("", message))) from None
+
+
+_AT = re.compile(r" - at `\$([^`]*)`$")
+
+
+def _given(data: Any) -> Any:
+    """The fields given: a null stands for a field left out, as REST's default."""
+    if isinstance(data, dict):
+        return {k: _given(v) for k, v in data.items() if v is not None}
+    if isinstance(data, list):
+        return [_given(v) for v in data]
+    return data
+
+
+def _camel(path: str) -> str:
+    return re.sub(r"_([a-z])", lambda m: m.group(1).upper(), path)
+
+
+def _id(field: str, value: str) -> str:
+    return bounded(_camel(f"input.{field}"), value, Identifier)
+
+
+def _organiser(info: Info) -> LeagueOrganiser:
+    pool = info.context["pool"]
+    league = LeagueService(PostgresEventStore(pool))
+    return LeagueOrganiser(league, info.context["clubs"], info.context["gateway"], pool)
+
+
+async def _caller(info: Info) -> Principal:
+    request = info.context.get("request")
+    if request is None:
+        raise SessionRefused(MISSING)
+    principal: Principal = await info.context["clubs"].principal(request.headers.get("authorization"))
+    return principal
+
+
+@strawberry.type
+class LeagueMutation:
+    @strawberry.mutation(description="Found a league of a club (its admin or organiser).")
+    async def found_league(self, info: Info, input: FoundLeagueInput) -> ManagedLeague:
+        ids, body = _request(input, FoundLeagueRequest, "club_id")
+        done = await _organiser(info).found_league(
+            await _caller(info),
+            _id("club_id", ids["club_id"]),
+            name=body.name,
+            league_id=body.league_id,
+            points=None if body.points is None else body.points.to_scheme(),
+            seating=None if body.seating is None else body.seating.to_policy(),
+            command_id=body.command_id,
+        )
+        a = done.answer
+        return ManagedLeague(
+            league_id=strawberry.ID(a.league_id), club_id=strawberry.ID(a.club_id), name=a.name, new=done.new
+        )
+
+    @strawberry.mutation(description="Open a season of a league.")
+    async def open_season(self, info: Info, input: OpenSeasonInput) -> ManagedSeason:
+        ids, body = _request(input, OpenSeasonRequest, "league_id")
+        done = await _organiser(info).open_season(
+            await _caller(info),
+            _id("league_id", ids["league_id"]),
+            name=body.name,
+            season_id=body.season_id,
+            points=None if body.points is None else body.points.to_scheme(),
+            command_id=body.command_id,
+        )
+        a = done.answer
+        return ManagedSeason(
+            league_id=strawberry.ID(a.league_id),
+            season_id=strawberry.ID(a.season_id),
+            name=a.name,
+            new=done.new,
+        )
+
+    @strawberry.mutation(description="Enrol club members in a season: all of them, or (refused) none.")
+    async def enrol_players(self, info: Info, input: EnrolPlayersInput) -> ManagedEnrolment:
+        ids, body = _request(input, EnrolRequest, "league_id", "season_id")
+        done = await _organiser(info).enrol(
+            await _caller(info),
+            _id("league_id", ids["league_id"]),
+            _id("season_id", ids["season_id"]),
+            body.member_ids,
+            command_id=body.command_id,
+        )
+        a = done.answer
+        return ManagedEnrolment(
+            league_id=strawberry.ID(a.league_id),
+            season_id=strawberry.ID(a.season_id),
+            enrolled=[ManagedMember.of(p) for p in a.enrolled],
+            new=done.new,
+        )
+
+    @strawberry.mutation(description="Open a tournament in a season.")
+    async def open_tournament(self, info: Info, input: OpenTournamentInput) -> ManagedTournament:
+        ids, body = _request(input, OpenTournamentRequest, "league_id", "season_id")
+        done = await _organiser(info).open_tournament(
+            await _caller(info),
+            _id("league_id", ids["league_id"]),
+            _id("season_id", ids["season_id"]),
+            name=body.name,
+            tournament_id=body.tournament_id,
+            seating=None if body.seating is None else body.seating.to_policy(),
+            command_id=body.command_id,
+        )
+        a = done.answer
+        return ManagedTournament(
+            league_id=strawberry.ID(a.league_id),
+            season_id=strawberry.ID(a.season_id),
+            tournament_id=strawberry.ID(a.tournament_id),
+            name=a.name,
+            new=done.new,
+        )
+
+    @strawberry.mutation(description="Seat the next round: Swiss on the standings, the Sheriff by rotation.")
+    async def seat_round(self, info: Info, input: SeatRoundInput) -> ManagedRound:
+        ids, body = _request(input, SeatRoundRequest, "league_id", "tournament_id")
+        done = await _organiser(info).seat_round(
+            await _caller(info),
+            _id("league_id", ids["league_id"]),
+            _id("tournament_id", ids["tournament_id"]),
+            round_number=body.round,
+            seed=body.seed,
+            tables=None if body.tables is None else tuple(tuple(t) for t in body.tables),
+            command_id=body.command_id,
+        )
+        a = done.answer
+        return ManagedRound(
+            league_id=strawberry.ID(a.league_id),
+            season_id=strawberry.ID(a.season_id),
+            tournament_id=strawberry.ID(a.tournament_id),
+            round=a.round,
+            tables=[
+                ManagedTable(
+                    table=t.table, members=[ManagedMember.of(m) for m in t.members], sheriff=_maybe(t.sheriff)
+                )
+                for t in a.tables
+            ],
+            byes=[ManagedMember.of(p) for p in a.byes],
+            new=done.new,
+        )
+
+    @strawberry.mutation(
+        description="Schedule a seated table's game: online (created now, without anybody's player token) "
+        "or at a table (its scorekeeper granted for that game alone)."
+    )
+    async def schedule_game(self, info: Info, input: ScheduleGameInput) -> ManagedGame:
+        ids, body = _request(input, ScheduleRequest, "league_id", "tournament_id", "round", "table")
+        done = await _organiser(info).schedule(
+            await _caller(info),
+            _id("league_id", ids["league_id"]),
+            _id("tournament_id", ids["tournament_id"]),
+            bounded("input.round", ids["round"], Round),
+            bounded("input.table", ids["table"], Table),
+            mode=body.mode,
+            game_id=body.game_id,
+            scorekeeper=body.scorekeeper,
+            setup=body.setup(),
+            command_id=body.command_id,
+        )
+        a = done.answer
+        return ManagedGame(
+            league_id=strawberry.ID(a.league_id),
+            tournament_id=strawberry.ID(a.tournament_id),
+            round=a.round,
+            table=a.table,
+            game_id=strawberry.ID(a.game_id),
+            mode=a.mode,
+            members=[ManagedMember.of(m) for m in a.members],
+            sheriff=_maybe(a.sheriff),
+            scorekeeper=_maybe(a.scorekeeper),
+            game_created=a.game_created,
+            new=done.new,
+        )
+
+    @strawberry.mutation(description="Record a seated member's forfeit or no-show.")
+    async def record_forfeit(self, info: Info, input: RecordForfeitInput) -> ManagedForfeit:
+        ids, body = _request(input, ForfeitBody, "league_id", "tournament_id", "round")
+        done = await _organiser(info).forfeit(
+            await _caller(info),
+            _id("league_id", ids["league_id"]),
+            _id("tournament_id", ids["tournament_id"]),
+            bounded("input.round", ids["round"], Round),
+            table=body.table,
+            member_id=body.member_id,
+            kind=body.kind,
+            reason=body.reason,
+            command_id=body.command_id,
+        )
+        a = done.answer
+        return ManagedForfeit(
+            league_id=strawberry.ID(a.league_id),
+            tournament_id=strawberry.ID(a.tournament_id),
+            round=a.round,
+            table=a.table,
+            member=ManagedMember.of(a.member),
+            kind=a.kind,
+            reason=a.reason,
+            new=done.new,
+        )
+
+    @strawberry.mutation(description="Close a round: nothing more is scheduled or forfeited in it.")
+    async def close_round(self, info: Info, input: CloseRoundInput) -> ManagedRoundClosed:
+        ids, body = _request(input, CloseBody, "league_id", "tournament_id", "round")
+        done = await _organiser(info).close_round(
+            await _caller(info),
+            _id("league_id", ids["league_id"]),
+            _id("tournament_id", ids["tournament_id"]),
+            bounded("input.round", ids["round"], Round),
+            command_id=body.command_id,
+        )
+        a = done.answer
+        return ManagedRoundClosed(
+            league_id=strawberry.ID(a.league_id),
+            tournament_id=strawberry.ID(a.tournament_id),
+            round=a.round,
+            new=done.new,
+        )
+
+    @strawberry.mutation(description="Close a season.")
+    async def close_season(self, info: Info, input: CloseSeasonInput) -> ManagedSeasonClosed:
+        ids, body = _request(input, CloseBody, "league_id", "season_id")
+        done = await _organiser(info).close_season(
+            await _caller(info),
+            _id("league_id", ids["league_id"]),
+            _id("season_id", ids["season_id"]),
+            command_id=body.command_id,
+        )
+        a = done.answer
+        return ManagedSeasonClosed(
+            league_id=strawberry.ID(a.league_id), season_id=strawberry.ID(a.season_id), new=done.new
+        )
+
+    @strawberry.mutation(
+        description="Void one of the league's games, with a reason (a referee, organiser or admin)."
+    )
+    async def void_game(self, info: Info, input: VoidGameInput) -> ManagedVoid:
+        ids, body = _request(input, VoidRequest, "league_id", "game_id")
+        done = await _organiser(info).void(
+            await _caller(info),
+            _id("league_id", ids["league_id"]),
+            bounded("input.gameId", ids["game_id"], GameId),
+            reason=body.reason,
+            command_id=body.command_id,
+        )
+        a = done.answer
+        return ManagedVoid(
+            league_id=strawberry.ID(a.league_id),
+            game_id=strawberry.ID(a.game_id),
+            reason=a.reason,
+            new=done.new,
+        )

@@ -1,0 +1,445 @@
+"""The REST edge of league management (docs/league.md, "Running a league through the API").
+
+Thin handlers: each bounds its path and body (400 naming the field and the rule), then makes one
+``LeagueOrganiser`` call with the signed-in caller (``caller``: the clubs' ``Principal``), which
+checks the caller's role in the league's club (403 ``role-required``) before anything is written.
+A POST answers 201 with what it made, or 200 with the same answer when its ``command_id`` was
+applied before. Who may call which route: docs/permissions.md, "League routes".
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, TypeVar
+
+import msgspec
+from litestar import Controller, Response, post
+from litestar.datastructures import State
+
+from event_store import PostgresEventStore
+from services.accounts.http import SECURED
+from services.clubs.roles import Principal
+from services.game.application.lifecycle import GameMode
+from services.game.application.service import NewGame
+from services.game.edge.bounds import (
+    NAME_PATTERN,
+    RULES,
+    TEXT_PATTERN,
+    CommandId,
+    GameId,
+    Identifier,
+    Name,
+    Round,
+    Table,
+    bounded,
+)
+from services.game.edge.http import OptionsIn, RulesetIn
+from services.league.league import MAX_REASON_LENGTH
+from services.league.organise import (
+    Done,
+    EnrolmentAnswer,
+    ForfeitAnswer,
+    LeagueAnswer,
+    LeagueOrganiser,
+    RoundAnswer,
+    RoundClosedAnswer,
+    ScheduledAnswer,
+    SeasonAnswer,
+    SeasonClosedAnswer,
+    TournamentAnswer,
+    VoidAnswer,
+)
+from services.league.service import LeagueService
+from services.league.vocabulary import MAX_TABLE, MIN_TABLE, PointsScheme, SeatingPolicy
+
+T = TypeVar("T")
+MAX_POINTS = 100
+MAX_ENROLMENT = 500
+"""Members enrolled by one request (a large club's season; more is several requests)."""
+MAX_SEATED_TABLES = 100
+
+Points = Annotated[int, msgspec.Meta(ge=0, le=MAX_POINTS)]
+TableSize = Annotated[int, msgspec.Meta(ge=MIN_TABLE, le=MAX_TABLE)]
+Seed = Annotated[
+    str, msgspec.Meta(min_length=1, max_length=100, pattern=NAME_PATTERN, description=RULES[NAME_PATTERN])
+]
+Reason = Annotated[
+    str,
+    msgspec.Meta(max_length=MAX_REASON_LENGTH, pattern=TEXT_PATTERN, description=RULES[TEXT_PATTERN]),
+]
+
+
+class PointsIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A points scheme (docs/league.md, "Points and tie-breaks"); left-out fields as the default."""
+
+    win: Points = 3
+    loss: Points = 0
+    survivor_bonus: Points = 0
+    renegade_bonus: Points = 0
+    bye: Points = 1
+
+    def to_scheme(self) -> PointsScheme:
+        return PointsScheme(**msgspec.structs.asdict(self))
+
+
+class SeatingIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    allowed_sizes: Annotated[tuple[TableSize, ...], msgspec.Meta(min_length=1, max_length=6)] = (4, 5, 6, 7)
+    preferred_size: TableSize = 5
+
+    def to_policy(self) -> SeatingPolicy:
+        return SeatingPolicy(allowed_sizes=self.allowed_sizes, preferred_size=self.preferred_size)
+
+
+class FoundLeagueRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    name: Name
+    league_id: Identifier | None = None
+    """Left out: derived from ``command_id`` (a retry names the same league)."""
+    points: PointsIn | None = None
+    seating: SeatingIn | None = None
+    command_id: CommandId | None = None
+
+
+class OpenSeasonRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    name: Name
+    season_id: Identifier | None = None
+    points: PointsIn | None = None
+    """Left out: the league's scheme."""
+    command_id: CommandId | None = None
+
+
+class EnrolRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    member_ids: Annotated[list[Identifier], msgspec.Meta(min_length=1, max_length=MAX_ENROLMENT)]
+    """Account ids of club members: all are enrolled, or (refused) none."""
+    command_id: CommandId | None = None
+
+
+class OpenTournamentRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    name: Name
+    tournament_id: Identifier | None = None
+    seating: SeatingIn | None = None
+    """Left out: the league's policy."""
+    command_id: CommandId | None = None
+
+
+class SeatRoundRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    round: Round | None = None
+    """Left out: the next round."""
+    seed: Seed | None = None
+    """The seating's random choices (left out: a random one)."""
+    tables: (
+        Annotated[
+            list[Annotated[list[Identifier], msgspec.Meta(max_length=MAX_TABLE)]],
+            msgspec.Meta(min_length=1, max_length=MAX_SEATED_TABLES),
+        ]
+        | None
+    ) = None
+    """Your own tables instead of the Swiss ones (the Sheriff still by the rotation)."""
+    command_id: CommandId | None = None
+
+
+class ScheduleRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    mode: GameMode
+    """``online``: the game is created now, its members seated in the seating's order;
+    ``table``: a physical table, its dice entered by ``scorekeeper``."""
+    game_id: GameId | None = None
+    """Left out: ``g-<hex>``, derived from ``command_id``."""
+    scorekeeper: Identifier | None = None
+    """A table game's scorekeeper (a club member's account id); granted ``scorekeeper`` for
+    this game alone."""
+    ruleset: RulesetIn | None = None
+    options: OptionsIn | None = None
+    command_id: CommandId | None = None
+
+    def setup(self) -> NewGame | None:
+        if self.ruleset is None and self.options is None:
+            return None
+        base = NewGame(mode=GameMode.ONLINE, player_count=0)
+        return msgspec.structs.replace(
+            base,
+            ruleset=base.ruleset if self.ruleset is None else self.ruleset.to_ruleset(),
+            options=base.options if self.options is None else self.options.to_options(),
+        )
+
+
+class ForfeitRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    table: Table
+    member_id: Identifier
+    kind: Literal["forfeit", "no-show"] = "forfeit"
+    reason: Reason = ""
+    command_id: CommandId | None = None
+
+
+class CloseRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    command_id: CommandId | None = None
+
+
+class VoidRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    reason: Annotated[Reason, msgspec.Meta(min_length=1)]
+    command_id: CommandId | None = None
+
+
+async def provide_organiser(state: State) -> LeagueOrganiser:
+    organiser: LeagueOrganiser | None = state.get("league_organiser")
+    if organiser is None:
+        resources = state.resources
+        league = LeagueService(PostgresEventStore(resources.pool))
+        organiser = LeagueOrganiser(league, state.clubs, resources.gateway, resources.pool)
+        state.league_organiser = organiser
+    return organiser
+
+
+def answered(done: Done[T]) -> Response[T]:
+    return Response(done.answer, status_code=201 if done.new else 200)
+
+
+def _id(field: str, value: str) -> str:
+    return bounded(field, value, Identifier)
+
+
+def _round(value: int) -> int:
+    return bounded("round", value, Round)
+
+
+class ClubLeagueController(Controller):
+    path = "/clubs/{club_id:str}/leagues"
+    tags = ["league management"]
+
+    @post(
+        operation_id="foundLeague",
+        summary="Found a league of the club (admin or organiser)",
+        security=SECURED,
+    )
+    async def found(
+        self, club_id: str, data: FoundLeagueRequest, caller: Principal, organiser: LeagueOrganiser
+    ) -> Response[LeagueAnswer]:
+        done = await organiser.found_league(
+            caller,
+            _id("club_id", club_id),
+            name=data.name,
+            league_id=data.league_id,
+            points=None if data.points is None else data.points.to_scheme(),
+            seating=None if data.seating is None else data.seating.to_policy(),
+            command_id=data.command_id,
+        )
+        return answered(done)
+
+
+class LeagueManagementController(Controller):
+    path = "/leagues/{league_id:str}"
+    tags = ["league management"]
+
+    @post("/seasons", operation_id="openSeason", summary="Open a season", security=SECURED)
+    async def open_season(
+        self, league_id: str, data: OpenSeasonRequest, caller: Principal, organiser: LeagueOrganiser
+    ) -> Response[SeasonAnswer]:
+        done = await organiser.open_season(
+            caller,
+            _id("league_id", league_id),
+            name=data.name,
+            season_id=data.season_id,
+            points=None if data.points is None else data.points.to_scheme(),
+            command_id=data.command_id,
+        )
+        return answered(done)
+
+    @post(
+        "/seasons/{season_id:str}/entrants",
+        operation_id="enrolPlayers",
+        summary="Enrol club members in a season (all or none)",
+        security=SECURED,
+    )
+    async def enrol(
+        self,
+        league_id: str,
+        season_id: str,
+        data: EnrolRequest,
+        caller: Principal,
+        organiser: LeagueOrganiser,
+    ) -> Response[EnrolmentAnswer]:
+        done = await organiser.enrol(
+            caller,
+            _id("league_id", league_id),
+            _id("season_id", season_id),
+            data.member_ids,
+            command_id=data.command_id,
+        )
+        return answered(done)
+
+    @post(
+        "/seasons/{season_id:str}/tournaments",
+        operation_id="openTournament",
+        summary="Open a tournament in a season",
+        security=SECURED,
+    )
+    async def open_tournament(
+        self,
+        league_id: str,
+        season_id: str,
+        data: OpenTournamentRequest,
+        caller: Principal,
+        organiser: LeagueOrganiser,
+    ) -> Response[TournamentAnswer]:
+        done = await organiser.open_tournament(
+            caller,
+            _id("league_id", league_id),
+            _id("season_id", season_id),
+            name=data.name,
+            tournament_id=data.tournament_id,
+            seating=None if data.seating is None else data.seating.to_policy(),
+            command_id=data.command_id,
+        )
+        return answered(done)
+
+    @post(
+        "/seasons/{season_id:str}/close",
+        operation_id="closeSeason",
+        summary="Close a season",
+        security=SECURED,
+    )
+    async def close_season(
+        self,
+        league_id: str,
+        season_id: str,
+        caller: Principal,
+        organiser: LeagueOrganiser,
+        data: CloseRequest | None = None,
+    ) -> Response[SeasonClosedAnswer]:
+        done = await organiser.close_season(
+            caller,
+            _id("league_id", league_id),
+            _id("season_id", season_id),
+            command_id=None if data is None else data.command_id,
+        )
+        return answered(done)
+
+    @post(
+        "/tournaments/{tournament_id:str}/rounds",
+        operation_id="seatRound",
+        summary="Seat the next round: Swiss on the standings, the Sheriff by rotation",
+        security=SECURED,
+    )
+    async def seat_round(
+        self,
+        league_id: str,
+        tournament_id: str,
+        data: SeatRoundRequest,
+        caller: Principal,
+        organiser: LeagueOrganiser,
+    ) -> Response[RoundAnswer]:
+        done = await organiser.seat_round(
+            caller,
+            _id("league_id", league_id),
+            _id("tournament_id", tournament_id),
+            round_number=data.round,
+            seed=data.seed,
+            tables=None if data.tables is None else tuple(tuple(t) for t in data.tables),
+            command_id=data.command_id,
+        )
+        return answered(done)
+
+    @post(
+        "/tournaments/{tournament_id:str}/rounds/{round:int}/tables/{table:int}/game",
+        operation_id="scheduleGame",
+        summary="Schedule a seated table's game: online (created now) or at a table (with its scorekeeper)",
+        security=SECURED,
+    )
+    async def schedule(
+        self,
+        league_id: str,
+        tournament_id: str,
+        round: int,
+        table: int,
+        data: ScheduleRequest,
+        caller: Principal,
+        organiser: LeagueOrganiser,
+    ) -> Response[ScheduledAnswer]:
+        done = await organiser.schedule(
+            caller,
+            _id("league_id", league_id),
+            _id("tournament_id", tournament_id),
+            _round(round),
+            bounded("table", table, Table),
+            mode=data.mode,
+            game_id=data.game_id,
+            scorekeeper=data.scorekeeper,
+            setup=data.setup(),
+            command_id=data.command_id,
+        )
+        return answered(done)
+
+    @post(
+        "/tournaments/{tournament_id:str}/rounds/{round:int}/forfeits",
+        operation_id="recordForfeit",
+        summary="Record a seated member's forfeit or no-show",
+        security=SECURED,
+    )
+    async def forfeit(
+        self,
+        league_id: str,
+        tournament_id: str,
+        round: int,
+        data: ForfeitRequest,
+        caller: Principal,
+        organiser: LeagueOrganiser,
+    ) -> Response[ForfeitAnswer]:
+        done = await organiser.forfeit(
+            caller,
+            _id("league_id", league_id),
+            _id("tournament_id", tournament_id),
+            _round(round),
+            table=data.table,
+            member_id=data.member_id,
+            kind=data.kind,
+            reason=data.reason,
+            command_id=data.command_id,
+        )
+        return answered(done)
+
+    @post(
+        "/tournaments/{tournament_id:str}/rounds/{round:int}/close",
+        operation_id="closeRound",
+        summary="Close a round: nothing more is scheduled or forfeited in it",
+        security=SECURED,
+    )
+    async def close_round(
+        self,
+        league_id: str,
+        tournament_id: str,
+        round: int,
+        caller: Principal,
+        organiser: LeagueOrganiser,
+        data: CloseRequest | None = None,
+    ) -> Response[RoundClosedAnswer]:
+        done = await organiser.close_round(
+            caller,
+            _id("league_id", league_id),
+            _id("tournament_id", tournament_id),
+            _round(round),
+            command_id=None if data is None else data.command_id,
+        )
+        return answered(done)
+
+    @post(
+        "/games/{game_id:str}/void",
+        operation_id="voidGame",
+        summary="Void one of the league's games, with a reason (referee, organiser or admin)",
+        security=SECURED,
+    )
+    async def void(
+        self,
+        league_id: str,
+        game_id: str,
+        data: VoidRequest,
+        caller: Principal,
+        organiser: LeagueOrganiser,
+    ) -> Response[VoidAnswer]:
+        done = await organiser.void(
+            caller,
+            _id("league_id", league_id),
+            bounded("game_id", game_id, GameId),
+            reason=data.reason,
+            command_id=data.command_id,
+        )
+        return answered(done)
+
+
+LEAGUE_CONTROLLERS = (ClubLeagueController, LeagueManagementController)

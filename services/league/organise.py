@@ -1,0 +1,613 @@
+"""League management as the public API offers it: the signed-in caller's league commands.
+
+Every method takes the caller's clubs ``Principal``, checks their role in the league's club
+(``services.clubs.roles.require``: an organiser or admin there, a referee too for a void), and
+runs ``LeagueService`` commands. A refusal is raised before anything is written.
+
+* **The league's club mirror.** The club id of ``services/clubs`` is the league's club id; the
+  league's own ``club-<id>`` stream (``ClubFounded``, ``PlayerRegistered``) is kept as a mirror,
+  written idempotently (command ids ``mirror/club/<club>``, ``mirror/member/<club>/<account>``)
+  before a league is founded and before a member is enrolled.
+* **Idempotency.** Every command carries the request's ``command_id`` (a fresh uuid when absent);
+  ids the caller leaves out are derived from it, so a retried request finds what the first one
+  made and answers with it (``Done.new`` False: 200 instead of 201).
+* **Scheduling** (docs/league.md, "Integrity"): the game id is reserved for its table first
+  (``reservations.reserve``), then ``GameScheduled`` recorded, then a table game's scorekeeper is
+  granted ``scorekeeper`` for that game alone, or an online game is created through the game
+  gateway with the seating's members in order and the rotation's Sheriff: exactly what the
+  reservation says, so the gateway's own check passes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+import asyncpg
+import msgspec
+
+from services.clubs.errors import ClubNotFound
+from services.clubs.names import name_book
+from services.clubs.roles import Principal, Role, require
+from services.clubs.service import ClubService, is_member
+from services.game.application.errors import GameIdTaken
+from services.game.application.lifecycle import GameContext, GameMode
+from services.game.application.service import Member, NewGame
+from services.game.edge.gateway import GameGateway
+from services.game.edge.tokens import Principal as GameCaller
+from services.league import league as league_aggregate
+from services.league.commands import (
+    CloseRound,
+    CloseSeason,
+    EnrollPlayers,
+    FoundClub,
+    FoundLeague,
+    LeagueAggregateCommand,
+    OpenSeason,
+    OpenTournament,
+    RecordForfeit,
+    RegisterPlayer,
+    ScheduleGame,
+    SeatRound,
+    VoidGame,
+)
+from services.league.errors import AlreadyExists, InvalidCommand, UnknownEntity, UnknownPlayer
+from services.league.events import (
+    ForfeitRecorded,
+    GameVoided,
+    LeagueEvent,
+    LeagueFounded,
+    PlayerEnrolled,
+    RoundClosed,
+    RoundSeated,
+    SeasonClosed,
+    SeasonOpened,
+    TournamentOpened,
+)
+from services.league.league import LeagueState
+from services.league.read_model import season_scores
+from services.league.reservations import Reservation, reserve
+from services.league.service import CommandResult, LeagueService
+from services.league.vocabulary import PointsScheme, SeatingPolicy
+
+T = TypeVar("T")
+_IDS = uuid.UUID("6f0c3d2e-8a41-4b7e-9d15-3c2a7e9b0f48")
+ORGANISING = (Role.ORGANISER, Role.ADMIN)
+VOIDING = (Role.REFEREE, Role.ORGANISER, Role.ADMIN)
+
+
+# -- answers ----------------------------------------------------------------------------------
+
+
+class Person(msgspec.Struct, frozen=True, kw_only=True):
+    member_id: str
+    display_name: str
+
+
+class LeagueAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    club_id: str
+    name: str
+    points: PointsScheme
+    seating: SeatingPolicy
+
+
+class SeasonAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    season_id: str
+    name: str
+    points: PointsScheme
+
+
+class EnrolmentAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    season_id: str
+    enrolled: list[Person]
+
+
+class TournamentAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    season_id: str
+    tournament_id: str
+    name: str
+    seating: SeatingPolicy
+
+
+class TableAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    table: int
+    members: list[Person]
+    """In the seating's order: an online game's seats."""
+    sheriff: Person | None
+    """The rotation's Sheriff; None at a three-player table."""
+
+
+class RoundAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    season_id: str
+    tournament_id: str
+    round: int
+    tables: list[TableAnswer]
+    byes: list[Person]
+
+
+class ScheduledAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    tournament_id: str
+    round: int
+    table: int
+    game_id: str
+    mode: str
+    members: list[Person]
+    sheriff: Person | None
+    scorekeeper: Person | None
+    """A table game's scorekeeper, granted ``scorekeeper`` for this game alone."""
+    game_created: bool
+    """An online game exists now (created with this schedule); a table game is created by its
+    scorekeeper (or an organiser) when the table starts."""
+
+
+class ForfeitAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    tournament_id: str
+    round: int
+    table: int
+    member: Person
+    kind: str
+    reason: str
+
+
+class RoundClosedAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    tournament_id: str
+    round: int
+
+
+class SeasonClosedAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    season_id: str
+
+
+class VoidAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    game_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Done(Generic[T]):
+    answer: T
+    new: bool
+    """False when this command id was applied before (or asked for what is already so)."""
+
+
+def command_id_or_new(command_id: str | None) -> str:
+    return command_id if command_id is not None else uuid.uuid4().hex
+
+
+def derived_id(kind: str, command_id: str, scope: str) -> str:
+    """An id the caller left out: from the command id, so a retry names the same thing."""
+    return uuid.uuid5(_IDS, f"{kind}/{scope}/{command_id}").hex
+
+
+class LeagueOrganiser:
+    def __init__(
+        self, league: LeagueService, clubs: ClubService, gateway: GameGateway, pool: asyncpg.Pool
+    ) -> None:
+        self._league = league
+        self._clubs = clubs
+        self._gateway = gateway
+        self._pool = pool
+
+    # -- founding and opening ---------------------------------------------------------------
+
+    async def found_league(
+        self,
+        caller: Principal,
+        club_id: str,
+        *,
+        name: str,
+        league_id: str | None = None,
+        points: PointsScheme | None = None,
+        seating: SeatingPolicy | None = None,
+        command_id: str | None = None,
+    ) -> Done[LeagueAnswer]:
+        require(caller, club_id, *ORGANISING)
+        command_id = command_id_or_new(command_id)
+        league_id = league_id or derived_id("league", command_id, club_id)
+        command = FoundLeague(
+            league_id=league_id,
+            club_id=club_id,
+            name=name,
+            points=points or PointsScheme(),
+            seating=seating or SeatingPolicy(),
+        )
+        existing = await self._league.load_league(league_id)
+        if existing.exists and existing.club_id != club_id:
+            # a league id is global: another club's league keeps it (and says nothing of itself)
+            raise AlreadyExists("league", league_id)
+        league_aggregate.decide(LeagueState(), command)  # refuse a bad id or scheme before the mirror
+        await self._mirror_club(club_id)
+        result = await self._run(command, command_id, caller)
+        founded = _only(result, LeagueFounded)
+        answer = LeagueAnswer(
+            league_id=founded.league_id,
+            club_id=founded.club_id,
+            name=founded.name,
+            points=founded.points,
+            seating=founded.seating,
+        )
+        return Done(answer, not result.duplicate)
+
+    async def open_season(
+        self,
+        caller: Principal,
+        league_id: str,
+        *,
+        name: str,
+        season_id: str | None = None,
+        points: PointsScheme | None = None,
+        command_id: str | None = None,
+    ) -> Done[SeasonAnswer]:
+        await self._organised(caller, league_id)
+        command_id = command_id_or_new(command_id)
+        season_id = season_id or derived_id("season", command_id, league_id)
+        command = OpenSeason(league_id=league_id, season_id=season_id, name=name, points=points)
+        result = await self._run(command, command_id, caller)
+        opened = _only(result, SeasonOpened)
+        answer = SeasonAnswer(
+            league_id=league_id, season_id=opened.season_id, name=opened.name, points=opened.points
+        )
+        return Done(answer, not result.duplicate)
+
+    async def enrol(
+        self,
+        caller: Principal,
+        league_id: str,
+        season_id: str,
+        member_ids: Iterable[str],
+        *,
+        command_id: str | None = None,
+    ) -> Done[EnrolmentAnswer]:
+        state = await self._organised(caller, league_id)
+        command_id = command_id_or_new(command_id)
+        command = EnrollPlayers(league_id=league_id, season_id=season_id, member_ids=tuple(member_ids))
+        if not await self._league.applied(league_id, command_id):
+            # all of them or none: every member is checked before the first write
+            for member_id in command.member_ids:
+                if not await is_member(self._pool, state.club_id, member_id):
+                    raise UnknownPlayer(member_id, f"club {state.club_id!r} (enrol only its members)")
+            league_aggregate.decide(state, command)
+            names = await self._names(state, command.member_ids)
+            for member_id in command.member_ids:
+                await self._mirror_member(state.club_id, member_id, names[member_id])
+        result = await self._run(command, command_id, caller)
+        enrolled = [e.member_id for e in result.events if isinstance(e, PlayerEnrolled)]
+        names = await self._names(state, enrolled)
+        answer = EnrolmentAnswer(
+            league_id=league_id, season_id=season_id, enrolled=[_person(m, names) for m in enrolled]
+        )
+        return Done(answer, not result.duplicate)
+
+    async def open_tournament(
+        self,
+        caller: Principal,
+        league_id: str,
+        season_id: str,
+        *,
+        name: str,
+        tournament_id: str | None = None,
+        seating: SeatingPolicy | None = None,
+        command_id: str | None = None,
+    ) -> Done[TournamentAnswer]:
+        await self._organised(caller, league_id)
+        command_id = command_id_or_new(command_id)
+        tournament_id = tournament_id or derived_id("tournament", command_id, league_id)
+        command = OpenTournament(
+            league_id=league_id, season_id=season_id, tournament_id=tournament_id, name=name, seating=seating
+        )
+        result = await self._run(command, command_id, caller)
+        opened = _only(result, TournamentOpened)
+        answer = TournamentAnswer(
+            league_id=league_id,
+            season_id=opened.season_id,
+            tournament_id=opened.tournament_id,
+            name=opened.name,
+            seating=opened.seating,
+        )
+        return Done(answer, not result.duplicate)
+
+    # -- rounds -----------------------------------------------------------------------------
+
+    async def seat_round(
+        self,
+        caller: Principal,
+        league_id: str,
+        tournament_id: str,
+        *,
+        round_number: int | None = None,
+        seed: str | None = None,
+        tables: tuple[tuple[str, ...], ...] | None = None,
+        command_id: str | None = None,
+    ) -> Done[RoundAnswer]:
+        """Seat the next round: Swiss on the season's standings points, the Sheriff by the
+        rotation (or the organiser's own ``tables``, the Sheriff still by the rotation)."""
+        state = await self._organised(caller, league_id)
+        command_id = command_id_or_new(command_id)
+        tournament = state.tournament(tournament_id)
+        number = round_number if round_number is not None else len(tournament.rounds) + 1
+        scores = await season_scores(self._pool, league_id, tournament.season_id)
+        command = SeatRound(
+            league_id=league_id,
+            tournament_id=tournament_id,
+            round=number,
+            seed=seed if seed is not None else secrets.token_hex(8),
+            scores=scores,
+            tables=tables,
+        )
+        result = await self._run(command, command_id, caller)
+        seated = _only(result, RoundSeated)
+        names = await self._names(state, [*(m for t in seated.tables for m in t.members), *seated.byes])
+        answer = RoundAnswer(
+            league_id=league_id,
+            season_id=seated.season_id,
+            tournament_id=tournament_id,
+            round=seated.round,
+            tables=[
+                TableAnswer(
+                    table=t.table,
+                    members=[_person(m, names) for m in t.members],
+                    sheriff=None if t.sheriff is None else _person(t.sheriff, names),
+                )
+                for t in seated.tables
+            ],
+            byes=[_person(m, names) for m in seated.byes],
+        )
+        return Done(answer, not result.duplicate)
+
+    async def schedule(
+        self,
+        caller: Principal,
+        league_id: str,
+        tournament_id: str,
+        round_number: int,
+        table: int,
+        *,
+        mode: GameMode,
+        game_id: str | None = None,
+        scorekeeper: str | None = None,
+        setup: NewGame | None = None,
+        command_id: str | None = None,
+    ) -> Done[ScheduledAnswer]:
+        """``setup``: an online game's options and ruleset (its other fields are the schedule's)."""
+        state = await self._organised(caller, league_id)
+        command_id = command_id_or_new(command_id)
+        game_id = game_id or "g-" + derived_id("game", command_id, league_id)
+        command = ScheduleGame(
+            league_id=league_id,
+            tournament_id=tournament_id,
+            round=round_number,
+            table=table,
+            game_id=game_id,
+            mode=str(mode),
+            scorekeeper=scorekeeper,
+            scheduled_by=caller.account_id,
+        )
+        seated = state.round(tournament_id, round_number).table(tournament_id, table)
+        if scorekeeper is not None and not await is_member(self._pool, state.club_id, scorekeeper):
+            raise InvalidCommand(
+                f"`scorekeeper`: {scorekeeper!r} is not a member of club {state.club_id!r}"
+            )
+        if not await self._league.applied(league_id, command_id):
+            league_aggregate.decide(state, command)  # refuse before the id is reserved
+        wanted = Reservation(
+            game_id=game_id,
+            league_id=league_id,
+            club_id=state.club_id,
+            season_id=state.tournament(tournament_id).season_id,
+            tournament_id=tournament_id,
+            round=round_number,
+            table=table,
+            mode=str(mode),
+            members=seated.members,
+            sheriff=seated.sheriff,
+            scorekeeper=scorekeeper,
+            scheduled_by=caller.account_id,
+        )
+        held = await reserve(self._pool, wanted)
+        if msgspec.structs.replace(held, scheduled_by=wanted.scheduled_by) != wanted:
+            raise AlreadyExists(
+                "reservation",
+                f"{held.game_id} holds {held.where()} ({held.mode}); "
+                f"game id {game_id!r} or this table is scheduled already",
+            )
+        result = await self._run(command, command_id, caller)
+        names = await self._names(state, [*seated.members, *([scorekeeper] if scorekeeper else [])])
+        created = False
+        if mode is GameMode.TABLE:
+            if scorekeeper is not None:
+                await self._clubs.grant_scorekeeper(caller, state.club_id, scorekeeper, game_id)
+        else:
+            created = await self._create_online(caller, wanted, names, setup, command_id)
+        answer = ScheduledAnswer(
+            league_id=league_id,
+            tournament_id=tournament_id,
+            round=round_number,
+            table=table,
+            game_id=game_id,
+            mode=str(mode),
+            members=[_person(m, names) for m in seated.members],
+            sheriff=None if seated.sheriff is None else _person(seated.sheriff, names),
+            scorekeeper=None if scorekeeper is None else _person(scorekeeper, names),
+            game_created=created,
+        )
+        return Done(answer, bool(result.events) and not result.duplicate)
+
+    async def _create_online(
+        self,
+        caller: Principal,
+        held: Reservation,
+        names: dict[str, str],
+        setup: NewGame | None,
+        command_id: str,
+    ) -> bool:
+        spec = msgspec.structs.replace(
+            setup or NewGame(mode=GameMode.ONLINE, player_count=len(held.members)),
+            mode=GameMode.ONLINE,
+            player_count=len(held.members),
+            members=tuple(Member(member_id=m, name=names.get(m, m)) for m in held.members),
+            seats=None,
+            sheriff_member=held.sheriff,
+            context=GameContext(
+                league_id=held.league_id,
+                season_id=held.season_id,
+                tournament_id=held.tournament_id,
+                round=held.round,
+                table=held.table,
+            ),
+            game_id=held.game_id,
+        )
+        with contextlib.suppress(GameIdTaken):  # created before (a retry under another command id)
+            await self._gateway.create_game(GameCaller.of_account(caller), spec, f"schedule/{command_id}")
+        return True
+
+    async def forfeit(
+        self,
+        caller: Principal,
+        league_id: str,
+        tournament_id: str,
+        round_number: int,
+        *,
+        table: int,
+        member_id: str,
+        kind: str,
+        reason: str = "",
+        command_id: str | None = None,
+    ) -> Done[ForfeitAnswer]:
+        state = await self._organised(caller, league_id)
+        command = RecordForfeit(
+            league_id=league_id,
+            tournament_id=tournament_id,
+            round=round_number,
+            table=table,
+            member_id=member_id,
+            kind=kind,
+            reason=reason,
+            recorded_by=caller.account_id,
+        )
+        result = await self._run(command, command_id_or_new(command_id), caller)
+        recorded = _only(result, ForfeitRecorded)
+        names = await self._names(state, [recorded.member_id])
+        answer = ForfeitAnswer(
+            league_id=league_id,
+            tournament_id=tournament_id,
+            round=recorded.round,
+            table=recorded.table,
+            member=_person(recorded.member_id, names),
+            kind=recorded.kind,
+            reason=recorded.reason,
+        )
+        return Done(answer, not result.duplicate)
+
+    async def close_round(
+        self,
+        caller: Principal,
+        league_id: str,
+        tournament_id: str,
+        round_number: int,
+        *,
+        command_id: str | None = None,
+    ) -> Done[RoundClosedAnswer]:
+        await self._organised(caller, league_id)
+        command = CloseRound(
+            league_id=league_id, tournament_id=tournament_id, round=round_number, closed_by=caller.account_id
+        )
+        result = await self._run(command, command_id_or_new(command_id), caller)
+        closed = _only(result, RoundClosed)
+        answer = RoundClosedAnswer(league_id=league_id, tournament_id=tournament_id, round=closed.round)
+        return Done(answer, not result.duplicate)
+
+    async def close_season(
+        self, caller: Principal, league_id: str, season_id: str, *, command_id: str | None = None
+    ) -> Done[SeasonClosedAnswer]:
+        await self._organised(caller, league_id)
+        command = CloseSeason(league_id=league_id, season_id=season_id)
+        result = await self._run(command, command_id_or_new(command_id), caller)
+        closed = _only(result, SeasonClosed)
+        return Done(SeasonClosedAnswer(league_id=league_id, season_id=closed.season_id), not result.duplicate)
+
+    async def void(
+        self,
+        caller: Principal,
+        league_id: str,
+        game_id: str,
+        *,
+        reason: str,
+        command_id: str | None = None,
+    ) -> Done[VoidAnswer]:
+        """Void one of the league's games (a referee, an organiser or an admin of its club)."""
+        await self._organised(caller, league_id, *VOIDING)
+        command = VoidGame(league_id=league_id, game_id=game_id, reason=reason, voided_by=caller.account_id)
+        result = await self._run(command, command_id_or_new(command_id), caller)
+        voided = _only(result, GameVoided)
+        answer = VoidAnswer(league_id=league_id, game_id=game_id, reason=voided.reason)
+        return Done(answer, not result.duplicate)
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    async def _organised(self, caller: Principal, league_id: str, *roles: Role) -> LeagueState:
+        """The league, once the caller is known to hold one of ``roles`` (default: organiser
+        or admin) in its club."""
+        state = await self._league.load_league(league_id)
+        if not state.exists:
+            raise UnknownEntity("league", league_id)
+        require(caller, state.club_id, *(roles or ORGANISING))
+        return state
+
+    async def _run(
+        self, command: LeagueAggregateCommand, command_id: str, caller: Principal
+    ) -> CommandResult:
+        actor = f"account:{caller.account_id}"
+        return await self._league.execute(command, command_id=command_id, actor=actor)
+
+    async def _mirror_club(self, club_id: str) -> None:
+        name = await self._pool.fetchval("SELECT name FROM clubs WHERE club_id = $1", club_id)
+        if name is None:
+            raise ClubNotFound(club_id)
+        with contextlib.suppress(AlreadyExists):  # mirrored before, under another command id
+            await self._league.execute(
+                FoundClub(club_id=club_id, name=name), command_id=f"mirror/club/{club_id}", actor="clubs"
+            )
+
+    async def _mirror_member(self, club_id: str, member_id: str, name: str) -> None:
+        with contextlib.suppress(AlreadyExists):
+            await self._league.execute(
+                RegisterPlayer(club_id=club_id, member_id=member_id, name=name),
+                command_id=f"mirror/member/{club_id}/{member_id}",
+                actor="clubs",
+            )
+
+    async def _names(self, state: LeagueState, member_ids: Iterable[str]) -> dict[str, str]:
+        """Display names; a member without an account (old data) by the league club's name."""
+        wanted = set(member_ids)
+        book = await name_book(self._pool, wanted)  # the one resolver every view uses
+        missing = wanted - book.accounts.keys()
+        registered = (await self._league.load_club(state.club_id)).members if missing else {}
+        return {m: book.name(m, state.club_id, registered.get(m)) for m in wanted}
+
+
+def _person(member_id: str, names: dict[str, str]) -> Person:
+    return Person(member_id=member_id, display_name=names.get(member_id, member_id))
+
+
+E = TypeVar("E", bound=LeagueEvent)
+
+
+def _only(result: CommandResult, kind: type[E]) -> E:
+    for event in result.events:
+        if isinstance(event, kind):
+            return event
+    raise AssertionError(f"{result.stream}: the command recorded no {kind.__name__}")

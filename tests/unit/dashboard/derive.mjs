@@ -1,0 +1,25 @@
+// Reads cases (JSON) on stdin, derives each with the dashboard's fairness.js, prints the results
+// (JSON) on stdout: what test_fairness_js.py compares with the Python derivations.
+import { readFileSync } from "node:fs";
+import { commitment, dealGame, diceStream, hexToBytes } from "../../../services/dashboard/static/js/fairness.js";
+
+const cases = JSON.parse(readFileSync(0, "utf8"));
+const out = [];
+for (const c of cases) {
+  const seed = hexToBytes(c.seed);
+  try {
+    if (c.kind === "commitment") {
+      out.push(await commitment(seed));
+    } else if (c.kind === "dice") {
+      const dice = diceStream(c.version, seed);
+      const rolls = [];
+      for (const kinds of c.rolls) rolls.push(await dice.roll(kinds));
+      out.push(rolls);
+    } else {
+      out.push(await dealGame(c.fairness, seed, c.members, c.sheriff, c.ruleset));
+    }
+  } catch (error) {
+    out.push({ error: error.message });
+  }
+}
+process.stdout.write(JSON.stringify(out));
