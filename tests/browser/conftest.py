@@ -51,7 +51,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
-PAGE_TIMEOUT_MS = 15_000
+# CI runs two test workers on two cores, and this server shares its process with the browser driver
+# and the consumers: a page that answers in well under a second alone was seen to take over 15 s
+PAGE_TIMEOUT_MS = 30_000
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -253,9 +255,22 @@ async def person_page(chromium: Browser, base_url: str, name: str) -> AsyncItera
     opened.on("pageerror", lambda error: errors.append(str(error)))
     try:
         yield opened
+    except Exception as failure:
+        # CI keeps only the report: say where the page was and what it showed when the test failed
+        failure.add_note(await _what_the_page_showed(opened, name))
+        raise
     finally:
         await context.close()
     assert not errors, f"JavaScript errors on {name}'s page: {errors}"
+
+
+async def _what_the_page_showed(page: Page, name: str) -> str:
+    try:
+        shown = await page.locator("body").inner_text(timeout=2_000)
+        await screenshot(page, f"failed-{name}")
+    except Exception as unreadable:  # a closed page still leaves its URL
+        shown = f"(unreadable: {unreadable})"
+    return f"{name}'s page at {page.url} showed:\n{shown[:2_000]}"
 
 
 async def sign_in(page: Page, person: Person) -> None:
