@@ -231,6 +231,9 @@ class PlayerResult(msgspec.Struct, frozen=True, kw_only=True):
     game without a Ghost encode as they always did (this struct does not omit defaults)."""
     special: SpecialRole | msgspec.UnsetType = msgspec.UNSET
     """OS3: the player's special role card (public once the game is over); UNSET otherwise."""
+    zombie: bool | msgspec.UnsetType = msgspec.UNSET
+    """UA4 after an outbreak: True for a plain zombie, False for everyone else (the Zombie
+    Master's ``side`` is ``zombie_master``); UNSET when no outbreak happened."""
 
 
 class GameEnded(Event, frozen=True, kw_only=True):
@@ -239,6 +242,9 @@ class GameEnded(Event, frozen=True, kw_only=True):
     winners: tuple[PlayerId, ...]
     results: tuple[PlayerResult, ...]
     turn: int
+    outbreak_turn: int | msgspec.UnsetType = msgspec.UNSET
+    """UA4: the turn in which the outbreak began; UNSET when none did (winning_side is then a
+    base side; after one it is ``zombies`` or ``survivors``)."""
 
 
 GameEvent = (

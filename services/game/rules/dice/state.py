@@ -58,11 +58,23 @@ class PlayerState:
     ghost_gift: tuple[Face, ...] = ()
     """OS5: the faces of the Ghost tokens this player holds (two with the x2 token), until the
     end of his next turn or his elimination."""
+    zombie_since: int | None = None
+    """UA4: the turn of the outbreak that made this eliminated player a zombie (None: not one).
+    A zombie is in play again: he takes turns, counts in distances and can be hit."""
+    zombie_master: bool = False
+    """UA4: the living Renegade who became the Zombie Master at the outbreak (keeps his life,
+    character and ability; not a returning zombie)."""
 
     @property
     def ghost(self) -> bool:
         """OS5: the Ghost, a seat that is not alive but keeps its turn."""
         return self.ghost_since is not None
+
+    @property
+    def zombie(self) -> bool:
+        """UA4: a plain zombie (eliminated before the outbreak, back in play). Never heals, takes
+        no arrows, Rage cards or wound tokens."""
+        return self.zombie_since is not None
 
     def clone(self) -> PlayerState:
         return PlayerState(
@@ -79,6 +91,8 @@ class PlayerState:
             self.eliminated_turn,
             self.ghost_since,
             self.ghost_gift,
+            self.zombie_since,
+            self.zombie_master,
         )
 
 

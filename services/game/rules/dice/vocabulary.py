@@ -126,6 +126,11 @@ class Side(StrEnum):
     # three-player game: each role is its own side
     DEPUTY = "deputy"
     OUTLAW = "outlaw"
+    # UA4 after an outbreak (docs/rulings.md, "how a zombie win is scored and rated"): every
+    # seat's side at the end; the zombies' win names ZOMBIES, their Master shares it
+    ZOMBIES = "zombies"
+    ZOMBIE_MASTER = "zombie_master"
+    SURVIVORS = "survivors"
 
 
 BASE_ROLE_OF: dict[SpecialRole, Role] = {
