@@ -18,7 +18,8 @@ WINDOWS = frozenset(Window)
 
 def playable_modules(players: int) -> list[ModuleId]:
     """The modules the engine plays that a table of ``players`` may use."""
-    return [m for m in ENGINE_MODULES if MODULES[m].min_players <= players]
+    # sorted: registration order follows import order, which differs between test processes
+    return sorted(m for m in ENGINE_MODULES if MODULES[m].min_players <= players)
 
 
 def random_module_set(rng: random.Random, players: int) -> tuple[ModuleId, ...]:
