@@ -17,7 +17,15 @@ import msgspec
 
 from event_store import PayloadDecodeError
 from services.game.engines.interface import Question, RandomNeed, SeatSpec
-from services.game.results import Elimination, FinishKind, GameFinish, GameResult, SeatOutcome
+from services.game.results import (
+    ZOMBIE_WINNERS,
+    Elimination,
+    FinishKind,
+    GameFinish,
+    GameResult,
+    SeatOutcome,
+    Side,
+)
 from services.game.results import Role as BaseRole
 from services.game.rules.dice import (
     EVENT_TYPES,
@@ -30,6 +38,7 @@ from services.game.rules.dice import (
     GameStarted,
     InvalidSetup,
     LegalCommands,
+    PlayerResult,
     Position,
     Role,
     RollDice,
@@ -47,7 +56,7 @@ from services.game.rules.dice.kinds import BASE_HAND
 from services.game.rules.dice.modules import Rules, rules_of
 from services.game.rules.dice.state import GameState, PlayerState
 from services.game.rules.dice.undead.draws import Draw, draw_need
-from services.game.rules.dice.undead.rage import hidden_card
+from services.game.rules.dice.undead.rage import HIDDEN_FIELDS, PIXIE_PETE, hidden_card, pixie_pair
 from services.game.rules.dice.vocabulary import SpecialRole
 from services.game.rules.ruleset import CHARACTER_NEEDS, MODULES, Ruleset
 
@@ -202,7 +211,8 @@ class DiceEngine:
         if state.is_over or state.three_player:
             return True
         player = state.by_id[seat]  # type: ignore[index]
-        return player.role is Role.SHERIFF or not player.alive
+        # UA4: a zombie's role was shown at his elimination; the Zombie Master shows his (ruling)
+        return player.role is Role.SHERIFF or not player.alive or player.zombie or player.zombie_master
 
     def redact_event(
         self, event: Event, hidden: Callable[[str], bool], own: Callable[[str], bool] | None = None
@@ -210,7 +220,9 @@ class DiceEngine:
         data: dict[str, Any] = msgspec.to_builtins(event)
         holder = hidden_card(event)
         if holder is not None and (own is None or not own(holder)):
-            data["card"] = None  # a face-down Rage card: its holder's alone (UA2)
+            for name in HIDDEN_FIELDS:  # face-down Rage cards: their holder's alone (UA2, UA3)
+                if name in data:
+                    data[name] = None
             return data
         if type(event) is GameStarted:
             for seat in data["seats"]:
@@ -321,7 +333,11 @@ def _undead_seat(state: GameState, p: PlayerState, own: Callable[[str], bool] | 
         return {}
     cards = rage.hands.get(p.id, [])
     mine = own is not None and own(p.id)
-    return {"rage_count": len(cards), "rage_cards": list(cards) if mine else None}
+    seat: dict[str, Any] = {"rage_count": len(cards), "rage_cards": list(cards) if mine else None}
+    if p.character.id is PIXIE_PETE:  # the two cards he must choose between now, his alone (UA3)
+        pair = pixie_pair(state, p.id)
+        seat["rage_choice"] = list(pair) if mine and pair else None
+    return seat
 
 
 def _undead_table(state: GameState) -> dict[str, Any]:
@@ -360,41 +376,70 @@ def awaiting_detail(question: Awaiting | None) -> dict[str, Any] | None:
     }
 
 
-def _expansion_fields(line: Mapping[str, Any]) -> tuple[str | None, bool]:
-    """(special role, ended as the Ghost) of one player's line of ``GameEnded.results``, read by
-    name: both are absent from a base game's line."""
+def _expansion_fields(line: Mapping[str, Any]) -> tuple[str | None, bool, bool | None]:
+    """(special role, ended as the Ghost, plain zombie) of one player's line of
+    ``GameEnded.results``, read by name: all are absent from a base game's line (the zombie
+    flag is None without an outbreak)."""
     special = line.get("special")
     ghost = line.get("ghost", False)
+    zombie = line.get("zombie")
     if special is not None and not isinstance(special, str):
         raise PayloadDecodeError(f"GameEnded: a player's special role is {special!r}, not a name")
     if not isinstance(ghost, bool):
         raise PayloadDecodeError(f"GameEnded: a player's ghost flag is {ghost!r}, not true or false")
-    return special, ghost
+    if zombie is not None and not isinstance(zombie, bool):
+        raise PayloadDecodeError(f"GameEnded: a player's zombie flag is {zombie!r}, not true or false")
+    return special, ghost, zombie
+
+
+def _in_play(r: PlayerResult, zombie: bool | None, outbreak_turn: int | None) -> bool:
+    """Whether a seat was in play at the end (the neutral result's ``alive``). A plain zombie
+    is in play unless he was eliminated again after the outbreak (out for good): he was first
+    eliminated before the turn the outbreak began, so an elimination on or after that turn is
+    the one that put him out for good."""
+    if r.alive or not zombie:
+        return r.alive
+    if outbreak_turn is None:
+        raise PayloadDecodeError(f"GameEnded: {r.player} is a zombie but the game records no outbreak")
+    return r.eliminated_turn is None or r.eliminated_turn < outbreak_turn
 
 
 def dice_finish(ended: GameEnded, payload: Mapping[str, Any] | None = None) -> GameFinish:
     """The dice engine's end in neutral words. Eliminations are ordered by turn, then seat.
 
     ``payload`` is the recorded event's data (the ended event's own fields when not given).
-    Old Saloon's fields of a player's line (``special``, ``ghost``) are read from it by name,
-    so the result carries them whichever engine version wrote or reads the record."""
-    lines = (msgspec.to_builtins(ended) if payload is None else payload)["results"]
-    extras = [_expansion_fields(line) for line in lines]
+    Old Saloon's fields of a player's line (``special``, ``ghost``), Undead or Alive's
+    ``zombie`` flag and the game's ``outbreak_turn`` are read from it by name, so the result
+    carries them whichever engine version wrote or reads the record.
+
+    After an outbreak (docs/rulings.md, UA4) each seat's side is its side at the end
+    (``zombies``, ``zombie_master``, ``survivors``), a zombie win's ``winners`` are
+    ``ZOMBIE_WINNERS``, and a plain zombie still in play counts as alive (in play)."""
+    data = msgspec.to_builtins(ended) if payload is None else payload
+    outbreak_turn = data.get("outbreak_turn")
+    if outbreak_turn is not None and (isinstance(outbreak_turn, bool) or not isinstance(outbreak_turn, int)):
+        raise PayloadDecodeError(f"GameEnded: the outbreak turn is {outbreak_turn!r}, not a turn number")
+    extras = [_expansion_fields(line) for line in data["results"]]
     seats = tuple(
         SeatOutcome(
             seat=r.player,
             role=r.role.value,
             base_role=BaseRole(r.role.value),
             side=r.side.value,
-            alive=r.alive,
+            alive=_in_play(r, zombie, outbreak_turn),
             won=r.won,
             special=special,
             ghost=ghost,
         )
-        for r, (special, ghost) in zip(ended.results, extras, strict=True)
+        for r, (special, ghost, zombie) in zip(ended.results, extras, strict=True)
     )
+    # every seat that was eliminated, a zombie back in play included (he was, before the outbreak)
     out = sorted(
-        ((r.eliminated_turn, i, r) for i, r in enumerate(ended.results) if not r.alive),
+        (
+            (r.eliminated_turn, i, r)
+            for i, (r, seat, (_, _, zombie)) in enumerate(zip(ended.results, seats, extras, strict=True))
+            if not seat.alive or (zombie and r.eliminated_turn is not None)
+        ),
         key=lambda t: (t[0] if t[0] is not None else 0, t[1]),
     )
     eliminations = tuple(
@@ -407,9 +452,15 @@ def dice_finish(ended: GameEnded, payload: Mapping[str, Any] | None = None) -> G
         )
         for turn, _, r in out
     )
+    if ended.winning_side is None:
+        winners: tuple[str, ...] = ()
+    elif ended.winning_side.value == Side.ZOMBIES.value:
+        winners = ZOMBIE_WINNERS
+    else:
+        winners = (ended.winning_side.value,)
     return GameFinish(
         finish=FinishKind.NO_WINNER if ended.winning_side is None else FinishKind.WON,
-        winners=() if ended.winning_side is None else (ended.winning_side.value,),
+        winners=winners,
         seats=seats,
         eliminations=eliminations,
         turn=ended.turn,

@@ -10,8 +10,10 @@ The vocabulary is the BANG! family's, not one engine's:
   for per-role ratings and the league's Renegade and Sheriff counts (Old Saloon's Le Bien is a
   Deputy, its L'Ours the Sheriff). The role as the engine names it stays a plain string.
 * ``Side`` — who wins together. A seat's side is a plain string, so an engine may report a
-  side this module does not list yet (Undead or Alive's zombies); consumers that only know
-  some sides refuse the others by name instead of misreading them.
+  side this module does not list yet; consumers that only know some sides refuse the others
+  by name instead of misreading them. Undead or Alive (UA4) after an outbreak reports every
+  seat's side *at the end*: ``zombies``, ``zombie_master`` or ``survivors`` (docs/rulings.md,
+  "how a zombie win is scored and rated").
 """
 
 from __future__ import annotations
@@ -58,8 +60,21 @@ class Side(StrEnum):
     # three-player dice game: each role is its own side
     DEPUTY = "deputy"
     OUTLAW = "outlaw"
+    # Undead or Alive (UA4) after an outbreak: every seat's side at the end
     ZOMBIES = "zombies"
-    """Undead or Alive after an outbreak: the zombies and their Master (no engine plays it yet)."""
+    """The plain zombies (players eliminated before the outbreak), in play or out for good."""
+    ZOMBIE_MASTER = "zombie_master"
+    """The living Renegade who became the Zombie Master: he wins with the zombies."""
+    SURVIVORS = "survivors"
+    """Every other seat, whatever its role, those out for good included."""
+
+
+OUTBREAK_SIDES = frozenset({Side.ZOMBIES, Side.ZOMBIE_MASTER, Side.SURVIVORS})
+"""The sides of a game after an Undead or Alive outbreak; a game reports these or base sides,
+never both."""
+
+ZOMBIE_WINNERS: tuple[str, ...] = (Side.ZOMBIES.value, Side.ZOMBIE_MASTER.value)
+"""``winners`` of a zombie win (the zombies first, so ``winning_side`` names them)."""
 
 
 class FinishKind(StrEnum):
@@ -113,6 +128,8 @@ class SeatOutcome(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     side: str
     """The side the seat played for at the end (a ``Side`` value, or one it does not list yet)."""
     alive: bool
+    """In play at the end: a zombie still in play is (docs/rulings.md, UA4); a player
+    eliminated, the Ghost or one out for good after an outbreak is not."""
     won: bool
     special: str | None = None
     """Old Saloon (OS3): the special role card as the engine names it (``le_doc``); None without
@@ -150,7 +167,8 @@ class GameFinish(msgspec.Struct, frozen=True, kw_only=True):
 
     finish: FinishKind
     winners: tuple[str, ...]
-    """The sides that won (one for every game type so far; empty when nobody won)."""
+    """The sides that won: one, or ``ZOMBIE_WINNERS`` when the zombies and their Master won an
+    Undead or Alive game; empty when nobody won. ``winning_side`` is the first."""
     seats: tuple[SeatOutcome, ...]
     """Every seat, in seat order."""
     eliminations: tuple[Elimination, ...]
@@ -222,7 +240,9 @@ class GameResult(msgspec.Struct, frozen=True, kw_only=True):
 
 __all__ = [
     "BASE_RULESET",
+    "OUTBREAK_SIDES",
     "ROLES_BY_PLAYER_COUNT",
+    "ZOMBIE_WINNERS",
     "Elimination",
     "FinishKind",
     "GameFinish",
