@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from services.game.results import Role
+from services.game.results import Role, Side
 from services.league.vocabulary import PointsScheme
 
 
@@ -20,8 +20,12 @@ class MemberResult(msgspec.Struct, frozen=True, kw_only=True):
     role: Role
     """The base role: a special role counts as the role it stands for."""
     side: str
+    """The side at the end, as the game reported it (after an Undead or Alive outbreak:
+    ``zombies``, ``zombie_master`` or ``survivors``)."""
     won: bool
+    """Every seat of the winning side won, those out of play included."""
     alive: bool
+    """In play at the end (a zombie still in play is)."""
 
 
 class GameOutcome(msgspec.Struct, frozen=True, kw_only=True):
@@ -40,12 +44,25 @@ class GameOutcome(msgspec.Struct, frozen=True, kw_only=True):
         return tuple(r.member_id for r in self.results)
 
 
+RENEGADE_GAME_SIDES = frozenset({Side.RENEGADE.value, Side.ZOMBIE_MASTER.value})
+"""The sides a Renegade plays his own game on: alone, or as the Zombie Master after an Undead or
+Alive outbreak. A plain zombie dealt the Renegade, or a Renegade left a survivor, does not."""
+
+
+def renegade_win(result: MemberResult) -> bool:
+    """A win the Renegade bonus (and the Renegade-wins tie-break) rewards: a Renegade who won
+    playing his own game (docs/rulings.md, UA4: the side is checked, not only the role)."""
+    return result.won and result.role == Role.RENEGADE and result.side in RENEGADE_GAME_SIDES
+
+
 def points_for(result: MemberResult, scheme: PointsScheme) -> int:
+    """Win or loss; a winner in play at the end gets the survivor bonus (a zombie in play
+    too), a Renegade's own win the Renegade bonus (the Zombie Master's included)."""
     if not result.won:
         return scheme.loss
     points = scheme.win
     if result.alive:
         points += scheme.survivor_bonus
-    if result.role == Role.RENEGADE:
+    if renegade_win(result):
         points += scheme.renegade_bonus
     return points

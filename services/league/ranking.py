@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from services.game.results import Role
-from services.league.points import GameOutcome, points_for
+from services.league.points import GameOutcome, MemberResult, points_for, renegade_win
 from services.league.vocabulary import PointsScheme
 
 
@@ -75,13 +75,14 @@ class Meetings:
                 self.wins_together[(a, b)] = self.wins_together.get((a, b), 0) + 1
 
 
-def add_result(totals: Totals, role: Role, won: bool, alive: bool, points: int) -> None:
+def add_result(totals: Totals, result: MemberResult, points: int) -> None:
     totals.points += points
     totals.games += 1
-    totals.wins += int(won)
-    totals.renegade_wins += int(won and role == Role.RENEGADE)
-    totals.survivals += int(alive)
-    totals.sheriff_games += int(role == Role.SHERIFF)
+    totals.wins += int(result.won)
+    # a Renegade's own win only: alone, or as the Zombie Master (points.renegade_win)
+    totals.renegade_wins += int(renegade_win(result))
+    totals.survivals += int(result.alive)
+    totals.sheriff_games += int(result.role == Role.SHERIFF)
 
 
 def add_forfeit(totals: Totals) -> None:
@@ -156,7 +157,7 @@ def compute_standings(
         for result in outcome.results:
             line = totals.setdefault(result.member_id, Totals(result.member_id))
             points = points_for(result, scheme_of(outcome.season_id))
-            add_result(line, result.role, result.won, result.alive, points)
+            add_result(line, result, points)
         meetings.add_game(outcome.members, [r.member_id for r in outcome.results if r.won])
     for member, season_id in byes:
         line = totals.setdefault(member, Totals(member))

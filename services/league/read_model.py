@@ -13,6 +13,7 @@ import msgspec
 
 from event_store import migrate_component
 from event_store.migrator import load_migrations
+from services.league.points import RENEGADE_GAME_SIDES
 from services.league.ranking import Meetings, Standing, Totals, add_forfeit, rank
 from services.league.standings import PROJECTION_NAME
 
@@ -146,13 +147,15 @@ async def _tournament_totals(db: Executor, league_id: str, tournament_id: str) -
     rows = await db.fetch(
         "SELECT r.member_id, sum(r.points)::int AS points, count(*)::int AS games,"
         " count(*) FILTER (WHERE r.won)::int AS wins,"
-        " count(*) FILTER (WHERE r.won AND r.role = 'renegade')::int AS renegade_wins,"
+        " count(*) FILTER (WHERE r.won AND r.role = 'renegade' AND r.side = ANY($3::text[]))::int"
+        " AS renegade_wins,"
         " count(*) FILTER (WHERE r.alive)::int AS survivals,"
         " count(*) FILTER (WHERE r.role = 'sheriff')::int AS sheriff_games"
         f" FROM league_game_results r {_COUNTED}"
         " WHERE r.league_id = $1 AND r.tournament_id = $2 GROUP BY r.member_id",
         league_id,
         tournament_id,
+        sorted(RENEGADE_GAME_SIDES),
     )
     totals = {r["member_id"]: Totals(**dict(r)) for r in rows}
     for bye in await db.fetch(

@@ -51,7 +51,7 @@ from services.league.events import (
     TournamentOpened,
 )
 from services.league.facts import decode_game_event, decode_league_event, game_id_of, member_results, seat_map
-from services.league.points import points_for
+from services.league.points import RENEGADE_GAME_SIDES, points_for
 from services.league.vocabulary import PointsScheme
 
 log = logging.getLogger(__name__)
@@ -414,7 +414,7 @@ async def _count(tx: asyncpg.Connection, game_id: str, league_id: str, season_ke
     """Add (``sign`` 1) or take away (-1) a finished game's results in the totals and the
     head-to-head records; lines left with nothing in them go (an enrolled member's stays)."""
     results = await tx.fetch(
-        "SELECT member_id, role, won, alive, points FROM league_game_results WHERE game_id = $1"
+        "SELECT member_id, role, side, won, alive, points FROM league_game_results WHERE game_id = $1"
         " ORDER BY member_id",
         game_id,
     )
@@ -438,7 +438,9 @@ async def _count(tx: asyncpg.Connection, game_id: str, league_id: str, season_ke
                 sign * r["points"],
                 sign,
                 sign * int(r["won"]),
-                sign * int(r["won"] and r["role"] == Role.RENEGADE.value),
+                # a Renegade's own win only (points.renegade_win: the side is checked too)
+                sign
+                * int(r["won"] and r["role"] == Role.RENEGADE.value and r["side"] in RENEGADE_GAME_SIDES),
                 sign * int(r["alive"]),
                 sign * int(r["role"] == Role.SHERIFF.value),
             )

@@ -35,6 +35,7 @@ from services.game.rules.dice.old_saloon import special_roles as os3
 from services.game.rules.dice.undead import characters as ua3
 from services.game.rules.dice.undead import duels as ua1
 from services.game.rules.dice.undead import rage as ua2
+from services.game.rules.dice.undead import zombies as ua4
 from services.game.rules.dice.vocabulary import ArrowReason, Cause, Face, GainCause, RollingEnd, SpecialRole
 
 
@@ -218,6 +219,20 @@ def referee_words(event: msgspec.Struct) -> str:
             return f"{p} revealed the Rage card{'s' if len(cards) > 1 else ''} {', '.join(cards)}"
         case ua2.RageReturned(player=p, count=n):
             return f"{p}'s {n} face-down Rage card{'s' if n > 1 else ''} went to the discards unseen"
+        case ua4.BoneyardRevealed(player=p, card=card, hands=hands):
+            shown = "no hands" if hands == 0 else f"{hands} hand{'s' if hands > 1 else ''}"
+            return f"{p} revealed the Boneyard card {card}, showing {shown}"
+        case ua4.BoneyardShuffled(cards=cards):
+            which = f"card{'s' if len(cards) > 1 else ''} {', '.join(cards)}"
+            return f"the no-hands Boneyard {which} went back into the pile"
+        case ua4.OutbreakTriggered(hands=hands, alive=alive):
+            return (
+                f"{hands} hands showing outnumbered the {alive} players alive: the zombie outbreak"
+                " begins with the next turn"
+            )
+        case ua4.OutbreakBegan(zombies=zombies, life=life, master=master):
+            ruled = f"; {master} became the Zombie Master" if master is not None else ""
+            return f"the zombie outbreak began: {', '.join(zombies)} rose as zombies with {life} life{ruled}"
         case ua1.WoundDrawn(player=p, card=token, kept=True):
             return f"{p} drew the {token} wound token"
         case ua1.WoundDrawn(player=p, card=token):

@@ -16,6 +16,7 @@ from services.game.rules.dice.old_saloon import special_roles as os3
 from services.game.rules.dice.undead import characters as ua3
 from services.game.rules.dice.undead import duels as ua1
 from services.game.rules.dice.undead import rage as ua2
+from services.game.rules.dice.undead import zombies as ua4
 
 
 def trace_line(event: Event) -> str:
@@ -58,6 +59,15 @@ def trace_line(event: Event) -> str:
             return f"{p} reveals Rage {' '.join(cards)}"
         case ua2.RageReturned(player=p, count=n):
             return f"{p}'s {n} Rage card(s) go to the discards"
+        case ua4.BoneyardRevealed(player=p, card=card, hands=hands):
+            return f"{p} reveals Boneyard card {card} ({hands} hand{'' if hands == 1 else 's'})"
+        case ua4.BoneyardShuffled(cards=cards):
+            return f"Boneyard {' '.join(cards)} shuffled back"
+        case ua4.OutbreakTriggered(hands=hands, alive=alive):
+            return f"outbreak coming: {hands} hands showing, {alive} alive"
+        case ua4.OutbreakBegan(zombies=zombies, life=life, master=master):
+            ruled = f"; {master} is the Zombie Master" if master is not None else ""
+            return f"outbreak: {' '.join(zombies)} rise as zombies with {life} life{ruled}"
         case ua1.WoundDrawn(player=p, card=token, kept=True):
             return f"{p} draws the {token} wound token"
         case ua1.WoundDrawn(player=p, card=token):

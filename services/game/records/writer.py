@@ -52,6 +52,7 @@ from services.game.rules.dice.old_saloon import special_roles as os3
 from services.game.rules.dice.undead import characters as ua3
 from services.game.rules.dice.undead import duels as ua1
 from services.game.rules.dice.undead import rage as ua2
+from services.game.rules.dice.undead import zombies as ua4
 from services.game.rules.dice.vocabulary import ArrowReason, Face, RollingEnd, SpecialRole
 from services.game.rules.ruleset import BASE_DICE, Ruleset, ruleset_of
 
@@ -110,6 +111,11 @@ def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
                 inputs.append(Decline(player=p))
             case ua2.RageDrawn(player=p, card=card):
                 inputs.append(DrawCard(player=p, card=card))
+                drawn.append(card)
+            case ua4.BoneyardRevealed(player=p, card=card):
+                inputs.append(DrawCard(player=p, card=card))
+            case ua2.RageKept(player=p, card=card):
+                inputs.append(KeepCard(player=p, slot=drawn[-2:].index(card)))
             case ua1.WoundDrawn(player=p, card=token):
                 inputs.append(DrawCard(player=p, card=token.value))
             case ua1.DuelThrown(player=p, face=face):

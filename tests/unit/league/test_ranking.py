@@ -10,9 +10,11 @@ from services.league.points import GameOutcome, MemberResult, points_for
 from services.league.ranking import compute_standings
 from services.league.vocabulary import PointsScheme
 
+SIDE_OF = {Role.SHERIFF: "law", Role.DEPUTY: "law", Role.OUTLAW: "outlaws", Role.RENEGADE: "renegade"}
+
 
 def result(member: str, role: Role = Role.OUTLAW, *, won: bool, alive: bool = True) -> MemberResult:
-    return MemberResult(member_id=member, role=role, side="x", won=won, alive=alive)
+    return MemberResult(member_id=member, role=role, side=SIDE_OF[role], won=won, alive=alive)
 
 
 def game(game_id: str, *results: MemberResult, season: str = "s") -> GameOutcome:

@@ -229,6 +229,24 @@ class MoveRage(Command, frozen=True, kw_only=True):
         return f"{self.player} move-rage {self.giver} {self.taker} {self.slot}"
 
 
+class KeepCard(Command, frozen=True, kw_only=True):
+    """UA3, Pixie Pete: of the two Rage cards he just drew, keep card ``slot`` (0 the first
+    drawn, 1 the second); the other is shuffled back. By its place, never its id: the text of
+    an answer (a timeout's recorded default included) names no face-down card."""
+
+    slot: int
+
+    def text(self) -> str:
+        return f"{self.player} keep {self.slot}"
+
+
+class RerollThrow(Command, frozen=True, kw_only=True):
+    """UA3, Sean Mallory: throw his roll-off throw of a duel again; the new result stands."""
+
+    def text(self) -> str:
+        return f"{self.player} reroll-throw"
+
+
 class Decline(Command, frozen=True, kw_only=True):
     """Answer "no" to the optional decision awaited."""
 
@@ -257,6 +275,8 @@ GameCommand = (
     | DiscardWound
     | SetDie
     | MoveRage
+    | KeepCard
+    | RerollThrow
     | Decline
 )
 
@@ -365,8 +385,12 @@ def parse_command(text: str) -> GameCommand:
             return DrawCard(player=player, card=args[0])
         case "discard-wound" if len(args) == 1:
             return DiscardWound(player=player, token=args[0])
+        case "keep" if len(args) == 1:
+            return KeepCard(player=player, slot=_int(args[0], text))
+        case "reroll-throw" if not args:
+            return RerollThrow(player=player)
     raise MalformedCommand(
         f"{text!r}: unknown or incomplete command; expected one of roll, reroll, stop, target, "
         "double, arrows-instead, discard, remove, decline, saloon, arrow, ghost-give, use, pass, "
-        "give-arrow, seize-chief, take-loss, draw, discard-wound"
+        "give-arrow, seize-chief, take-loss, draw, discard-wound, set, move-rage, keep, reroll-throw"
     )

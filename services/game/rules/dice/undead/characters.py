@@ -19,7 +19,13 @@ Sam the Healer, Belle Star and Chuck Wengam need nothing (the seed's texts, §9)
 - Pat Brennan (``start_of_turn``, S2): may move one face-down Rage card from one living player to
   another (``pat_move``: ``p1 move-rage p3 p1 0`` or ``p1 decline``); the card's id is never
   named, so it stays as hidden as when drawn.
-- Pixie Pete, Sean Mallory: dealt and played with the base rules so far (docs/rulings.md says what is left).
+- Pixie Pete: each Rage card he must draw, he draws two and keeps one (``pixie_keep``); the
+  draws belong to UA2's deck, so his rule lives there (``rage.draws_two``, ``RageKept``).
+- Sean Mallory: once per turn, in a duel on his own turn, may throw his losing roll-off throw
+  again (``sean_reroll``); the roll-off belongs to UA1, so his rule lives there
+  (``duels.may_reroll``).
+- Zombies (UA4): a plain zombie is never Pat Brennan's taker and never owes Herb Hunter's wound
+  token (zombies take no Rage cards or wound tokens).
 """
 
 from __future__ import annotations
@@ -208,7 +214,7 @@ def _chuck_wengam(s: GameState, t: TurnState, owner: PlayerState) -> Awaiting | 
 
 
 def _takers(s: GameState, giver: PlayerId) -> list[PlayerState]:
-    return [p for p in s.players if p.alive and p.id != giver]
+    return [p for p in s.players if p.alive and not p.zombie and p.id != giver]
 
 
 def _pat_brennan(s: GameState, t: TurnState, owner: PlayerState) -> Awaiting | None:
@@ -232,7 +238,7 @@ def _herb_hunter(s: GameState, t: TurnState, owner: PlayerState, emit: Emit) -> 
     if rage is None or duels is None or rage.lost_turn != t.number:
         return
     for p in clockwise_from(s, owner):
-        if p.id != owner.id and p.alive and rage.lost.get(p.id, 0) >= 2:
+        if p.id != owner.id and p.alive and not p.zombie and rage.lost.get(p.id, 0) >= 2:
             emit(WoundOwed(player=p.id))
 
 
@@ -340,6 +346,8 @@ def _check_move(s: GameState, q: Awaiting, c: cmd.Command) -> None:
     living_target(s, c.taker)
     if c.giver == c.taker:
         raise IllegalCommand(f"'{c}': the card goes from one player to another")
+    if s.by_id[c.taker].zombie:
+        raise IllegalCommand(f"'{c}': {c.taker} is a zombie and takes no Rage card")
     held = len(s.rage.hands.get(c.giver, ())) if s.rage is not None else 0
     if not 0 <= c.slot < held:
         raise IllegalCommand(f"'{c}': {c.giver} holds {held} Rage card(s), no card {c.slot}")

@@ -19,6 +19,11 @@
   Duel die (``duel_throw``, answered by ``DrawCard`` with the face), the target first: the first
   who fails to throw ``duel`` loses 1 life (the other duelist is the source: ``Cause.DUEL``) and,
   if still alive, draws a wound token. No one left to challenge: the other duels are unused.
+- **Sean Mallory** (UA3): once per turn, in a duel on his own turn, a throw of his that would
+  lose the duel is held (``DuelThrowHeld``) and he may throw it again (``sean_reroll``:
+  ``p3 reroll-throw`` or ``p3 decline``); the new throw stands. Never in the rolling phase.
+- **Zombies** (UA4): a plain zombie rolls 3 base dice, no Duel die; he is never challenged (he
+  has no Duel die to throw) and never takes a wound token.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from services.game.rules.dice.vocabulary import (
     SHOOT1,
     SHOOT2,
     Cause,
+    CharacterId,
     Face,
     GainCause,
     PlayerId,
@@ -63,6 +69,9 @@ DUEL_DIE = die_kind("duel", (ARROW, DYNAMITE, GATLING, WHISKEY, DUEL, DUEL))
 WOUND = die_kind("wound", (DYNAMITE,))
 """The ``dynamite`` wound token as a die of its own kind: one more dynamite, never rolled."""
 DUEL_HAND: tuple[DieKind, ...] = (BASE, BASE, BASE, DUEL_DIE, DUEL_DIE)
+ZOMBIE_HAND: tuple[DieKind, ...] = (BASE, BASE, BASE)
+"""A plain zombie's dice (UA4 [O]): 3 base dice, never a Duel die."""
+SEAN_MALLORY = CharacterId.SEAN_MALLORY
 
 WOUND_DECK = "wound-tokens-ua1-1"
 """The wound tokens' deck name for the draw derivation (the ruleset's ``wound-tokens: ua1-1``)."""
@@ -80,8 +89,10 @@ class DuelDecision(StrEnum):
     WHISKEY_DISCARD = "whiskey_discard"
     DUEL_TARGET = "duel_target"
     DUEL_THROW = "duel_throw"
+    SEAN_REROLL = "sean_reroll"
 
 
+SEAN_REROLL = DuelDecision.SEAN_REROLL
 WOUND_DRAW, WHISKEY_DISCARD = DuelDecision.WOUND_DRAW, DuelDecision.WHISKEY_DISCARD
 DUEL_TARGET, DUEL_THROW = DuelDecision.DUEL_TARGET, DuelDecision.DUEL_THROW
 
@@ -113,6 +124,10 @@ class DuelState:
     loser: PlayerId | None = None
     """A duel's loser whose loss waits for his own answer (Bart Cassidy's arrows instead)."""
     winner: PlayerId | None = None
+    throw_held: bool = False
+    """Sean Mallory's losing throw waits for his answer (``sean_reroll``)."""
+    rerolled: bool = False
+    """Sean Mallory threw again this turn (once per turn)."""
 
     @classmethod
     def new(cls) -> DuelState:
@@ -135,6 +150,8 @@ class DuelState:
             self.dynamite_set,
             self.loser,
             self.winner,
+            self.throw_held,
+            self.rerolled,
         )
 
     def at(self, turn: int) -> DuelState:
@@ -143,6 +160,7 @@ class DuelState:
             self.turn, self.whiskeys, self.discard_due, self.applied = turn, 0, False, False
             self.duels_used, self.challenged, self.thrower, self.dynamite_set = 0, [], None, False
             self.loser = self.winner = None
+            self.throw_held = self.rerolled = False
         return self
 
     def now(self, turn: int) -> DuelState:
@@ -247,6 +265,24 @@ class DuelLossSettled(ev.Event, frozen=True, kw_only=True):
     player: PlayerId
 
 
+class DuelThrowHeld(ev.Event, frozen=True, kw_only=True):
+    """Sean Mallory's throw just made would lose the duel: he may throw it again first."""
+
+    player: PlayerId
+
+
+class DuelThrowRerolled(ev.Event, frozen=True, kw_only=True):
+    """Sean Mallory throws again (his once a turn); the new throw stands."""
+
+    player: PlayerId
+
+
+class DuelThrowKept(ev.Event, frozen=True, kw_only=True):
+    """Sean Mallory lets his throw stand (the duel's loss follows)."""
+
+    player: PlayerId
+
+
 class DuelsUnused(ev.Event, frozen=True, kw_only=True):
     """``player``'s other ``duel`` symbols found nobody left to challenge."""
 
@@ -267,6 +303,9 @@ EVENTS: tuple[type[ev.Event], ...] = (
     DuelLost,
     DuelLossSettled,
     DuelsUnused,
+    DuelThrowHeld,
+    DuelThrowRerolled,
+    DuelThrowKept,
 )
 
 
@@ -323,7 +362,7 @@ def _whiskey_rage(s: GameState, e: WhiskeyRage) -> None:
     _, d = _turn(s)
     d.discard_due = False
     rage = s.rage
-    if rage is not None and (rage.pile or rage.discard):
+    if rage is not None and not s.by_id[e.player].zombie and (rage.pile or rage.discard):
         rage.owed_now.append(e.player)  # UA2 asks the draw at once
 
 
@@ -365,6 +404,21 @@ def _unused(s: GameState, e: DuelsUnused) -> None:
     d.duels_used = 99
 
 
+def _throw_held(s: GameState, e: DuelThrowHeld) -> None:
+    _, d = _turn(s)
+    d.throw_held = True
+
+
+def _throw_rerolled(s: GameState, e: DuelThrowRerolled) -> None:
+    _, d = _turn(s)
+    d.throw_held, d.rerolled = False, True  # he throws next again
+
+
+def _throw_kept(s: GameState, e: DuelThrowKept) -> None:
+    _, d = _turn(s)
+    d.throw_held = False
+
+
 _HANDLERS: dict[type[ev.Event], Handler] = {
     WoundDrawn: _wound_drawn,
     WoundOwed: _wound_owed,
@@ -379,6 +433,9 @@ _HANDLERS: dict[type[ev.Event], Handler] = {
     DuelLost: _lost,
     DuelLossSettled: _settled,
     DuelsUnused: _unused,
+    DuelThrowHeld: _throw_held,
+    DuelThrowRerolled: _throw_rerolled,
+    DuelThrowKept: _throw_kept,
 }
 
 
@@ -386,7 +443,7 @@ _HANDLERS: dict[type[ev.Event], Handler] = {
 
 
 def _hand(s: GameState, p: PlayerState) -> tuple[DieKind, ...]:
-    return DUEL_HAND
+    return ZOMBIE_HAND if p.zombie else DUEL_HAND
 
 
 def _start(s: GameState, started: ev.GameStarted) -> None:
@@ -399,7 +456,7 @@ def _interrupt(s: GameState) -> Awaiting | Step | None:
     if d is None or not d.owed:
         return None
     player = d.owed[0]
-    if not s.by_id[player].alive or not d.tokens():
+    if not s.by_id[player].alive or s.by_id[player].zombie or not d.tokens():
         return None  # never owed so (``_respond_throw``): out of the game, or the pile empty
     return Awaiting(player=player, decision=WOUND_DRAW)
 
@@ -456,7 +513,11 @@ def _drink(s: GameState, emit: Emit) -> None:
 
 def _eligible(s: GameState, t: TurnState, active: PlayerState) -> list[PlayerState]:
     d = duels_of(s).now(t.number)
-    return [p for p in clockwise_from(s, active) if p is not active and p.alive and p.id not in d.challenged]
+    return [
+        p
+        for p in clockwise_from(s, active)
+        if p is not active and p.alive and not p.zombie and p.id not in d.challenged
+    ]
 
 
 def _after_resolving(s: GameState, t: TurnState, active: PlayerState) -> Awaiting | Step | None:
@@ -470,6 +531,8 @@ def _after_resolving(s: GameState, t: TurnState, active: PlayerState) -> Awaitin
             if question is not None:
                 return question
         return _settle(loser.id, d.winner)
+    if d.throw_held:  # Sean Mallory's losing throw: may he throw it again?
+        return Awaiting(player=active.id, decision=SEAN_REROLL)
     if d.thrower is not None:
         return Awaiting(player=d.thrower, decision=DUEL_THROW)
     if d.duels_used >= len(_symbols(t, DUEL)):
@@ -533,8 +596,20 @@ def _respond_throw(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> Non
     if face is DUEL:
         return
     d = duels_of(s).now(t.number)
+    if may_reroll(s, t, d, q.player):
+        emit(DuelThrowHeld(player=q.player))
+        return
     winner = d.challenged[-1] if q.player == t.player else t.player
     emit(DuelLost(player=q.player, winner=PlayerId(winner)))  # the loss follows (``_settle``)
+
+
+def may_reroll(s: GameState, t: TurnState, d: DuelState, thrower: PlayerId) -> bool:
+    """Sean Mallory may throw again: his own throw, on his own turn, once a turn (a plain
+    zombie has no ability)."""
+    if thrower != t.player or d.rerolled:
+        return False
+    p = s.by_id[thrower]
+    return p.character.id is SEAN_MALLORY and not p.zombie
 
 
 def _settle(loser: PlayerId, winner: PlayerId | None) -> Step:
@@ -547,7 +622,8 @@ def _settle(loser: PlayerId, winner: PlayerId | None) -> Step:
         amount = 1 - s.turn.arrows_instead.get(f"{BatchKind.DUEL}:{loser}", 0)
         if amount > 0:
             apply_losses(s, [(loser, amount, Cause.DUEL, None)], winner, emit)
-        if s.by_id[loser].alive and not s.is_over and duels_of(s).tokens():
+        p = s.by_id[loser]
+        if p.alive and not p.zombie and not s.is_over and duels_of(s).tokens():
             emit(WoundOwed(player=loser))
 
     return step
@@ -616,6 +692,29 @@ def _no_timeout(s: GameState, q: Awaiting) -> cmd.GameCommand | None:
     return None
 
 
+def _check_sean(s: GameState, q: Awaiting, c: cmd.Command) -> None:
+    return  # either answer is legal while asked (``spec.accepts`` checked its kind)
+
+
+def _respond_sean(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
+    if isinstance(c, cmd.RerollThrow):
+        emit(DuelThrowRerolled(player=q.player))
+        return
+    emit(DuelThrowKept(player=q.player))
+    t = s.turn
+    assert t is not None
+    emit(DuelLost(player=q.player, winner=duels_of(s).now(t.number).challenged[-1]))
+
+
+def _generate_sean(s: GameState, q: Awaiting) -> Iterator[cmd.GameCommand]:
+    yield cmd.Decline(player=q.player)
+    yield cmd.RerollThrow(player=q.player)
+
+
+def _decline(s: GameState, q: Awaiting) -> cmd.GameCommand | None:
+    return cmd.Decline(player=q.player)
+
+
 SPECS = (
     DecisionSpec(
         WOUND_DRAW,
@@ -664,6 +763,19 @@ SPECS = (
         _generate_discard,
         _timeout_discard,
         BotHint.DECLINE,
+    ),
+    DecisionSpec(
+        SEAN_REROLL,
+        Who.ACTIVE,
+        TurnPoint.ON_RESOLVE_GATLING,
+        "decide whether to throw his losing Duel die again",
+        (cmd.RerollThrow, cmd.Decline),
+        _check_sean,
+        _respond_sean,
+        _generate_sean,
+        _decline,
+        BotHint.DECLINE,
+        optional=True,
     ),
 )
 

@@ -19,6 +19,12 @@ until the printed one is confirmed, §11 Q1). A card has an id (``r01``) and its
   discards (ruling: discarded once used; an empty pile is reshuffled from them).
 - **Elimination**: an eliminated player's face-down cards go to the discards, unseen
   (``RageReturned``).
+- **Pixie Pete** (UA3): each time he must draw a card (E4 or a whiskey's), he draws two, one
+  random draw after the other (``rage_draw`` twice), then keeps one (``pixie_keep``, answered
+  ``p2 keep 1``: the card by its place among the two); the other is shuffled back into the pile
+  (``RageKept``). Both cards and his choice are his alone (``hidden_card``, ``HIDDEN_FIELDS``).
+  With one card left to draw he draws it and keeps it, unasked.
+- **Zombies** (UA4) never draw: a plain zombie owes no draw at E4 and none for a whiskey.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ from services.game.rules.dice.vocabulary import (
     SHOOT1,
     SHOOT2,
     ArrowReason,
+    CharacterId,
     PlayerId,
 )
 from services.game.rules.ruleset import ModuleId
@@ -113,9 +120,12 @@ RAGE = die_kind("rage", (SHOOT1, SHOOT2, BEER, GATLING, DYNAMITE))
 
 class RageDecision(StrEnum):
     RAGE_DRAW = "rage_draw"
+    PIXIE_KEEP = "pixie_keep"
 
 
 RAGE_DRAW = RageDecision.RAGE_DRAW
+PIXIE_KEEP = RageDecision.PIXIE_KEEP
+PIXIE_PETE = CharacterId.PIXIE_PETE
 
 
 # --- the state ------------------------------------------------------------------------------------
@@ -146,6 +156,8 @@ class RageState:
     """Cards drawn so far in the game: the next draw's number for the draw derivation."""
     owed_now: list[PlayerId] = field(default_factory=list)
     """Draws owed at once, in the middle of a turn (UA1's ``whiskey`` with no wound token)."""
+    pair: list[str] = field(default_factory=list)
+    """Pixie Pete's cards of the draw on now (one, then two), until he keeps one (UA3)."""
 
     @classmethod
     def new(cls, deck: str) -> RageState:
@@ -167,6 +179,7 @@ class RageState:
             self.revealed_turn,
             self.draws,
             list(self.owed_now),
+            list(self.pair),
         )
 
     def note_loss(self, player: PlayerId, amount: int, turn: int) -> None:
@@ -189,10 +202,29 @@ def rage_of(s: GameState) -> RageState:
     return s.rage
 
 
+HIDDEN_FIELDS = ("card", "returned")
+"""The fields of a ``hidden_card`` event that name a face-down card: null to everyone else."""
+
+
 def hidden_card(event: ev.Event) -> PlayerId | None:
-    """The holder of the face-down card an event names, when it does (``RageDrawn``): everyone
-    else must not see which card it is."""
-    return event.player if type(event) is RageDrawn else None
+    """The holder of the face-down cards an event names, when it does (``RageDrawn``, Pixie
+    Pete's ``RageKept``): everyone else must not see which cards (``HIDDEN_FIELDS``)."""
+    kind = type(event)
+    return event.player if kind is RageDrawn or kind is RageKept else None  # type: ignore[attr-defined]
+
+
+def draws_two(s: GameState, player: PlayerId) -> bool:
+    """Pixie Pete (UA3) draws two Rage cards and keeps one (a zombie has no ability)."""
+    p = s.by_id[player]
+    return p.character.id is PIXIE_PETE and not p.zombie
+
+
+def pixie_pair(s: GameState, player: PlayerId) -> tuple[str, ...]:
+    """The two cards ``player`` (Pixie Pete) drew and must choose between now; () otherwise."""
+    r = s.rage
+    if r is None or len(r.pair) < 2 or not r.hands.get(player) or r.hands[player][-2:] != r.pair:
+        return ()
+    return tuple(r.pair)
 
 
 # --- events ---------------------------------------------------------------------------------------
@@ -214,6 +246,15 @@ class RageRevealed(ev.Event, frozen=True, kw_only=True):
     cards: tuple[str, ...]
 
 
+class RageKept(ev.Event, frozen=True, kw_only=True):
+    """Pixie Pete kept ``card`` of the two he drew; ``returned`` was shuffled back into the pile.
+    Both are his alone (``HIDDEN_FIELDS``)."""
+
+    player: PlayerId
+    card: str
+    returned: str
+
+
 class RageReturned(ev.Event, frozen=True, kw_only=True):
     """The eliminated ``player``'s face-down cards went to the discards, unrevealed."""
 
@@ -221,7 +262,7 @@ class RageReturned(ev.Event, frozen=True, kw_only=True):
     count: int
 
 
-EVENTS: tuple[type[ev.Event], ...] = (RageDrawn, RageRevealed, RageReturned)
+EVENTS: tuple[type[ev.Event], ...] = (RageDrawn, RageRevealed, RageReturned, RageKept)
 
 
 def _drawn(s: GameState, e: RageDrawn) -> None:
@@ -230,11 +271,28 @@ def _drawn(s: GameState, e: RageDrawn) -> None:
         r.pile, r.discard = r.discard, []
     r.pile.remove(e.card)
     r.hands.setdefault(e.player, []).append(e.card)
-    if r.owed_now and r.owed_now[0] == e.player:
+    r.draws += 1
+    if draws_two(s, e.player):
+        r.pair.append(e.card)
+        if len(r.pair) == 2 or r.drawable():
+            return  # Pixie Pete: his second card, then his choice
+        r.pair.clear()  # nothing left to draw a second card from: he keeps this one (ruling)
+    _drawing_done(s, r, e.player)
+
+
+def _drawing_done(s: GameState, r: RageState, player: PlayerId) -> None:
+    if r.owed_now and r.owed_now[0] == player:
         r.owed_now.pop(0)  # a whiskey's draw (UA1), not the end of the turn's
     elif r.lost_turn == s.last_turn_number:
-        r.drawn.add(e.player)
-    r.draws += 1
+        r.drawn.add(player)
+
+
+def _kept(s: GameState, e: RageKept) -> None:
+    r = rage_of(s)
+    r.hands[e.player].remove(e.returned)
+    r.pile.append(e.returned)  # shuffled back: a draw is among every card of the pile anyway
+    r.pair.clear()
+    _drawing_done(s, r, e.player)
 
 
 def _revealed(s: GameState, e: RageRevealed) -> None:
@@ -263,6 +321,7 @@ _HANDLERS: dict[type[ev.Event], Handler] = {
     RageDrawn: _drawn,
     RageRevealed: _revealed,
     RageReturned: _returned,
+    RageKept: _kept,
 }
 
 
@@ -284,7 +343,7 @@ def owed_draw(s: GameState) -> PlayerId | None:
     seat = s.last_active_seat
     first = s.players[seat] if 0 <= seat < len(s.players) else s.players[0]
     for p in clockwise_from(s, first):
-        if p.alive and r.lost.get(p.id, 0) >= 2 and p.id not in r.drawn:
+        if p.alive and not p.zombie and r.lost.get(p.id, 0) >= 2 and p.id not in r.drawn:
             return p.id
     return None
 
@@ -293,6 +352,9 @@ def _interrupt(s: GameState) -> Awaiting | None:
     """A draw owed at once (a whiskey's), else, between turns, the Rage draws the turn just
     over owes (E4), one at a time."""
     r = s.rage
+    if r is not None and r.pair:  # Pixie Pete's second card, then his choice
+        chooser = next(p for p, hand in r.hands.items() if r.pair[0] in hand)
+        return Awaiting(player=chooser, decision=RAGE_DRAW if len(r.pair) == 1 else PIXIE_KEEP)
     if r is not None and r.owed_now:
         return Awaiting(player=r.owed_now[0], decision=RAGE_DRAW)
     if s.turn is not None:
@@ -378,6 +440,41 @@ RAGE_DRAW_SPEC = DecisionSpec(
 )
 
 
+def _check_keep(s: GameState, q: Awaiting, c: cmd.Command) -> None:
+    assert isinstance(c, cmd.KeepCard)
+    if c.slot not in (0, 1):
+        raise IllegalCommand(f"'{c}': Pixie Pete keeps card 0 (the first he drew) or 1 (the second)")
+
+
+def _respond_keep(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
+    assert isinstance(c, cmd.KeepCard)
+    pair = rage_of(s).pair
+    emit(RageKept(player=q.player, card=pair[c.slot], returned=pair[1 - c.slot]))
+
+
+def _generate_keep(s: GameState, q: Awaiting) -> Iterator[cmd.GameCommand]:
+    for slot in (0, 1):
+        yield cmd.KeepCard(player=q.player, slot=slot)
+
+
+def _timeout_keep(s: GameState, q: Awaiting) -> cmd.GameCommand | None:
+    return cmd.KeepCard(player=q.player, slot=0)  # the first drawn (a place, never a card's id)
+
+
+PIXIE_KEEP_SPEC = DecisionSpec(
+    PIXIE_KEEP,
+    Who.OWNER,
+    TurnPoint.END_OF_TURN,
+    "choose which of the two Rage cards drawn to keep",
+    (cmd.KeepCard,),
+    _check_keep,
+    _respond_keep,
+    _generate_keep,
+    _timeout_keep,
+    BotHint.KEEP,
+)
+
+
 def _draw(s: GameState) -> Draw | None:
     """What a Rage draw is among: the deck's version, the cards there, the draw's number."""
     r = s.rage
@@ -391,7 +488,7 @@ DRAWN[RageDrawn] = lambda e: e.card  # type: ignore[attr-defined]
 UA2 = RulesModule(
     ModuleId.UA2,
     die_kinds=(RAGE,),
-    decisions=(RAGE_DRAW_SPEC,),
+    decisions=(RAGE_DRAW_SPEC, PIXIE_KEEP_SPEC),
     hooks=Ability(interrupt=_interrupt, reveal=_reveal, on_elimination=_on_elimination),
     events=MappingProxyType(_HANDLERS),
     on_start=_start,
@@ -399,6 +496,8 @@ UA2 = RulesModule(
 """UA2, the Rage cards (3 to 8 players)."""
 
 __all__ = [
+    "HIDDEN_FIELDS",
+    "PIXIE_KEEP",
     "RAGE",
     "RAGE_1",
     "RAGE_DECKS",
@@ -407,10 +506,13 @@ __all__ = [
     "DieKind",
     "RageDecision",
     "RageDrawn",
+    "RageKept",
     "RageReturned",
     "RageRevealed",
     "RageState",
     "check_deck",
+    "draws_two",
     "hidden_card",
     "owed_draw",
+    "pixie_pair",
 ]
