@@ -11,7 +11,7 @@ from typing import Any
 
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.errors import InvalidSetup
-from services.game.rules.dice.kinds import BASE_HAND
+from services.game.rules.dice.kinds import BASE_HAND, ZOMBIE_HAND
 from services.game.rules.dice.modules import BASE_GAME_RULES, Rules
 from services.game.rules.dice.state import (
     BatchKind,
@@ -110,7 +110,9 @@ def _game_started(s: GameState, e: ev.GameStarted) -> None:
 
 def _turn_started(s: GameState, e: ev.TurnStarted) -> None:
     s.turn = t = TurnState(e.player, e.turn)
-    if s.rules.hand is not None:  # a module's hand of dice (the base game: five base dice)
+    if s.boneyard is not None and s.by_id[e.player].zombie_since is not None:
+        set_zombie_hand(t)  # UA4: a zombie rolls three base dice, whatever the modules
+    elif s.rules.hand is not None:  # a module's hand of dice (the base game: five base dice)
         t.kinds = s.rules.dice_for(s, s.by_id[e.player])
         t.dice = [None] * len(t.kinds)
         t.pending_roll = tuple(range(len(t.kinds)))
@@ -149,10 +151,20 @@ def _dice_rolled(s: GameState, e: ev.DiceRolled) -> None:
     t.rolled = e.dice
     t.roll_arrows_left = e.faces.count(ARROW)
     if t.kinds is not BASE_HAND or t.preset:  # a module's dice (the base game never comes here)
-        _module_dice_rolled(t, e)
+        _module_dice_rolled(s, t, e)
 
 
-def _module_dice_rolled(t: TurnState, e: ev.DiceRolled) -> None:
+def set_zombie_hand(t: TurnState) -> None:
+    """UA4: a zombie's turn rolls three base dice (RULINGS-expansions §1), none rolled yet."""
+    t.kinds = ZOMBIE_HAND
+    t.dice = [None] * len(ZOMBIE_HAND)
+    t.pending_roll = tuple(range(len(ZOMBIE_HAND)))
+
+
+def _module_dice_rolled(s: GameState, t: TurnState, e: ev.DiceRolled) -> None:
+    if t.kinds is ZOMBIE_HAND:  # UA4: a zombie's arrow faces take no token
+        t.roll_arrows_left = 0
+        return
     if t.kinds is not BASE_HAND:  # the Saloon dice's faces that act on the roll (OS1)
         t.roll_broken_left = e.faces.count(Face.BROKEN_ARROW)
         t.roll_bullets_left = e.faces.count(Face.BULLET)

@@ -98,6 +98,8 @@ def _rolling_move(s: GameState, t: TurnState, active: PlayerState, hooks: tuple[
     ch = active.character
     ability = ch.ability
     first = t.rolls_used == 0
+    if first and hooks and active.zombie_since is not None:
+        first = False  # UA4: a plain zombie has no card, token, power or Saloon die to start with
     if first and hooks:
         for rule in hooks:  # the modules' own start of turn (none in the base game)
             if rule.start_of_turn is not None:
@@ -343,7 +345,7 @@ def _batch_reaction(s: GameState, batch: DamageBatch, active: PlayerState) -> Mo
             question = after_damage(s, batch, p, lost)
             if question is not None:
                 return question
-    if batch.source is not None:
+    if batch.source is not None and s.by_id[batch.source].zombie_since is None:  # UA4: no arrows
         owed = 0
         for p in order:
             hit_back = p.character.ability.hit_back

@@ -80,6 +80,8 @@ COWARD = die_kind(
 
 BASE_HAND: tuple[DieKind, ...] = (BASE,) * 5
 """The dice of a base-game turn: five base dice."""
+ZOMBIE_HAND: tuple[DieKind, ...] = (BASE,) * 3
+"""UA4: a plain zombie's turn, three base dice whatever the modules (RULINGS-expansions §1)."""
 
 BASE_KINDS: Mapping[str, DieKind] = MappingProxyType({BASE.name: BASE})
 

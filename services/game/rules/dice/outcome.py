@@ -22,7 +22,24 @@ THREE_PLAYER_PREY = {Role.DEPUTY: Role.RENEGADE, Role.RENEGADE: Role.OUTLAW, Rol
 
 
 def side_of(state: GameState, player: PlayerState) -> Side:
+    if state.outbreak:  # UA4: every seat's side at the end (docs/rulings.md, the zombie win)
+        if player.zombie_since is not None:
+            return Side.ZOMBIES
+        return Side.ZOMBIE_MASTER if player.zombie_master else Side.SURVIVORS
     return (_THREE_PLAYER_SIDE if state.three_player else _SIDE)[player.role]
+
+
+def _zombies_end(state: GameState) -> GameEnded | None:
+    """UA4 after an outbreak (§UA4): the zombies and their Master win once every survivor is
+    eliminated (everyone at once included); the survivors once every zombie and the Master are."""
+    living = state.living()
+    zombie_side = [p for p in state.players if p.zombie_since is not None or p.zombie_master]
+    if not any(p.zombie_since is None and not p.zombie_master for p in living):
+        return _ended(state, Side.ZOMBIES, zombie_side)
+    if not any(p.zombie_since is not None or p.zombie_master for p in living):
+        survivors = [p for p in state.players if p.zombie_since is None and not p.zombie_master]
+        return _ended(state, Side.SURVIVORS, survivors)
+    return None
 
 
 def check_end(
@@ -34,6 +51,8 @@ def check_end(
     """The game's end after ``eliminated`` left together (caused by ``source``, if a player)."""
     if state.three_player:
         return _three_player_end(state, eliminated, source, alive_before)
+    if state.outbreak:
+        return _zombies_end(state)
     living = state.living()
     sheriff = next(p for p in state.players if p.role is Role.SHERIFF)
     if not sheriff.alive:
@@ -66,6 +85,7 @@ def _three_player_end(
 def _ended(state: GameState, side: Side | None, winners: Sequence[PlayerState]) -> GameEnded:
     won = {p.id for p in winners}
     cards = {} if state.special is None else state.special.cards
+    outbreak = state.outbreak
     results = tuple(
         PlayerResult(
             player=p.id,
@@ -79,8 +99,20 @@ def _ended(state: GameState, side: Side | None, winners: Sequence[PlayerState]) 
             eliminated_turn=p.eliminated_turn,
             ghost=True if p.ghost else msgspec.UNSET,
             special=cards.get(p.id, msgspec.UNSET),
+            zombie=p.zombie_since is not None if outbreak else msgspec.UNSET,
         )
         for p in state.players
     )
     turn = state.turn.number if state.turn is not None else state.last_turn_number
-    return GameEnded(winning_side=side, winners=tuple(p.id for p in winners), results=results, turn=turn)
+    return GameEnded(
+        winning_side=side,
+        winners=tuple(p.id for p in winners),
+        results=results,
+        turn=turn,
+        outbreak_turn=_outbreak_turn(state),
+    )
+
+
+def _outbreak_turn(state: GameState) -> int | msgspec.UnsetType:
+    b = state.boneyard
+    return msgspec.UNSET if b is None or b.outbreak_turn is None else b.outbreak_turn

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from services.game.rules.dice.old_saloon.special_roles import SpecialRoles
     from services.game.rules.dice.undead.duels import DuelState
     from services.game.rules.dice.undead.rage import RageState
+    from services.game.rules.dice.undead.zombies import BoneyardState
 
 DICE_COUNT = 5
 _OVER = Phase.OVER
@@ -313,6 +314,8 @@ class GameState:
     """UA2: the Rage deck, its discards and the face-down cards each player holds."""
     duels: DuelState | None = None
     """UA1: the wound tokens (pile and held) and the turn's whiskeys and duels."""
+    boneyard: BoneyardState | None = None
+    """UA4: the Boneyard deck (face down, face up), the reveals made, the outbreak's turn."""
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.players}
@@ -340,6 +343,7 @@ class GameState:
             held=None if self.held is None else self.held.clone(),
             rage=None if self.rage is None else self.rage.clone(),
             duels=None if self.duels is None else self.duels.clone(),
+            boneyard=None if self.boneyard is None else self.boneyard.clone(),
         )
 
     def player(self, id: PlayerId) -> PlayerState:
@@ -348,6 +352,12 @@ class GameState:
     def regular_arrows(self, p: PlayerState) -> int:
         """The regular arrow tokens ``p`` holds (not the Chief's Arrow)."""
         return p.arrows - 1 if self.chief_holder == p.id else p.arrows
+
+    @property
+    def outbreak(self) -> bool:
+        """UA4: the zombie outbreak has begun (zombies in play, the zombie win conditions)."""
+        b = self.boneyard
+        return b is not None and b.outbreak_turn is not None
 
     def living(self) -> list[PlayerState]:
         return [p for p in self.players if p.alive]

@@ -31,10 +31,13 @@ def reach_among(living: int, shooter: PlayerState, face: Face) -> frozenset[int]
 
 
 def next_playing_seat(state: GameState, after_seat: int) -> PlayerState:
-    """The next seat clockwise that takes a turn: a living player, or the Ghost (OS5)."""
+    """The next seat clockwise that takes a turn: a living player (a zombie too, UA4), the Ghost
+    (OS5), or, with UA4 before an outbreak, an eliminated player (his Boneyard turn)."""
     n = len(state.players)
+    b = state.boneyard
+    boneyard_turns = b is not None and b.outbreak_turn is None
     for step in range(1, n + 1):
         p = state.players[(after_seat + step) % n]
-        if p.alive or p.ghost:
+        if p.alive or p.ghost or boneyard_turns:
             return p
     raise LookupError("no living player")

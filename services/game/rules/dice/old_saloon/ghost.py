@@ -162,8 +162,8 @@ def _on_elimination(s: GameState, active: PlayerState, eliminated: Sequence[Play
     for p in eliminated:
         if p.ghost_gift:
             emit(GhostTokensReturned(player=p.id))
-    if any(p.ghost for p in s.players):
-        return  # one Ghost per game
+    if s.outbreak or any(p.ghost for p in s.players):
+        return  # one Ghost per game; after a zombie outbreak (UA4) the eliminated are out for good
     fallen = {p.id for p in eliminated if p.role is not Role.SHERIFF}
     for p in clockwise_from(s, active):
         if p.id in fallen:
