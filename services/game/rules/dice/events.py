@@ -41,6 +41,9 @@ class Seat(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     special: SpecialRole | None = None
     """OS3: the special role card (its base role is ``role``); omitted without OS3, so a base
     game's seats encode as they always did."""
+    legacy_bonus: int = 0
+    """UA5: extra starting and max life of a Sheriff designated by the surviving Sheriff of the
+    series' previous game (1), on top of the Sheriff's +2; omitted when 0."""
 
 
 class PlayerPosition(msgspec.Struct, frozen=True, kw_only=True):

@@ -63,6 +63,9 @@ def new_game(
     for s in seats:
         if s.special is not None and ModuleId.OS3 not in rules.modules:
             raise InvalidSetup(f"{s.player} holds the special role {s.special}, but OS3 is not played")
+    for s in seats:
+        if s.legacy_bonus and ModuleId.UA5 not in rules.modules:
+            raise InvalidSetup(f"{s.player} has a legacy life bonus, but UA5 is not played")
     for check in rules.seat_checks:
         check(seats)
     pile = rules.arrow_tokens
@@ -87,7 +90,7 @@ def _check_position(
         if pp.player in listed:  # a second entry would count its arrows twice
             raise InvalidSetup(f"the position lists {pp.player} twice")
         listed.add(pp.player)
-        bonus = 2 if seat.role is Role.SHERIFF and len(seats) > 3 else 0
+        bonus = (2 if seat.role is Role.SHERIFF and len(seats) > 3 else 0) + seat.legacy_bonus
         max_life = characters[seat.character].life + bonus
         if not 0 <= pp.life <= max_life:
             raise InvalidSetup(f"{pp.player} cannot have {pp.life} life (0 to {max_life})")
