@@ -215,6 +215,8 @@ def referee_words(event: msgspec.Struct) -> str:
             return f"{p}'s Ghost tokens went back to the Ghost"
         case ua2.RageDrawn(player=p, reshuffled=reshuffled):  # never which card: it is face down
             return f"{p} drew a Rage card face down{' (the discards reshuffled first)' if reshuffled else ''}"
+        case ua2.RageKept(player=p):  # never which: both cards are face down
+            return f"{p} kept one of the two Rage cards he drew and shuffled the other back"
         case ua2.RageRevealed(player=p, cards=cards):
             return f"{p} revealed the Rage card{'s' if len(cards) > 1 else ''} {', '.join(cards)}"
         case ua2.RageReturned(player=p, count=n):
@@ -253,6 +255,12 @@ def referee_words(event: msgspec.Struct) -> str:
             return f"{p}'s wound tokens cancelled dice {dice(cancelled) if cancelled else 'none'}"
         case ua1.DuelChallenged(player=p, target=target):
             return f"{p} challenged {target} to a duel"
+        case ua1.DuelThrowHeld(player=p):
+            return f"{p}'s throw would lose the duel; he may throw again"
+        case ua1.DuelThrowRerolled(player=p):
+            return f"{p} threw his Duel die again"
+        case ua1.DuelThrowKept(player=p):
+            return f"{p} let his throw stand"
         case ua1.DuelThrown(player=p, face=face):
             return f"{p} threw {face} in the duel"
         case ua1.DuelLost(player=p, winner=winner):

@@ -55,6 +55,8 @@ def trace_line(event: Event) -> str:
             return f"{p}'s Ghost tokens go back"
         case ua2.RageDrawn(player=p, card=card, reshuffled=reshuffled):
             return f"{p} draws Rage card {card}{' (discards reshuffled)' if reshuffled else ''}"
+        case ua2.RageKept(player=p, card=card, returned=returned):
+            return f"{p} keeps Rage card {card}, {returned} back to the pile"
         case ua2.RageRevealed(player=p, cards=cards):
             return f"{p} reveals Rage {' '.join(cards)}"
         case ua2.RageReturned(player=p, count=n):
@@ -88,6 +90,12 @@ def trace_line(event: Event) -> str:
             return f"{p}'s wound tokens cancel dice {' '.join(map(str, dice)) or 'none'}"
         case ua1.DuelChallenged(player=p, target=target):
             return f"{p} challenges {target} to a duel"
+        case ua1.DuelThrowHeld(player=p):
+            return f"{p} may throw again"
+        case ua1.DuelThrowRerolled(player=p):
+            return f"{p} throws again"
+        case ua1.DuelThrowKept(player=p):
+            return f"{p} lets the throw stand"
         case ua1.DuelThrown(player=p, face=face):
             return f"{p} throws {face}"
         case ua1.DuelLost(player=p, winner=winner):
