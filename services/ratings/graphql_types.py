@@ -107,10 +107,12 @@ class RatingFactionOffset:
     )
     players: int
     faction: str = strawberry.field(
-        description="law, outlaws, renegade; at 3 players deputy, outlaw, renegade (each Renegade alone)."
+        description="law, outlaws, renegade; at 3 players deputy, outlaw, renegade (each Renegade alone); "
+        "after an Undead or Alive outbreak survivors and zombies (the Zombie Master with the zombies)."
     )
     offset: float = strawberry.field(
-        description="Centred: the mean over the table's factions (of this ruleset) is 0."
+        description="Centred: the mean over the table's factions (of this ruleset) is 0; survivors and "
+        "zombies are centred on their own mean."
     )
     raw: float = strawberry.field(description="The fitted value before centring.")
     games: int

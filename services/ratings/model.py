@@ -19,6 +19,11 @@ The model (see docs/ratings.md for the reasoning and the measured numbers):
   faction are exactly those lost by the others. ``K_i`` is larger while a player is provisional
   so newcomers converge quickly.
 * The offsets are fitted online from the same residuals (``offsets.py``).
+* An Undead or Alive game with an outbreak (docs/rulings.md, UA4) is rated as the two factions
+  it ended as, survivors against zombies (the Zombie Master with the zombies), with offsets of
+  its own kinds. A dealt role no longer says what a zombie played for, so such a game predicts
+  with the overall ratings and leaves the per-role ratings alone; without an outbreak a UA4
+  game is rated like any other.
 
 Everything is a pure function of the sequence of games: no clock, no randomness, no I/O. The
 state is a msgspec Struct (``to_json``/``from_json``), and replaying the same games from an empty
@@ -120,7 +125,11 @@ class RatingChange(msgspec.Struct, frozen=True, kw_only=True):
     rating_after: float
     role_rating_before: float
     role_rating_after: float
+    """The role's displayed rating: it moves with the overall rating it is built on even when
+    the game did not rate roles (``role_rated``)."""
     provisional: bool
+    role_rated: bool = True
+    """Whether the game updated the role's rating: not an Undead or Alive game with an outbreak."""
 
 
 def win_probabilities(strengths: Sequence[float]) -> list[float]:
@@ -160,11 +169,13 @@ class RatingBook(msgspec.Struct, kw_only=True):
     def shrink(self, games_in_role: int) -> float:
         return games_in_role / (games_in_role + self.config.role_shrinkage)
 
-    def _game_rating(self, player: LeaguePlayerId, role: Role) -> float:
+    def _game_rating(self, player: LeaguePlayerId, role: Role | None) -> float:
+        """The rating a player brings to a game in ``role`` (None: a game whose factions do not
+        follow from the roles, an outbreak's, where only the overall rating counts)."""
         record = self.players.get(player)
         if record is None:
             return self.config.initial
-        if not self.config.roles_in_prediction:
+        if role is None or not self.config.roles_in_prediction:
             return record.rating
         return self._role_rating(record, role)
 
@@ -178,9 +189,11 @@ class RatingBook(msgspec.Struct, kw_only=True):
         """Each faction's strength (``table.factions()`` order): mean member rating + the offset
         of the table's ruleset, size and faction kind."""
         result = []
+        by_role = not table.outbreak
         for faction in table.factions():
             members = [table.seats[i] for i in faction.seats]
-            mean = sum(self._game_rating(s.player, s.role) for s in members) / len(members)
+            ratings = [self._game_rating(s.player, s.role if by_role else None) for s in members]
+            mean = sum(ratings) / len(members)
             offset = 0.0
             if self.config.fit_offsets:
                 offset = self.offsets.offset(table.ruleset, table.players, faction.kind)
@@ -234,6 +247,7 @@ class RatingBook(msgspec.Struct, kw_only=True):
         actual = actual_scores(outcome)
         self.games += 1
         c = self.config
+        rates_roles = outcome.rates_roles
         changes: dict[int, RatingChange] = {}
         for faction, e, a in zip(factions, expected, actual, strict=True):
             residual = (a - e) / faction.size
@@ -242,18 +256,22 @@ class RatingBook(msgspec.Struct, kw_only=True):
                 record = self.players.get(seat.player)
                 if record is None:
                     record = self.players[seat.player] = PlayerRecord(rating=c.initial)
-                role_record = record.roles.setdefault(seat.role, RoleRecord())
                 before, role_before = record.rating, self._role_rating(record, seat.role)
                 record.rating += self._k(record) * residual
-                role_record.deviation += c.role_k * residual
                 record.games += 1
-                role_record.games += 1
                 record.wins += seat.won
-                role_record.wins += seat.won
+                role_record = record.roles.setdefault(seat.role, RoleRecord()) if rates_roles else None
+                if role_record is not None:
+                    role_record.deviation += c.role_k * residual
+                    role_record.games += 1
+                    role_record.wins += seat.won
+                # after an outbreak the role's deviation and count stay; what shows for it
+                # still moves with the overall rating it is built on
                 role_after = self._role_rating(record, seat.role)
                 if c.keep_history:
                     record.history.append(HistoryPoint(self.games, outcome.game_id, record.rating))
-                    role_record.history.append(HistoryPoint(self.games, outcome.game_id, role_after))
+                    if role_record is not None:
+                        role_record.history.append(HistoryPoint(self.games, outcome.game_id, role_after))
                 changes[i] = RatingChange(
                     game_id=outcome.game_id,
                     player=seat.player,
@@ -266,6 +284,7 @@ class RatingBook(msgspec.Struct, kw_only=True):
                     role_rating_before=role_before,
                     role_rating_after=role_after,
                     provisional=record.games < c.provisional_games,
+                    role_rated=rates_roles,
                 )
         if c.fit_offsets:
             self.offsets.update(table.ruleset, table.players, [f.kind for f in factions], expected, actual)

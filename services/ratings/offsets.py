@@ -21,7 +21,9 @@ ratings as those move, instead of freezing after the first thousand games.
 
 Only differences between the offsets at one table size matter (a softmax does not change if
 every faction gains the same constant); ``normalised`` reports them centred on the mean of the
-factions at the table (per ruleset), which is how they should be read.
+factions at the table (per ruleset), which is how they should be read. An Undead or Alive
+ruleset has two contests at one table size: the base factions' (no outbreak) and, after an
+outbreak, ``survivors`` against ``zombies``; each is centred on its own mean.
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ import msgspec
 
 from services.game.results import ROLES_BY_PLAYER_COUNT, Side, base_ruleset_of
 from services.ratings.outcome import factions_of
+
+OUTBREAK_KINDS = (Side.SURVIVORS, Side.ZOMBIES)
+"""The factions of an Undead or Alive game after an outbreak (``outcome.outbreak_factions``)."""
 
 ELO_PER_NAT = 400 / math.log(10)
 """Elo points per unit of natural-log odds (the Elo scale is base-10 logits × 400)."""
@@ -92,12 +97,17 @@ class OffsetTable(msgspec.Struct, kw_only=True):
             cell.value += ELO_PER_NAT * residual / (self.prior_games + cell.information)
 
     def normalised(self) -> dict[str, dict[int, dict[Side, float]]]:
-        """Offsets centred per ruleset and table size (mean over the factions at that table = 0)."""
+        """Offsets centred per ruleset and table size (mean over the factions at that table = 0);
+        after an outbreak the survivors and the zombies are centred on their own mean."""
         result: dict[str, dict[int, dict[Side, float]]] = {}
         for ruleset in sorted(self.cells):
             by_size = result[ruleset] = {}
             for players in sorted(self.cells[ruleset]):
-                kinds = [f.kind for f in factions_of(ROLES_BY_PLAYER_COUNT[players])]
-                mean = sum(self.offset(ruleset, players, k) for k in kinds) / len(kinds)
-                by_size[players] = {k: self.offset(ruleset, players, k) - mean for k in dict.fromkeys(kinds)}
+                contests = [[f.kind for f in factions_of(ROLES_BY_PLAYER_COUNT[players])]]
+                if self.cells[ruleset][players].keys() & set(OUTBREAK_KINDS):
+                    contests.append(list(OUTBREAK_KINDS))
+                centred = by_size[players] = {}
+                for kinds in contests:
+                    mean = sum(self.offset(ruleset, players, k) for k in kinds) / len(kinds)
+                    centred.update({k: self.offset(ruleset, players, k) - mean for k in dict.fromkeys(kinds)})
         return result

@@ -6,8 +6,13 @@ every player is a faction (Deputy, Outlaw, Renegade). A faction wins or loses as
 eliminated members of the winning faction share the win. The faction's kind is a ``Side`` of the
 game service's neutral result (services/game/results/__init__.py), so the vocabulary is the rulebook's and
 no engine is imported: a game of any type is rated from its ``GameResult``, a special role as
-the base role it stands for. A side the model does not know (Undead or Alive's zombies) makes
-the game unratable, with that reason, rather than misread.
+the base role it stands for. A side the model does not know makes the game unratable, with
+that reason, rather than misread.
+
+An Undead or Alive game with an outbreak (docs/rulings.md, UA4) is a two-faction game,
+``survivors`` against ``zombies``, the Zombie Master in the zombies' faction: its factions come
+from the seats' sides at the end, not from the roles dealt (``outbreak_factions``). Its table
+carries those sides, so a model predicts that contest; per-role ratings skip it (``rates_roles``).
 
 ``Table`` is what is known before the game (enough to predict it: the seats and the ruleset,
 whose side offsets apply); ``GameOutcome`` adds the result. Both check themselves against the
@@ -24,6 +29,7 @@ import msgspec
 
 from services.game.results import (
     BASE_RULESET,
+    OUTBREAK_SIDES,
     ROLES_BY_PLAYER_COUNT,
     GameFinish,
     GameResult,
@@ -65,9 +71,49 @@ class Faction(msgspec.Struct, frozen=True, kw_only=True):
         return len(self.seats)
 
 
+OUTBREAK_MODULE = "UA4"
+"""The module whose games may have an outbreak (Undead or Alive?)."""
+
+
+def outbreak_factions(sides: tuple[Side, ...]) -> tuple[Faction, ...]:
+    """The factions of a game after an outbreak: the survivors, then the zombies with their
+    Master (a fixed order, so predictions line up across models)."""
+    survivors = tuple(i for i, side in enumerate(sides) if side == Side.SURVIVORS)
+    zombies = tuple(i for i, side in enumerate(sides) if side in (Side.ZOMBIES, Side.ZOMBIE_MASTER))
+    return (Faction(kind=Side.SURVIVORS, seats=survivors), Faction(kind=Side.ZOMBIES, seats=zombies))
+
+
+def _is_outbreak(sides: tuple[Side | None, ...]) -> bool:
+    return any(side in OUTBREAK_SIDES for side in sides)
+
+
+def _check_outbreak(roles: tuple[Role, ...], sides: tuple[Side | None, ...], ruleset: str) -> None:
+    """A game after an outbreak: UA4 in the ruleset, every seat on an outbreak side, survivors
+    and zombies both seated, at most one Zombie Master and he a Renegade."""
+    if OUTBREAK_MODULE not in ruleset.split()[1:]:
+        raise InvalidOutcome(f"a game of {ruleset!r} has no outbreak: zombies need {OUTBREAK_MODULE}")
+    for i, side in enumerate(sides):
+        if side not in OUTBREAK_SIDES:
+            shown = "no side" if side is None else side.value
+            raise InvalidOutcome(f"after an outbreak seat {i + 1} plays for {shown}, not an outbreak side")
+    masters = [i for i, side in enumerate(sides) if side == Side.ZOMBIE_MASTER]
+    if len(masters) > 1:
+        raise InvalidOutcome("an outbreak makes one Zombie Master, not several")
+    if masters and roles[masters[0]] != Role.RENEGADE:
+        raise InvalidOutcome(f"the Zombie Master is a Renegade, not a {roles[masters[0]]}")
+    for faction in outbreak_factions(tuple(s for s in sides if s is not None)):
+        if not faction.seats:
+            raise InvalidOutcome(f"an outbreak leaves no {faction.kind} at the table")
+
+
 class TableSeat(msgspec.Struct, frozen=True, kw_only=True):
     player: LeaguePlayerId
     role: Role
+    """The base role dealt (a plain zombie keeps his, the Zombie Master is a Renegade)."""
+    side: Side | None = None
+    """Undead or Alive: the side at the end of a game with an outbreak (``survivors``,
+    ``zombies``, ``zombie_master``), which makes the table a two-faction contest; None
+    otherwise (the factions follow from the roles)."""
 
 
 def _check_roles(players: tuple[LeaguePlayerId, ...], roles: tuple[Role, ...]) -> None:
@@ -113,12 +159,22 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     def __post_init__(self) -> None:
         _check_roles(tuple(s.player for s in self.seats), tuple(s.role for s in self.seats))
         _check_ruleset(self.ruleset)
+        if self.outbreak:
+            roles, sides = tuple(s.role for s in self.seats), tuple(s.side for s in self.seats)
+            _check_outbreak(roles, sides, self.ruleset)
 
     @property
     def players(self) -> int:
         return len(self.seats)
 
+    @property
+    def outbreak(self) -> bool:
+        """Undead or Alive: the game had an outbreak (its factions are survivors and zombies)."""
+        return _is_outbreak(tuple(s.side for s in self.seats))
+
     def factions(self) -> tuple[Faction, ...]:
+        if self.outbreak:
+            return outbreak_factions(tuple(s.side for s in self.seats if s.side is not None))
         return factions_of(tuple(s.role for s in self.seats))
 
 
@@ -139,11 +195,17 @@ class GameOutcome(msgspec.Struct, frozen=True, kw_only=True):
 
     def __post_init__(self) -> None:
         n = len(self.seats)
-        _check_roles(tuple(s.player for s in self.seats), tuple(s.role for s in self.seats))
+        roles = tuple(s.role for s in self.seats)
+        _check_roles(tuple(s.player for s in self.seats), roles)
         _check_ruleset(self.ruleset)
-        for s in self.seats:
-            if s.side != side_of(s.role, n):
-                raise InvalidOutcome(f"a {s.role} plays for {side_of(s.role, n)}, not {s.side}")
+        if self.outbreak:
+            _check_outbreak(roles, tuple(s.side for s in self.seats), self.ruleset)
+            if not any(s.won for s in self.seats):
+                raise InvalidOutcome("after an outbreak one side always wins (all dead at once: the zombies)")
+        else:
+            for s in self.seats:
+                if s.side != side_of(s.role, n):
+                    raise InvalidOutcome(f"a {s.role} plays for {side_of(s.role, n)}, not {s.side}")
         winners = 0
         for faction in self.factions():
             won = {self.seats[i].won for i in faction.seats}
@@ -158,12 +220,29 @@ class GameOutcome(msgspec.Struct, frozen=True, kw_only=True):
         return len(self.seats)
 
     @property
+    def outbreak(self) -> bool:
+        """Undead or Alive: the game had an outbreak (its factions are survivors and zombies)."""
+        return _is_outbreak(tuple(s.side for s in self.seats))
+
+    @property
+    def rates_roles(self) -> bool:
+        """Whether the game updates per-role ratings: not after an outbreak, where a zombie's
+        dealt role no longer says what he played for (docs/rulings.md, UA4)."""
+        return not self.outbreak
+
+    @property
     def table(self) -> Table:
+        outbreak = self.outbreak
         return Table(
-            seats=tuple(TableSeat(player=s.player, role=s.role) for s in self.seats), ruleset=self.ruleset
+            seats=tuple(
+                TableSeat(player=s.player, role=s.role, side=s.side if outbreak else None) for s in self.seats
+            ),
+            ruleset=self.ruleset,
         )
 
     def factions(self) -> tuple[Faction, ...]:
+        if self.outbreak:
+            return outbreak_factions(tuple(s.side for s in self.seats))
         return factions_of(tuple(s.role for s in self.seats))
 
     @property
@@ -180,7 +259,8 @@ def from_result(result: GameResult) -> GameOutcome:
     """The rated view of a finished game; each seat's member id is its league player.
 
     Raises ``InvalidOutcome`` if a seat plays for a side the ratings do not know, or the result
-    is inconsistent.
+    is inconsistent. After an outbreak the sides are ``survivors``, ``zombies`` and
+    ``zombie_master`` (rated as the survivors' and the zombies' factions).
     """
     seats = []
     for s in result.seats:

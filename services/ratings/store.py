@@ -426,9 +426,9 @@ async def write_game(
         history_rows.append(
             (number, change.player, OVERALL, game_number, change.game_id, change.rating_after)
         )
-        history_rows.append(
-            (number, change.player, change.role.value, game_number, change.game_id, change.role_rating_after)
-        )
+        if change.role_rated:  # not after an Undead or Alive outbreak: roles were not rated
+            role_point = (change.role.value, game_number, change.game_id, change.role_rating_after)
+            history_rows.append((number, change.player, *role_point))
     await connection.executemany(
         "INSERT INTO ratings_history (generation, member_id, role, game_number, game_id, rating) "
         "VALUES ($1, $2, $3, $4, $5, $6)",

@@ -111,7 +111,10 @@ def test_from_result_rates_a_special_role_as_its_base_role() -> None:
 
 
 def test_a_side_the_ratings_do_not_know_is_refused_by_name() -> None:
-    with pytest.raises(InvalidOutcome, match="zombies"):
+    with pytest.raises(InvalidOutcome, match="seat p4 plays for 'vampires', a side not rated"):
+        from_finish(_finish(side_of_p4="vampires"), PLAYERS, "g")
+    # a zombie side is known, but only after an outbreak: never beside the base sides
+    with pytest.raises(InvalidOutcome, match="no outbreak: zombies need UA4"):
         from_finish(_finish(side_of_p4=Side.ZOMBIES), PLAYERS, "g")
 
 
