@@ -23,6 +23,8 @@ _AIMED = (Cause.SHOOT1, Cause.SHOOT2)
 _BEER_GAIN, _SHERIFF = GainCause.BEER, Role.SHERIFF
 _SHERIFF_CHANGED = ev.EVENT_TYPES.get("SheriffChanged")
 """OS3's event that makes another player the Sheriff (None while OS3 is not registered)."""
+_OUTBREAK_BEGAN = ev.EVENT_TYPES.get("OutbreakBegan")
+"""UA4's outbreak: the eliminated are in play again as zombies (None while UA4 is not registered)."""
 
 Seating = tuple[list[PlayerState], dict[int, int], PlayerState | None]
 """The living in seat order, seat → position among them, and the Sheriff (None with three)."""
@@ -81,8 +83,9 @@ class Knowledge:
                 self.facts += 1
             elif kind is ev.PlayerEliminated:
                 self.eliminations += 1
-            elif kind is _SHERIFF_CHANGED:
-                # OS3's Le Bien: another Sheriff, so every reading made about the old one is stale
+            elif kind is _SHERIFF_CHANGED or kind is _OUTBREAK_BEGAN:
+                # OS3's Le Bien: another Sheriff, so every reading made about the old one is stale;
+                # UA4's outbreak: who is in play changes without an elimination
                 self.eliminations += 1
                 self.facts += 1
         self.seen = len(events)
