@@ -12,6 +12,7 @@ new ``Fairness`` field), never an edit of an existing one.
   per die kind (base, loudmouth, coward, duel).
 - ``roles-os3-1`` (``special_roles``): OS3's special role card of each seat.
 - ``draws-1`` (``draws``): a card drawn at random among those left (UA2's Rage cards).
+- ``legacy-1`` (``legacy``): UA5, the draws between two games of a legacy series (its own seed).
 
 ``fairness_for(ruleset)`` says which versions a new game of that ruleset records; ``deal_seats``
 is the whole deal (base roles and characters, then special roles) a game's versions give, for
@@ -34,6 +35,7 @@ from services.game.fairness import deal_pool_3 as deal_3
 from services.game.fairness import dice as dice_1
 from services.game.fairness import dice_kinds as dice_2
 from services.game.fairness import draws as draws_1
+from services.game.fairness import legacy as legacy_1
 from services.game.fairness import special_roles as roles_os3_1
 from services.game.fairness.versions import (
     DEAL_1,
@@ -43,10 +45,12 @@ from services.game.fairness.versions import (
     DICE_2,
     DRAWS_1,
     FAIRNESS_V1,
+    LEGACY_1,
     ROLES_OS3_1,
     Fairness,
 )
 from services.game.rules.dice import Face, Seat
+from services.game.rules.dice.undead.legacy import LegacyEntry, Question
 from services.game.rules.dice.undead.rage import RAGE_DECKS
 from services.game.rules.ruleset import BASE_DICE, ModuleId, Ruleset
 
@@ -59,6 +63,8 @@ class DerivationKind(StrEnum):
     DICE = "dice"
     SPECIAL_ROLES = "special_roles"
     DRAWS = "draws"
+    LEGACY = "legacy"
+    """UA5: a legacy series' draws between games (recorded by the series, not by a game)."""
 
 
 class UnknownDerivation(LookupError):
@@ -91,6 +97,7 @@ class SeedDice(Protocol):
 DiceFactory = Callable[[bytes], SeedDice]
 SpecialRolesFunction = Callable[[bytes, Sequence[Seat]], list[Seat]]
 DrawFunction = Callable[[bytes, str, int, Sequence[str]], str]
+LegacyDrawFunction = Callable[[bytes, int, Question], LegacyEntry]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +135,12 @@ class DrawDerivation(Derivation):
     deck's order) → the card drawn."""
 
 
+@dataclass(frozen=True, slots=True)
+class LegacyDerivation(Derivation):
+    draw: LegacyDrawFunction
+    """(series seed, the number of the game it sets up, the plan's question) → the entry drawn."""
+
+
 def _deal_tables() -> dict[str, tuple[str, ...]]:
     tables = {"characters": deal_1.DEAL_1_CHARACTERS}
     tables.update({f"roles-{n}": table for n, table in deal_1.DEAL_1_ROLES.items()})
@@ -153,10 +166,13 @@ def _deal_3_tables() -> dict[str, tuple[str, ...]]:
 def _draws_1_tables() -> dict[str, tuple[str, ...]]:
     """The decks ``draws-1`` draws from, each card as ``<id> <symbols>`` in deck order (the
     order a draw's candidates are listed in)."""
-    return {
+    tables = {
         deck: tuple(f"{card} {' '.join(symbols)}" for card, symbols in cards)
         for deck, cards in RAGE_DECKS.items()
     }
+    # UA4's Boneyard: each card as ``<id> <hands shown>``
+    tables.update({deck: tuple(f"{card} {hands}" for card, hands in cards) for deck, cards in BONEYARD_DECKS.items()})
+    return tables
 
 
 def _roles_os3_1_tables() -> dict[str, tuple[str, ...]]:
@@ -194,6 +210,12 @@ DERIVATIONS: Mapping[str, Derivation] = MappingProxyType(
         DRAWS_1: DrawDerivation(
             DRAWS_1, DerivationKind.DRAWS, MappingProxyType(_draws_1_tables()), draws_1.draw
         ),
+        LEGACY_1: LegacyDerivation(
+            LEGACY_1,
+            DerivationKind.LEGACY,
+            MappingProxyType({"asks": legacy_1.LEGACY_1_ASKS}),
+            legacy_1.draw,
+        ),
     }
 )
 
@@ -204,13 +226,14 @@ def fairness_for(ruleset: Ruleset) -> Fairness:
     The base game keeps ``deal-1 dice-1``: its games record, deal and roll exactly as before
     (``test_base_game_fingerprint``, ``tests/fixtures/online_game_v1.json``). A game with any
     module records ``deal-2`` (the ruleset's character pool; ``deal-3`` when it has UA3) and
-    ``dice-2`` (a face table per die kind), with OS3 ``roles-os3-1`` and with UA2 ``draws-1``."""
+    ``dice-2`` (a face table per die kind), with OS3 ``roles-os3-1`` and with UA2 or UA4
+    ``draws-1``."""
     if ruleset.is_base:
         return FAIRNESS_V1
     fairness = Fairness(deal=DEAL_3 if ruleset.has(ModuleId.UA3) else DEAL_2, dice=DICE_2)
     if ruleset.has(ModuleId.OS3):
         fairness = msgspec.structs.replace(fairness, special_roles=ROLES_OS3_1)
-    if ruleset.has(ModuleId.UA2):
+    if ruleset.has(ModuleId.UA2) or ruleset.has(ModuleId.UA4):  # Rage cards, Boneyard reveals
         fairness = msgspec.structs.replace(fairness, draws=DRAWS_1)
     return fairness
 
@@ -245,6 +268,17 @@ def draw_derivation(version: str) -> DrawDerivation:
     if not isinstance(found, DrawDerivation):
         raise UnknownDerivation(DerivationKind.DRAWS, version)
     return found
+
+
+def legacy_derivation(version: str) -> LegacyDerivation:
+    found = DERIVATIONS.get(version)
+    if not isinstance(found, LegacyDerivation):
+        raise UnknownDerivation(DerivationKind.LEGACY, version)
+    return found
+
+
+CURRENT_LEGACY = LEGACY_1
+"""The version a new legacy series records."""
 
 
 def check_fairness(fairness: Fairness) -> None:

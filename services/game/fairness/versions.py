@@ -16,6 +16,8 @@ ROLES_OS3_1 = "roles-os3-1"
 """OS3's special-role deal (``special_roles.py``)."""
 DRAWS_1 = "draws-1"
 """Cards drawn at random from a deck: UA2's Rage cards (``draws.py``)."""
+LEGACY_1 = "legacy-1"
+"""UA5: the draws between two games of a legacy series, from the series' seed (``legacy.py``)."""
 
 
 class Fairness(msgspec.Struct, frozen=True, kw_only=True):

@@ -202,6 +202,7 @@ def test_the_registry_holds_deal_1_and_dice_1_with_their_tables_written_out() ->
                 ),
             },
         ),
+        "legacy-1": (DerivationKind.LEGACY, {"asks": ("sheriff", "character", "roles")}),
     }
 
 
