@@ -1,0 +1,310 @@
+"""Events: facts in the past tense. The card game's state is the fold of these (``evolve``).
+
+Every event is a msgspec Struct in one tagged union (tag field ``type`` = class name). Random
+inputs (a shuffle's order, the card taken at random from a hand) and every player's decision are
+recorded here as data; what follows from them (life lost, eliminations, the result) is recorded
+too, so an audit can recompute and compare.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, get_args
+
+import msgspec
+
+from services.game.rules.cards.vocabulary import (
+    CardId,
+    Cause,
+    CharacterId,
+    CheckReason,
+    DrawReason,
+    Phase,
+    PlayerId,
+    Role,
+    Side,
+)
+
+
+class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True, kw_only=True):
+    VERSION: ClassVar[int] = 1
+
+
+class Seat(msgspec.Struct, frozen=True, kw_only=True):
+    player: PlayerId
+    role: Role
+    character: CharacterId
+
+
+# --- setup and the deck --------------------------------------------------------------------
+
+
+class GameStarted(Event, frozen=True, kw_only=True):
+    seats: tuple[Seat, ...]
+    """Clockwise from the first seat."""
+    eight_players: bool = False
+    """The recorded option: 8 players with two Renegades (Dodge City's role set, base deck)."""
+
+
+class DeckShuffled(Event, frozen=True, kw_only=True):
+    """A new deck, top card first: all 80 cards at the start, else the whole discard pile."""
+
+    order: tuple[CardId, ...]
+
+
+class HandsDealt(Event, frozen=True, kw_only=True):
+    """Each player's starting hand, dealt one at a time clockwise from the Sheriff."""
+
+    hands: tuple[tuple[PlayerId, tuple[CardId, ...]], ...]
+
+
+class CardDrawn(Event, frozen=True, kw_only=True):
+    """The top card of the deck (or of the discard pile for Pedro Ramirez) into a hand."""
+
+    player: PlayerId
+    card: CardId
+    reason: DrawReason
+    from_discard: bool = False
+    shown: bool = False
+    """Black Jack's second card is shown to everyone."""
+
+
+class DrawsOwed(Event, frozen=True, kw_only=True):
+    """``player`` is to take ``count`` cards from the deck, one ``CardDrawn`` each."""
+
+    player: PlayerId
+    count: int
+    reason: DrawReason
+
+
+class DrawsForfeited(Event, frozen=True, kw_only=True):
+    """Deck and discard pile are both empty: the cards still owed are not taken."""
+
+    player: PlayerId
+
+
+# --- the turn -----------------------------------------------------------------------------
+
+
+class TurnStarted(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    turn: int
+
+
+class PhaseBegan(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    phase: Phase
+
+
+class DrawSourceChosen(Event, frozen=True, kw_only=True):
+    """Jesse Jones (``from_player``) or Pedro Ramirez (``from_discard``); both unset: the deck."""
+
+    player: PlayerId
+    from_player: PlayerId | None = None
+    from_discard: bool = False
+
+
+class KitLooked(Event, frozen=True, kw_only=True):
+    """Kit Carlson takes the top card of the deck to look at (seen by him alone)."""
+
+    player: PlayerId
+    card: CardId
+
+
+class KitReturned(Event, frozen=True, kw_only=True):
+    """The card Kit Carlson puts back on the deck, face down; he keeps the others. None: deck
+    and discard pile held fewer than 3 cards, he keeps what he looked at."""
+
+    player: PlayerId
+    card: CardId | None
+
+
+class CardShown(Event, frozen=True, kw_only=True):
+    """Black Jack's second card, shown: a heart or a diamond gives him one more."""
+
+    player: PlayerId
+    card: CardId
+
+
+# --- draw! checks ---------------------------------------------------------------------------
+
+
+class CheckBegan(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    reason: CheckReason
+    barrel: CardId | None = None
+
+
+class CardFlipped(Event, frozen=True, kw_only=True):
+    """The top card of the deck, flipped face up for a draw! and put on the discard pile."""
+
+    player: PlayerId
+    card: CardId
+
+
+class CheckResolved(Event, frozen=True, kw_only=True):
+    """The draw!'s result (None: nothing could be flipped) and whether it succeeded (for
+    Dynamite: whether it exploded). Lucky Duke's choice is ``card``."""
+
+    player: PlayerId
+    reason: CheckReason
+    card: CardId | None
+    success: bool
+
+
+class DynamitePassed(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    to: PlayerId
+
+
+# --- playing cards ---------------------------------------------------------------------------
+
+
+class CardPlayed(Event, frozen=True, kw_only=True):
+    """A card leaves the hand: a brown card is set aside while it resolves, a blue one goes in
+    play in front of its owner (a Jail in front of ``target``). ``as_bang``: Calamity Janet's
+    Missed! played as a BANG!. ``target_card``: the card in play chosen by Panic!/Cat Balou
+    (None with a target: a card at random from his hand)."""
+
+    player: PlayerId
+    card: CardId
+    target: PlayerId | None = None
+    target_card: CardId | None = None
+    as_bang: bool = False
+
+
+class Responded(Event, frozen=True, kw_only=True):
+    """A response card from the hand to the discard pile: Missed! (or Calamity's BANG!) against a
+    shot, BANG! (or Calamity's Missed!) against Indians! or in a Duel, Beer in a dying window."""
+
+    player: PlayerId
+    card: CardId
+
+
+class Passed(Event, frozen=True, kw_only=True):
+    """No (further) response in this window; ``automatic``: the engine proved there was none."""
+
+    player: PlayerId
+    automatic: bool = False
+
+
+class SidKetchumHealed(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    cards: tuple[CardId, CardId]
+
+
+class CardDiscarded(Event, frozen=True, kw_only=True):
+    """A card from a hand or from play to the discard pile (a replaced weapon, Cat Balou's
+    victim, phase 3, an eliminated player's cards, the Sheriff's penalty)."""
+
+    player: PlayerId
+    card: CardId
+
+
+class CardTaken(Event, frozen=True, kw_only=True):
+    """A card moves from ``from_player``'s hand or play into ``player``'s hand: Panic!, Jesse
+    Jones, El Gringo, Vulture Sam. ``random``: picked at random from the hand."""
+
+    player: PlayerId
+    from_player: PlayerId
+    card: CardId
+    random: bool = False
+
+
+class StoreCardRevealed(Event, frozen=True, kw_only=True):
+    card: CardId
+
+
+class StoreCardPicked(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    card: CardId
+
+
+class CardResolved(Event, frozen=True, kw_only=True):
+    """The brown card set aside goes to the discard pile (None: Dynamite, no card)."""
+
+    card: CardId | None
+
+
+class LifeLost(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    amount: int
+    source: PlayerId | None
+
+
+class LifeGained(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    amount: int
+
+
+class PlayEnded(Event, frozen=True, kw_only=True):
+    player: PlayerId
+
+
+class PlayerEliminated(Event, frozen=True, kw_only=True):
+    player: PlayerId
+    role: Role
+    by: PlayerId | None
+    cause: Cause
+
+
+class ResolutionEnded(Event, frozen=True, kw_only=True):
+    """Every step of a resolution is done; play goes on."""
+
+
+class TurnEnded(Event, frozen=True, kw_only=True):
+    player: PlayerId
+
+
+class PlayerResult(msgspec.Struct, frozen=True, kw_only=True):
+    player: PlayerId
+    role: Role
+    character: CharacterId
+    side: Side
+    won: bool
+    alive: bool
+    eliminated_by: str | None = None
+    """A player id, ``dynamite`` or ``self``."""
+    eliminated_turn: int | None = None
+
+
+class GameEnded(Event, frozen=True, kw_only=True):
+    winner: Side
+    turn: int
+    results: tuple[PlayerResult, ...]
+
+
+GameEvent = (
+    GameStarted
+    | DeckShuffled
+    | HandsDealt
+    | CardDrawn
+    | DrawsOwed
+    | DrawsForfeited
+    | TurnStarted
+    | PhaseBegan
+    | DrawSourceChosen
+    | KitLooked
+    | KitReturned
+    | CardShown
+    | CheckBegan
+    | CardFlipped
+    | CheckResolved
+    | DynamitePassed
+    | CardPlayed
+    | Responded
+    | Passed
+    | SidKetchumHealed
+    | CardDiscarded
+    | CardTaken
+    | StoreCardRevealed
+    | StoreCardPicked
+    | CardResolved
+    | LifeLost
+    | LifeGained
+    | PlayEnded
+    | PlayerEliminated
+    | ResolutionEnded
+    | TurnEnded
+    | GameEnded
+)
+EVENT_TYPES: tuple[type[Event], ...] = get_args(GameEvent)
