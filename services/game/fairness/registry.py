@@ -52,6 +52,7 @@ from services.game.fairness.versions import (
 from services.game.rules.dice import Face, Seat
 from services.game.rules.dice.undead.legacy import LegacyEntry, Question
 from services.game.rules.dice.undead.rage import RAGE_DECKS
+from services.game.rules.dice.undead.zombies import BONEYARD_DECKS
 from services.game.rules.ruleset import BASE_DICE, ModuleId, Ruleset
 
 
@@ -171,7 +172,8 @@ def _draws_1_tables() -> dict[str, tuple[str, ...]]:
         for deck, cards in RAGE_DECKS.items()
     }
     # UA4's Boneyard: each card as ``<id> <hands shown>``
-    tables.update({deck: tuple(f"{card} {hands}" for card, hands in cards) for deck, cards in BONEYARD_DECKS.items()})
+    for deck, hands in BONEYARD_DECKS.items():
+        tables[deck] = tuple(f"{card} {n}" for card, n in hands)
     return tables
 
 

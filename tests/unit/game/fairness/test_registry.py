@@ -200,6 +200,10 @@ def test_the_registry_holds_deal_1_and_dice_1_with_their_tables_written_out() ->
                     "r15 shoot1 beer dynamite", "r16 shoot1 beer dynamite",
                     "r17 shoot2 gatling", "r18 shoot2 gatling",
                 ),
+                "boneyard-1": (
+                    "b01 0", "b02 0", "b03 1", "b04 1", "b05 1", "b06 1", "b07 1", "b08 1",
+                    "b09 2", "b10 2", "b11 2",
+                ),
             },
         ),
         "legacy-1": (DerivationKind.LEGACY, {"asks": ("sheriff", "character", "roles")}),
