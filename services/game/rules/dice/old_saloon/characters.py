@@ -476,6 +476,8 @@ def _check_give(s: GameState, q: Awaiting, c: cmd.Command) -> None:
     living_target(s, c.target)
     if c.target == c.player:
         raise IllegalCommand(f"{c.player} gives the arrow to another player, not to herself")
+    if s.by_id[c.target].zombie:  # UA4
+        raise IllegalCommand(f"{c.target} is a zombie and takes no arrows")
     if c.chief and not s.chief_in_pile:
         raise IllegalCommand(f"'{c}': the Chief's Arrow is not in the pile")
 
@@ -493,7 +495,7 @@ def _generate_give(s: GameState, q: Awaiting) -> Iterator[cmd.GameCommand]:
     yield cmd.Decline(player=q.player)
     chief = s.chief_in_pile and s.arrow_pile > 1
     for p in clockwise_from(s, s.by_id[q.player]):
-        if p.alive and p.id != q.player:
+        if p.alive and p.id != q.player and not p.zombie:  # UA4: a zombie takes no arrows
             yield cmd.GiveArrow(player=q.player, target=p.id)
             if chief:
                 yield cmd.GiveArrow(player=q.player, target=p.id, chief=True)
