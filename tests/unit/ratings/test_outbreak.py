@@ -126,7 +126,7 @@ def test_an_outbreak_game_is_rated_by_faction_and_leaves_the_roles_alone() -> No
     ]
     assert [c.win_probability for c in changes] == [predicted[0], predicted[1], predicted[1], predicted[0],
                                                     predicted[1]]
-    delta = {c.player: c.rating_after - c.rating_before for c in changes}
+    delta: dict[str, float] = {c.player: c.rating_after - c.rating_before for c in changes}
     assert all(delta[p] > 0 for p in ("bob", "cat", "eve")) and all(delta[p] < 0 for p in ("ann", "dan"))
     assert sum(delta.values()) == pytest.approx(0.0, abs=1e-9)
     # a zombie's share: K * (1 - P(zombies)) / 3
