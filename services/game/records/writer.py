@@ -36,8 +36,10 @@ from services.game.rules.dice.commands import (
     DrawCard,
     GhostGive,
     GiveArrow,
+    KeepCard,
     MoveRage,
     PassWindow,
+    RerollThrow,
     SeizeChiefArrow,
     SetDie,
     TakeArrow,
@@ -111,15 +113,18 @@ def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
                 inputs.append(Decline(player=p))
             case ua2.RageDrawn(player=p, card=card):
                 inputs.append(DrawCard(player=p, card=card))
-                drawn.append(card)
             case ua4.BoneyardRevealed(player=p, card=card):
                 inputs.append(DrawCard(player=p, card=card))
-            case ua2.RageKept(player=p, card=card):
-                inputs.append(KeepCard(player=p, slot=drawn[-2:].index(card)))
+            case ua2.RageKept(player=p, slot=slot):
+                inputs.append(KeepCard(player=p, slot=slot))
             case ua1.WoundDrawn(player=p, card=token):
                 inputs.append(DrawCard(player=p, card=token.value))
             case ua1.DuelThrown(player=p, face=face):
                 inputs.append(DrawCard(player=p, card=face.value))
+            case ua1.DuelThrowRerolled(player=p):
+                inputs.append(RerollThrow(player=p))
+            case ua1.DuelThrowKept(player=p):
+                inputs.append(Decline(player=p))
             case ua1.DuelChallenged(player=p, target=target):
                 inputs.append(ChooseTarget(player=p, target=target))
             case ua1.WoundDiscarded(player=p, token=token, chosen=True):

@@ -202,8 +202,9 @@ def rage_of(s: GameState) -> RageState:
     return s.rage
 
 
-HIDDEN_FIELDS = ("card", "returned")
-"""The fields of a ``hidden_card`` event that name a face-down card: null to everyone else."""
+HIDDEN_FIELDS = ("card", "returned", "slot")
+"""The fields of a ``hidden_card`` event that name a face-down card or Pixie Pete's choice: null
+to everyone else."""
 
 
 def hidden_card(event: ev.Event) -> PlayerId | None:
@@ -247,12 +248,13 @@ class RageRevealed(ev.Event, frozen=True, kw_only=True):
 
 
 class RageKept(ev.Event, frozen=True, kw_only=True):
-    """Pixie Pete kept ``card`` of the two he drew; ``returned`` was shuffled back into the pile.
-    Both are his alone (``HIDDEN_FIELDS``)."""
+    """Pixie Pete kept ``card`` of the two he drew (``slot``: 0 the first drawn, 1 the second);
+    ``returned`` was shuffled back into the pile. All three are his alone (``HIDDEN_FIELDS``)."""
 
     player: PlayerId
     card: str
     returned: str
+    slot: int
 
 
 class RageReturned(ev.Event, frozen=True, kw_only=True):
@@ -449,7 +451,7 @@ def _check_keep(s: GameState, q: Awaiting, c: cmd.Command) -> None:
 def _respond_keep(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
     assert isinstance(c, cmd.KeepCard)
     pair = rage_of(s).pair
-    emit(RageKept(player=q.player, card=pair[c.slot], returned=pair[1 - c.slot]))
+    emit(RageKept(player=q.player, card=pair[c.slot], returned=pair[1 - c.slot], slot=c.slot))
 
 
 def _generate_keep(s: GameState, q: Awaiting) -> Iterator[cmd.GameCommand]:
