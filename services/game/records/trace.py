@@ -211,6 +211,6 @@ def trace_line(event: Event) -> str:
         case ev.GameEnded(winning_side=side, winners=winners):
             if side is None:
                 return "game over: nobody wins"
-            verb = "win" if side == "outlaws" else "wins"
+            verb = "win" if side in ("outlaws", "zombies", "survivors") else "wins"
             return f"game over: {side} {verb} ({' '.join(winners)})"
     return type(event).__name__  # an event type added later still gets a line
