@@ -5,6 +5,8 @@ p3 Outlaw, p4 Outlaw, p5 Deputy, clockwise."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from event_store import MemoryEventStore
@@ -12,6 +14,7 @@ from services.game.application.codec import GAME_MAPPER
 from services.game.application.service import GameService
 from services.game.application.session import GameStatus
 from services.game.audit import audit_game
+from services.game.bots import HeuristicBot, RandomBot
 from services.game.edge.visibility import PUBLIC, redact_event
 from services.game.engines import engine_for
 from services.game.fairness.memory_vault import MemorySeedVault
@@ -269,3 +272,56 @@ def test_the_public_state_of_a_pixie_game_names_no_card_drawn() -> None:
     play(game, *SHOOT_P5_TWICE, *BEERS_TO_P1, "p5 draw r05", "p5 draw r09", "p5 keep 1")
     view = engine_for(ruleset_of(["UA2", "UA3"])).view(game, lambda seat: False, own=lambda seat: False)
     assert "r05" not in str(view) and "r09" not in str(view)
+
+
+# --- bots ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "kept"), [("r13", "r05", 1), ("r05", "r13", 0), ("r15", "r01", 1)]
+)
+def test_the_heuristic_bot_keeps_pixies_better_card(first: str, second: str, kept: int) -> None:
+    game = start(p5="pixie_pete")
+    play(game, *SHOOT_P5_TWICE, *BEERS_TO_P1, f"p5 draw {first}", f"p5 draw {second}")
+    choice = HeuristicBot(0.8).choose(game, asked(game), random.Random(1))
+    assert choice == KeepCard(player=PlayerId("p5"), slot=kept)  # a shot over an arrow or a dynamite
+    assert RandomBot().choose(game, asked(game), random.Random(1)) in list(game.legal_commands())
+
+
+def test_the_heuristic_bot_throws_seans_losing_die_again() -> None:
+    game = start(UA123, p1="sean_mallory")
+    play(game, "p1 roll dynamite dynamite gatling gatling duel", "p1 stop", "p1 target p2", "p2 draw duel")
+    play(game, "p1 draw arrow")
+    assert HeuristicBot(0.8).choose(game, asked(game), random.Random(1)) == RerollThrow(player=PlayerId("p1"))
+    assert RandomBot().choose(game, asked(game), random.Random(1)) in list(game.legal_commands())
+
+
+def test_random_and_heuristic_play_with_pixie_and_sean_seated_always_ends() -> None:
+    asked_of: set[str] = set()
+    for seed in range(12):
+        _play_to_the_end(seed, asked_of)
+    assert {"pixie_keep", "sean_reroll"} <= asked_of  # both abilities were played by the bots
+
+
+def _play_to_the_end(seed: int, asked_of: set[str]) -> None:
+    rng = random.Random(seed)
+    heuristic, anyone = HeuristicBot(0.8), RandomBot()
+    game = start(UA123, p2="pixie_pete", p4="sean_mallory")
+    for _ in range(5000):
+        if game.is_over:
+            break
+        q = asked(game)
+        asked_of.add(str(q.decision))
+        if q.decision in ("roll", RAGE_DRAW, "wound_draw", "duel_throw"):
+            command = rng.choice(list(game.legal_commands())) if q.decision != "roll" else None
+            if command is None:
+                kinds = game.state.turn.kinds if game.state.turn is not None else ()
+                faces = " ".join(rng.choice(kinds[i].faces).value for i in q.dice)
+                command = parse_command(f"{q.player} roll {faces}")
+        else:
+            bot = heuristic if seed % 2 else anyone
+            command = bot.choose(game, q, rng)
+        game.play(command)
+    assert game.is_over
+    rage = game.state.rage
+    assert rage is not None and not rage.pair
