@@ -10,6 +10,8 @@ from typing import Any
 
 import asyncpg
 import msgspec
+import pytest
+import strawberry
 
 from event_store import NewEvent, PostgresEventStore
 from services.game.application.codec import GAME_MAPPER, game_stream
@@ -25,6 +27,7 @@ from services.league.service import LeagueService, derived_command_id
 from services.league.standings import StandingsProjection
 from services.ratings import RatingConfig, rebuild
 from services.ratings.consumer import ratings_subscription
+from services.ratings.graphql_types import RatingsQuery
 from services.ratings.store import prepare_database as prepare_ratings_tables
 from tests.integration.ratings.checks import assert_tables_hold
 from tests.integration.ratings.games import recorded_outcomes
@@ -141,3 +144,10 @@ async def test_outbreak_games_count_in_the_standings_and_the_ratings(
     # the tables hold exactly a book computed from scratch from the recorded events
     book = rebuild(await recorded_outcomes(game_store), RatingConfig())
     await assert_tables_hold(pg_pool, book)
+    # and the API shows the outbreak's offsets, centred on their own mean
+    query = '{ ratingOffsets(ruleset: "dice UA4") { players faction offset games } }'
+    answer = await strawberry.Schema(query=RatingsQuery).execute(query, context_value={"pool": pg_pool})
+    assert answer.errors is None, answer.errors
+    shown = {o["faction"]: o for o in answer.data["ratingOffsets"]} if answer.data else {}
+    assert set(shown) == {"survivors", "zombies"} and {o["games"] for o in shown.values()} == {2}
+    assert shown["survivors"]["offset"] == pytest.approx(-shown["zombies"]["offset"])
