@@ -46,11 +46,13 @@ class Pool:
 
     def __init__(self) -> None:
         self.left: list[CardId] = [c.id for c in DECK]
+        self.reserved: set[CardId] = set()
+        """Cards named exactly somewhere in the rig: never handed out by name alone."""
 
     def take(self, spec: str) -> CardId:
         for cid in self.left:
             c = DECK[cid - 1]
-            if spec in (c.name, c.text):
+            if spec == c.text or (spec == c.name and cid not in self.reserved):
                 self.left.remove(cid)
                 return cid
         raise KeyError(f"no {spec} left")
@@ -58,7 +60,7 @@ class Pool:
     def filler(self) -> CardId:
         for name in FILLER_ORDER:
             for cid in self.left:
-                if name_of(cid) is name:
+                if name_of(cid) is name and cid not in self.reserved:
                     self.left.remove(cid)
                     return cid
         return self.left.pop()
@@ -93,7 +95,11 @@ def rigged(
 
     game_seats = [Seat(player=P[i], role=r, character=c) for i, (r, c) in enumerate(seats)]
     lives = [starting_life(r, c) for r, c in seats]
+    # exact cards (``bang:2D``) are reserved before any card taken by name alone
+    specs = [*(s for i in sorted(hands) for s in hands[i]), *deck]
+    pool.reserved = {c.id for c in DECK if c.text in specs}
     wanted = {i: [take(s) for s in hands.get(i, ())] for i in range(len(seats))}
+    top = [take(s) for s in deck]
     sheriff = next(i for i, (r, _) in enumerate(seats) if r is Role.SHERIFF)
     order = [(sheriff + k) % len(seats) for k in range(len(seats))]
     dealt: list[CardId] = []
@@ -101,7 +107,6 @@ def rigged(
         for i in order:
             if round_ < lives[i]:
                 dealt.append(wanted[i][round_] if round_ < len(wanted[i]) else pool.filler())
-    top = [take(s) for s in deck]
     rest = list(pool.left)
     game = Game.start(game_seats, eight_players=eight_players)
     game.play(cmd.ShuffleDeck(player=TABLE, order=(*dealt, *top, *rest)))
@@ -122,3 +127,53 @@ def hand(game: Game, i: int) -> list[CardId]:
 
 def names(cards: Sequence[CardId]) -> list[CardName]:
     return [name_of(c) for c in cards]
+
+
+DEFAULT_SEATS: tuple[tuple[Role, CharacterId], ...] = (
+    (Role.SHERIFF, CharacterId.SID_KETCHUM),
+    (Role.OUTLAW, CharacterId.VULTURE_SAM),
+    (Role.RENEGADE, CharacterId.WILLY_THE_KID),
+    (Role.OUTLAW, CharacterId.SLAB_THE_KILLER),
+)
+"""Four players whose abilities stay out of the way of most card tests: p1 the Sheriff (Sid
+Ketchum, at full life he cannot use his ability), p2 and p4 Outlaws, p3 the Renegade."""
+
+
+def do(game: Game, command: cmd.Command) -> list[object]:
+    return list(game.play(command))
+
+
+def play(
+    game: Game, i: int, card: CardId, target: int | None = None, target_card: CardId | None = None
+) -> list[object]:
+    return do(
+        game,
+        cmd.PlayCard(
+            player=P[i], card=card, target=None if target is None else P[target], target_card=target_card
+        ),
+    )
+
+
+def respond(game: Game, i: int, card: CardId) -> list[object]:
+    return do(game, cmd.Respond(player=P[i], card=card))
+
+
+def pass_(game: Game, i: int) -> list[object]:
+    return do(game, cmd.Pass(player=P[i]))
+
+
+def end_turn(game: Game, i: int) -> None:
+    """End play, then discard down to the limit: the most recently taken cards first."""
+    do(game, cmd.EndPlay(player=P[i]))
+    q = game.awaiting
+    if q is not None and q.decision is Decision.DISCARD and q.player == P[i]:
+        do(game, cmd.Discard(player=P[i], cards=tuple(game.state.player(P[i]).hand[-q.count :])))
+
+
+def awaits(game: Game, i: int | None, decision: Decision) -> bool:
+    q = game.awaiting
+    return q is not None and q.decision is decision and q.player == (TABLE if i is None else P[i])
+
+
+def life(game: Game, i: int) -> int:
+    return game.state.player(P[i]).life
