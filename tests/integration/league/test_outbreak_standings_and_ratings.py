@@ -89,7 +89,7 @@ async def test_outbreak_games_count_in_the_standings_and_the_ratings(
             command_id=derived_command_id("schedule-game", [str(table)]),
             actor=f"league:{LEAGUE}",
         )
-    zombies = await _enter(game_store, seated, 1, zombie_win(zombies_in_play_alive=False))
+    zombies = await _enter(game_store, seated, 1, zombie_win())
     survivors = await _enter(game_store, seated, 2, survivor_win())
 
     projection = StandingsProjection(store)

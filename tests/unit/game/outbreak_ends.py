@@ -4,8 +4,10 @@ line's ``side`` is its side at the end, ``zombie`` is True for a plain zombie an
 other seat, and ``GameEnded.outbreak_turn`` names the outbreak's turn. The roles stay the dealt
 ones. Five seats, p1 to p5: Sheriff, Renegade, Outlaw, Outlaw, Deputy.
 
-A plain zombie still in play is written either way an engine may: ``alive`` True, or False
-with his (pre-outbreak) elimination on record (``zombies_in_play_alive``).
+A plain zombie still in play is written as the engine writes him (``undead/zombies.py``: the
+outbreak makes him alive again and clears his elimination), or, with
+``zombies_in_play_alive=False``, as not alive with his pre-outbreak elimination on record, a
+form the decoder reads the same way.
 """
 
 from __future__ import annotations
@@ -46,14 +48,18 @@ def zombie_win(*, zombies_in_play_alive: bool = True) -> GameEnded:
     """The zombies win on turn 10. p3 (Outlaw, out on turn 3) and p5 (Deputy, out on turn 5)
     rose at the outbreak of turn 6, the living Renegade p2 became the Zombie Master; p5 was put
     out for good on turn 8, the survivors p1 and p4 fell on turn 10. Winners: p2, p3, p5."""
-    p3_alive = zombies_in_play_alive
+    p3 = (
+        _line(3, DiceSide.ZOMBIES, won=True, alive=True, zombie=True)
+        if zombies_in_play_alive
+        else _line(3, DiceSide.ZOMBIES, won=True, alive=False, zombie=True, out_turn=3, by="p1")
+    )
     return GameEnded(
         winning_side=DiceSide.ZOMBIES,
         winners=(PlayerId("p2"), PlayerId("p3"), PlayerId("p5")),
         results=(
             _line(1, DiceSide.SURVIVORS, won=False, alive=False, zombie=False, out_turn=10, by="p3"),
             _line(2, DiceSide.ZOMBIE_MASTER, won=True, alive=True, zombie=False),
-            _line(3, DiceSide.ZOMBIES, won=True, alive=p3_alive, zombie=True, out_turn=3, by="p1"),
+            p3,
             _line(4, DiceSide.SURVIVORS, won=False, alive=False, zombie=False, out_turn=10, by="p2"),
             _line(5, DiceSide.ZOMBIES, won=True, alive=False, zombie=True, out_turn=8, by="p4"),
         ),
