@@ -28,6 +28,7 @@ from services.game.rules.dice.old_saloon import special_roles as os3
 from services.game.rules.dice.undead import characters as ua3
 from services.game.rules.dice.undead import duels as ua1
 from services.game.rules.dice.undead import rage as ua2
+from services.game.rules.dice.undead import zombies as ua4
 from services.game.rules.dice.vocabulary import ArrowReason, Cause, Face, GainCause, RollingEnd, SpecialRole
 from tests.unit.audit.games import TABLE_SEATS, online_game
 
@@ -98,6 +99,19 @@ EXAMPLES: list[tuple[msgspec.Struct, str]] = [
     (ua2.RageDrawn(player=P2, card="r15"), "p2 drew a Rage card face down"),
     (ua2.RageRevealed(player=P2, cards=("r15", "r02")), "p2 revealed the Rage cards r15, r02"),
     (ua2.RageReturned(player=P2, count=1), "p2's 1 face-down Rage card went to the discards unseen"),
+    (
+        ua4.BoneyardRevealed(player=P2, card="b09", hands=2, turn=4),
+        "p2 revealed the Boneyard card b09, showing 2 hands",
+    ),
+    (ua4.BoneyardShuffled(cards=("b01",)), "the no-hands Boneyard card b01 went back into the pile"),
+    (
+        ua4.OutbreakTriggered(turn=4, hands=5, alive=3),
+        "5 hands showing outnumbered the 3 players alive: the zombie outbreak begins with the next turn",
+    ),
+    (
+        ua4.OutbreakBegan(turn=5, zombies=(P2, PlayerId("p5")), life=3, master=P3),
+        "the zombie outbreak began: p2, p5 rose as zombies with 3 life; p3 became the Zombie Master",
+    ),
     (ua1.WoundDrawn(player=P2, card=Face.SHOOT1), "p2 drew the shoot1 wound token"),
     (ua1.WoundOwed(player=P2), "p2 must draw a wound token"),
     (ua1.WoundsReturned(player=P2, tokens=(Face.BEER,)), "p2's wound tokens went back into the pile (1)"),

@@ -9,6 +9,7 @@ from services.game.engines import UnplayableRuleset, engine_for
 from services.game.engines.dice import DiceEngine
 from services.game.results import FinishKind
 from services.game.rules.dice import CharacterId, Decline, Face, Role, RollDice, RuleError, Seat
+from services.game.rules.dice import modules as dice_modules
 from services.game.rules.dice.commands import PassWindow
 from services.game.rules.dice.kinds import BASE, die_kind
 from services.game.rules.dice.modules import BASE_GAME_RULES, RulesModule, assemble, rules_of
@@ -39,7 +40,11 @@ def test_engine_for_gives_one_engine_per_ruleset_playing_its_rules() -> None:
     assert game.state.rules is BASE_GAME_RULES
 
 
-def test_engine_for_refuses_a_module_this_server_does_not_play_naming_it() -> None:
+def test_engine_for_refuses_a_module_this_server_does_not_play_naming_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # every module is registered by now: this server lacks one for the test's sake
+    monkeypatch.delitem(dice_modules._REGISTERED, ModuleId.UA4)
     with pytest.raises(UnplayableRuleset, match=r"^module UA4 \(Undead or Alive\?\) is not implemented"):
         engine_for(ruleset_of(["UA4"]))
 
