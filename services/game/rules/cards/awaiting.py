@@ -23,6 +23,7 @@ _WHAT: dict[Decision, str] = {
     Decision.RESPOND_DUEL: "answer the Duel",
     Decision.DYING: "be saved or die",
     Decision.STORE_PICK: "take a card from the General Store",
+    Decision.DISCARD_ORDER: "order his cards on the discard pile",
 }
 
 

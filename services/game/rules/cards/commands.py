@@ -131,6 +131,16 @@ class PickStoreCard(Command, frozen=True, kw_only=True):
         return f"{self.player} pick {self.card}"
 
 
+class OrderDiscards(Command, frozen=True, kw_only=True):
+    """An eliminated player's cards in the order they go on the discard pile (the last one is
+    the top card Pedro Ramirez may take)."""
+
+    cards: tuple[CardId, ...]
+
+    def text(self) -> str:
+        return f"{self.player} order {' '.join(map(str, self.cards))}"
+
+
 GameCommand = (
     ShuffleDeck
     | PickRandomCard
@@ -145,4 +155,5 @@ GameCommand = (
     | UseSidKetchum
     | Pass
     | PickStoreCard
+    | OrderDiscards
 )

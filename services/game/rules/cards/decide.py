@@ -17,7 +17,7 @@ from services.game.rules.cards.deck import WEAPON_RANGE, name_of
 from services.game.rules.cards.distance import distance, in_range
 from services.game.rules.cards.errors import GameOver, IllegalCommand, NotAwaited
 from services.game.rules.cards.evolve import evolve
-from services.game.rules.cards.flow import _hit, advance, next_move, pending_trigger, resolve_check
+from services.game.rules.cards.flow import _hit, advance, eliminate, next_move, pending_trigger, resolve_check
 from services.game.rules.cards.state import GameState, PlayerState
 from services.game.rules.cards.vocabulary import (
     CardId,
@@ -44,6 +44,7 @@ _ACCEPTS: dict[Decision, tuple[type[cmd.Command], ...]] = {
     Decision.RESPOND_DUEL: (cmd.Respond, cmd.UseSidKetchum, cmd.Pass),
     Decision.DYING: (cmd.Respond, cmd.UseSidKetchum, cmd.Pass),
     Decision.STORE_PICK: (cmd.PickStoreCard,),
+    Decision.DISCARD_ORDER: (cmd.OrderDiscards,),
 }
 
 
@@ -130,6 +131,10 @@ def _answer(state: GameState, q: Awaiting, c: cmd.Command) -> list[ev.Event]:
     res = state.res
     assert res is not None
     p = state.player(c.player)
+    if isinstance(c, cmd.OrderDiscards):
+        if Counter(c.cards) != Counter([*p.in_play, *p.hand]):
+            raise _illegal("order every card of your hand and in play, each once")
+        return eliminate(state, res, p, c.cards)
     if isinstance(c, cmd.Pass):
         if d is Decision.DYING:
             return [ev.Passed(player=p.id)]

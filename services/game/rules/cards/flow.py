@@ -218,6 +218,8 @@ def _resolution_move(state: GameState, res: Resolution) -> Move:
     for pid in res.doomed:
         p = state.player(pid)
         if p.alive:
+            if asks_discard_order(state, p):
+                return Awaiting(player=p.id, decision=Decision.DISCARD_ORDER)
             return eliminate(state, res, p)
     if res.doomed:
         result = game_result(state)
@@ -263,12 +265,9 @@ def _dying_has_no_option(state: GameState, p: PlayerState) -> bool:
     return two_left and not sid
 
 
-def eliminate(state: GameState, res: Resolution, p: PlayerState) -> list[ev.Event]:
-    by = res.source if res.source is not None and res.source != p.id else None
-    cause = Cause.DYNAMITE if res.name is None else (Cause.SELF if by is None else Cause.CARD)
-    out: list[ev.Event] = [ev.PlayerEliminated(player=p.id, role=p.role, by=by, cause=cause)]
-    cards = [*p.in_play, *p.hand]
-    vulture = next(
+def _vulture(state: GameState, p: PlayerState) -> PlayerState | None:
+    """A living Vulture Sam who is not himself at 0 or less takes ``p``'s cards."""
+    return next(
         (
             q
             for q in state.clockwise_from(p.id, include=False)
@@ -276,6 +275,28 @@ def eliminate(state: GameState, res: Resolution, p: PlayerState) -> list[ev.Even
         ),
         None,
     )
+
+
+def asks_discard_order(state: GameState, p: PlayerState) -> bool:
+    """FAQ Q07, reduced (ruling): the eliminated player orders his discards only when it can
+    matter, i.e. a living Pedro Ramirez may take the top card, and there are 2 cards or more."""
+    return (
+        p.card_count >= 2
+        and _vulture(state, p) is None
+        and any(q.character is CharacterId.PEDRO_RAMIREZ and q.id != p.id for q in state.living())
+    )
+
+
+def eliminate(
+    state: GameState, res: Resolution, p: PlayerState, order: tuple[CardId, ...] | None = None
+) -> list[ev.Event]:
+    """The whole elimination: the role revealed, the cards (to Vulture Sam, or discarded in
+    ``order``, by default in play in the order played then the hand), the reward or penalty."""
+    by = res.source if res.source is not None and res.source != p.id else None
+    cause = Cause.DYNAMITE if res.name is None else (Cause.SELF if by is None else Cause.CARD)
+    out: list[ev.Event] = [ev.PlayerEliminated(player=p.id, role=p.role, by=by, cause=cause)]
+    cards = list(order) if order is not None else [*p.in_play, *p.hand]
+    vulture = _vulture(state, p)
     if vulture is not None:
         out += [ev.CardTaken(player=vulture.id, from_player=p.id, card=c) for c in cards]
     else:

@@ -70,6 +70,11 @@ def _candidates(state: GameState, q: Awaiting) -> Iterator[cmd.Command]:
         for c in q.cards:
             yield cmd.ChooseDrawResult(player=pid, card=c)
         return
+    if d is Decision.DISCARD_ORDER:
+        me = state.player(pid)
+        yield cmd.OrderDiscards(player=pid, cards=(*me.in_play, *me.hand))
+        yield cmd.OrderDiscards(player=pid, cards=tuple(reversed((*me.in_play, *me.hand))))
+        return
     if d is Decision.STORE_PICK:
         for c in state.store:
             yield cmd.PickStoreCard(player=pid, card=c)

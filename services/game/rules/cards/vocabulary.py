@@ -153,6 +153,7 @@ class Decision(StrEnum):
     RESPOND_DUEL = "respond_duel"
     DYING = "dying"
     STORE_PICK = "store_pick"  # General Store
+    DISCARD_ORDER = "discard_order"  # an eliminated player's cards, when Pedro Ramirez lives
 
 
 class Window(StrEnum):

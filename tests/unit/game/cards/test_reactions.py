@@ -199,3 +199,31 @@ def test_the_sheriff_killed_ends_the_game_for_the_outlaws() -> None:
     with pytest.raises(Exception, match="over"):
         pass_(game, 2)
     assert isinstance(game.events[0].seats[0], Seat)  # type: ignore[attr-defined]
+
+
+def test_the_eliminated_player_orders_his_discards_only_when_pedro_ramirez_lives() -> None:
+    seats = [(SH, C.WILLY_THE_KID), (OU, C.PEDRO_RAMIREZ), (RE, C.SID_KETCHUM), (OU, C.SLAB_THE_KILLER)]
+    game, n = rigged(seats, {0: ["bang"] * 4, 3: ["beer", "missed", "barrel", "jail"]})
+    for k in range(4):
+        play(game, 0, n["bang" if k == 0 else f"bang#{k + 1}"], 3)
+        if awaits(game, 3, Decision.RESPOND_SHOT):
+            pass_(game, 3)
+    assert awaits(game, 3, Decision.DYING)
+    pass_(game, 3)
+    assert awaits(game, 3, Decision.DISCARD_ORDER)
+    cards = hand(game, 3)
+    with pytest.raises(IllegalCommand):
+        do(game, cmd.OrderDiscards(player=P[3], cards=tuple(cards[:-1])))
+    order = (n["missed"], n["barrel"], n["jail"], n["beer"])
+    do(game, cmd.OrderDiscards(player=P[3], cards=order))
+    assert game.state.discard[-4:] == list(order)
+    assert not game.state.player(P[3]).alive
+
+
+def test_without_pedro_ramirez_the_cards_go_in_the_default_order() -> None:
+    game, n = rigged(DEFAULT_SEATS, {0: _volcanic(["bang"] * 4), 1: ["beer", "missed"]})
+    play(game, 0, n["volcanic"])
+    _shoot(game, n, 1, 4)
+    cards = hand(game, 1)
+    pass_(game, 1)
+    assert game.state.discard[-len(cards) :] == cards
