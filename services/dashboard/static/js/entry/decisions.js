@@ -99,6 +99,8 @@ function drawWords(card, state) {
       return `Drew the ${faceLabel(card)} wound token`;
     case "rage_draw":
       return `Drew Rage card ${rageCardName(card, state.rage?.deck)}`;
+    case "boneyard_draw":
+      return `Revealed Boneyard card ${card}`;
     default:
       return `Drew ${card}`;
   }

@@ -23,6 +23,8 @@ const DECISIONS = {
   wound_draw: "draw a wound token",
   duel_throw: "throw the Duel die",
   rage_draw: "draw a Rage card",
+  // UA4: an eliminated player's Boneyard reveal (the server's draw online)
+  boneyard_draw: "reveal a Boneyard card",
   pat_move: "decide whether to move a face-down Rage card",
   chuck_set: "decide whether to pay 1 life to set a die",
 };
