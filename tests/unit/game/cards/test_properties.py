@@ -113,3 +113,42 @@ def test_the_decide_function_does_not_touch_the_state() -> None:
         events = decide(g2.state, command)
         assert g2.state == before
         assert g2.play(command) == events
+
+
+def _with_other_hands(s: GameState, shift: int) -> GameState:
+    """The same position with every hand's contents replaced (same sizes): what nobody but the
+    holder can see is changed, everything public is kept."""
+    other = s.clone()
+    for p in other.players:
+        p.hand = [((c - 1 + shift) % 80) + 1 for c in p.hand]  # type: ignore[misc]
+    return other
+
+
+def test_who_is_awaited_for_what_never_depends_on_hidden_cards() -> None:
+    # waiting must never reveal a hand: the question is a function of public information
+    from services.game.rules.cards.decide import awaiting
+
+    checked = 0
+    for seed in range(12):
+        game, _ = random_game(500 + seed, 4 + seed % 4)
+        replay = Game.replay(game.events[:1])
+        state = replay.state
+        from services.game.rules.cards.evolve import evolve
+
+        for event in game.events[1:]:
+            evolve(state, event)
+            try:
+                q = awaiting(state)
+            except AssertionError:
+                continue  # between automatic steps: not a resting position
+            if q is None or q.player == TABLE or q.decision in (Decision.STORE_PICK, Decision.KIT_RETURN):
+                continue
+            for shift in (17, 41):
+                other = awaiting(_with_other_hands(state, shift))
+                assert other is not None and (other.player, other.decision, other.count) == (
+                    q.player,
+                    q.decision,
+                    q.count,
+                )
+            checked += 1
+    assert checked > 500
