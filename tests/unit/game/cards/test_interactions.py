@@ -185,3 +185,43 @@ def test_kit_carlsons_put_back_card_is_the_next_one_drawn() -> None:
     assert names(hand(game, 0)[-2:]) == [CardName.BARREL, CardName.JAIL]
     end_turn(game, 0)
     assert n["scope"] in hand(game, 1)
+
+
+def test_sheriffs_gatling_kills_an_outlaw_then_a_deputy_draws_three_then_discards_everything() -> None:
+    seats = [
+        (SH, C.SID_KETCHUM),
+        (OU, C.WILLY_THE_KID),
+        (DE, C.SLAB_THE_KILLER),
+        (RE, C.ROSE_DOOLAN),
+        (OU, C.PAUL_REGRET),
+    ]
+    game, n = rigged(
+        seats,
+        {0: ["volcanic", "bang", "bang", "bang", "duel"]},
+        deck=["duel", "duel", *["bang"] * 8, "gatling", "bang", "barrel", "scope", "mustang"],
+    )
+    play(game, 0, n["volcanic"])
+    for k in range(3):
+        play(game, 0, n["bang" if k == 0 else f"bang#{k + 1}"], 1)
+        pass_(game, 1)
+        play(game, 0, n["duel" if k == 0 else f"duel#{k + 1}"], 2)
+        pass_(game, 2)
+    assert (life(game, 1), life(game, 2)) == (1, 1)
+    for i in range(5):
+        end_turn(game, i)
+    play(game, 0, n["gatling"])
+    for i in (1, 2, 3, 4):
+        pass_(game, i)
+    assert awaits(game, 1, Decision.DYING)
+    pass_(game, 1)
+    assert awaits(game, 2, Decision.DYING)
+    events = pass_(game, 2)
+    kinds = [type(e).__name__ for e in events]
+    # the Outlaw first: his elimination, the Sheriff's 3 cards; then the Deputy's, the penalty
+    first, second = (i for i, k in enumerate(kinds) if k == "PlayerEliminated")
+    drawn = [i for i, e in enumerate(events) if isinstance(e, CardDrawn) and e.reason is DrawReason.REWARD]
+    assert first < drawn[0] and drawn[-1] < second and len(drawn) == 3
+    p1 = game.state.player(P[0])
+    assert p1.hand == [] and p1.in_play == []
+    assert {n["barrel"], n["scope"], n["mustang"]} <= set(game.state.discard)
+    assert not game.is_over and awaits(game, 0, Decision.PLAY)
