@@ -6,9 +6,17 @@ top card of the deck, whose order a recorded shuffle fixed. See docs/card-engine
 """
 
 from services.game.rules.cards.awaiting import Awaiting
+from services.game.rules.cards.commands import Command, GameCommand, parse_command
 from services.game.rules.cards.decide import awaiting, decide, execute
 from services.game.rules.cards.deck import CARDS, DECK, Card
-from services.game.rules.cards.errors import GameOver, IllegalCommand, InvalidSetup, NotAwaited, RuleError
+from services.game.rules.cards.errors import (
+    GameOver,
+    IllegalCommand,
+    InvalidSetup,
+    MalformedCommand,
+    NotAwaited,
+    RuleError,
+)
 from services.game.rules.cards.events import EVENT_TYPES, Event, GameEnded, GameStarted, Seat
 from services.game.rules.cards.evolve import evolve, fold, initial_state
 from services.game.rules.cards.game import Game
@@ -40,9 +48,11 @@ __all__ = [
     "CardId",
     "CardName",
     "CharacterId",
+    "Command",
     "Decision",
     "Event",
     "Game",
+    "GameCommand",
     "GameEnded",
     "GameOver",
     "GameStarted",
@@ -50,6 +60,7 @@ __all__ = [
     "IllegalCommand",
     "InvalidSetup",
     "LegalCommands",
+    "MalformedCommand",
     "NotAwaited",
     "Phase",
     "PlayerId",
@@ -67,5 +78,6 @@ __all__ = [
     "initial_state",
     "legal_commands",
     "new_game",
+    "parse_command",
     "roles_for",
 ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
+from services.game.rules.cards.errors import MalformedCommand
 from services.game.rules.cards.vocabulary import CardId, PlayerId
 
 
@@ -19,6 +20,10 @@ class Command(msgspec.Struct, frozen=True, tag_field="type", tag=True, kw_only=T
 
     def text(self) -> str:
         raise TypeError(f"{type(self).__name__} has no text form")
+
+    @staticmethod
+    def parse(text: str) -> GameCommand:
+        return parse_command(text)
 
 
 class ShuffleDeck(Command, frozen=True, kw_only=True):
@@ -157,3 +162,57 @@ GameCommand = (
     | PickStoreCard
     | OrderDiscards
 )
+
+
+def _card(word: str) -> CardId:
+    if not word.isdigit() or not 1 <= int(word) <= 80:
+        raise MalformedCommand(f"{word!r} is not a card id (1..80)")
+    return CardId(int(word))
+
+
+def parse_command(text: str) -> GameCommand:
+    """Read a command's text form back (``str(command)``)."""
+    words = text.split()
+    if len(words) < 2:
+        raise MalformedCommand(f"{text!r}: expected '<player> <verb> ...'")
+    who, verb, args = PlayerId(words[0]), words[1], words[2:]
+    try:
+        if verb == "shuffle":
+            return ShuffleDeck(player=who, order=tuple(_card(a) for a in args))
+        if verb == "random" and len(args) == 1:
+            return PickRandomCard(player=who, card=_card(args[0]))
+        if verb == "draw-from" and len(args) == 1:
+            if args[0] == "deck":
+                return ChooseDrawSource(player=who)
+            if args[0] == "discard":
+                return ChooseDrawSource(player=who, from_discard=True)
+            return ChooseDrawSource(player=who, from_player=PlayerId(args[0]))
+        if verb == "kit-return" and len(args) == 1:
+            return KitReturn(player=who, card=_card(args[0]))
+        if verb == "draw-result" and len(args) == 1:
+            return ChooseDrawResult(player=who, card=_card(args[0]))
+        if verb == "play" and 1 <= len(args) <= 3:
+            target = PlayerId(args[1]) if len(args) > 1 else None
+            if target is not None and target.isdigit():
+                raise MalformedCommand(f"{text!r}: the target comes before the card in play")
+            chosen = _card(args[2]) if len(args) > 2 else None
+            return PlayCard(player=who, card=_card(args[0]), target=target, target_card=chosen)
+        if verb == "end" and not args:
+            return EndPlay(player=who)
+        if verb == "discard":
+            return Discard(player=who, cards=tuple(_card(a) for a in args))
+        if verb == "respond" and len(args) == 1:
+            return Respond(player=who, card=_card(args[0]))
+        if verb == "barrel" and len(args) == 1:
+            return UseBarrel(player=who, card=None if args[0] == "jourdonnais" else _card(args[0]))
+        if verb == "sid" and len(args) == 2:
+            return UseSidKetchum(player=who, cards=(_card(args[0]), _card(args[1])))
+        if verb == "pass" and not args:
+            return Pass(player=who)
+        if verb == "pick" and len(args) == 1:
+            return PickStoreCard(player=who, card=_card(args[0]))
+        if verb == "order":
+            return OrderDiscards(player=who, cards=tuple(_card(a) for a in args))
+    except MalformedCommand as e:
+        raise MalformedCommand(f"{text!r}: {e}") from None
+    raise MalformedCommand(f"{text!r}: unknown command or wrong number of words")

@@ -24,3 +24,7 @@ class GameOver(RuleError):
 
 class InvalidSetup(RuleError):
     """A game cannot start like this (roles, seats)."""
+
+
+class MalformedCommand(RuleError):
+    """The command's text cannot be read."""

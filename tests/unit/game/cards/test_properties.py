@@ -33,7 +33,7 @@ def all_cards(s: GameState) -> list[int]:
     return sorted(cards)
 
 
-def random_game(seed: int, n: int) -> tuple[Game, int]:
+def random_game(seed: int, n: int, log: list[cmd.Command] | None = None) -> tuple[Game, int]:
     rng = random.Random(seed)
     roles = list(EIGHT_PLAYER_ROLES if n == 8 else ROLES_BY_PLAYER_COUNT[n])
     rng.shuffle(roles)
@@ -57,6 +57,8 @@ def random_game(seed: int, n: int) -> tuple[Game, int]:
             command = rng.choice(options)
         assert command.player == q.player
         game.play(command)
+        if log is not None:
+            log.append(command)
         commands += 1
         s = game.state
         assert all_cards(s) == list(range(1, 81)), f"cards lost or doubled after {command}"
