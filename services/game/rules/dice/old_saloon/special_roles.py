@@ -394,6 +394,11 @@ def _interrupt(s: GameState) -> Awaiting | Step | None:
         return _release_gains
     t = s.turn
     if t is None:
+        if s.boneyard is not None:  # UA4's reveals at the end of the turn (E6) come before E7
+            from services.game.rules.dice.undead.zombies import owed_between_turns
+
+            if owed_between_turns(s):
+                return None
         if sr.extra_turn is not None:
             return _take_extra_turn
         if s.last_turn_number >= 1:
@@ -490,8 +495,8 @@ def _take_extra_turn(s: GameState, emit: Emit) -> None:
 
 
 def _hold_gain(s: GameState, gained: ev.LifeGained, emit: Emit) -> bool:
-    if not could_hold(s, SpecialRole.LE_MAUVAIS):
-        return False
+    if s.by_id[gained.player].zombie or not could_hold(s, SpecialRole.LE_MAUVAIS):
+        return False  # UA4: a zombie gains nothing, there is nothing to cancel
     emit(GainHeld(player=gained.player, amount=gained.amount, cause=gained.cause, source=gained.source))
     return True
 
@@ -499,8 +504,8 @@ def _hold_gain(s: GameState, gained: ev.LifeGained, emit: Emit) -> bool:
 def _hold_eliminations(
     s: GameState, fatal: dict[PlayerId, Cause], source: PlayerId | None, emit: Emit
 ) -> bool:
-    if not could_hold(s, SpecialRole.MAIN_GAUCHE):
-        return False
+    if not could_hold(s, SpecialRole.MAIN_GAUCHE) or all(s.by_id[p].zombie for p in fatal):
+        return False  # UA4: Main Gauche never saves a zombie
     players = tuple(fatal)
     emit(EliminationsHeld(source=source, players=players, causes=tuple(fatal[p] for p in players)))
     return True
@@ -574,6 +579,8 @@ def _check_params(s: GameState, q: Awaiting, c: UseRole) -> None:
         assert c.target is not None and c.other is not None
         for pid in (c.target, c.other):
             _living(s, pid)
+            if s.by_id[pid].zombie:
+                raise IllegalCommand(f"'{c}': {pid} is a zombie and takes no arrows")
         if c.target == c.other:
             raise IllegalCommand(f"'{c}': Le Vilain swaps the arrows of two different players")
     elif role is SpecialRole.LE_DOC:
@@ -596,6 +603,8 @@ def _check_params(s: GameState, q: Awaiting, c: UseRole) -> None:
         p = s.by_id.get(c.target)
         if held is None or p is None or not p.alive or p.life > 0:
             raise IllegalCommand(f"'{c}': {c.target} is not about to be eliminated")
+        if p.zombie:
+            raise IllegalCommand(f"'{c}': {c.target} is a zombie: Main Gauche never saves a zombie")
 
 
 def _living(s: GameState, pid: PlayerId) -> None:
@@ -650,7 +659,7 @@ _NOT_DICE = {"rage": "revealed Rage card's symbol", "wound": "dynamite wound tok
 
 def _uses_of(s: GameState, q: Awaiting, p: PlayerState, card: SpecialRole) -> Iterator[UseRole]:
     if card is SpecialRole.LE_VILAIN:
-        living = [x.id for x in s.players if x.alive]
+        living = [x.id for x in s.players if x.alive and not x.zombie]  # UA4: zombies take no arrows
         for i, a in enumerate(living):
             for b in living[i + 1 :]:
                 yield UseRole(player=p.id, role=card, target=a, other=b)
@@ -667,7 +676,7 @@ def _uses_of(s: GameState, q: Awaiting, p: PlayerState, card: SpecialRole) -> It
             yield UseRole(player=p.id, role=card, target=pid)
     elif card is SpecialRole.MAIN_GAUCHE:
         for x in s.players:
-            if x.alive and x.life <= 0:
+            if x.alive and x.life <= 0 and not x.zombie:
                 yield UseRole(player=p.id, role=card, target=x.id)
     else:
         yield UseRole(player=p.id, role=card)

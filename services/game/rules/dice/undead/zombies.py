@@ -318,6 +318,13 @@ def _interrupt(s: GameState) -> Awaiting | Step | None:
     return None
 
 
+def owed_between_turns(s: GameState) -> bool:
+    """Between two turns, whether the Boneyard still has business of the turn just over (E6's
+    reveals, the no-hands cards back), which comes before another module's end of turn (OS3's
+    extra turn, E7)."""
+    return s.turn is None and _interrupt(s) is not None
+
+
 def _begin_outbreak(s: GameState, emit: Emit) -> None:
     t = s.turn
     assert t is not None
