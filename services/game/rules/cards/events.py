@@ -38,11 +38,34 @@ class Seat(msgspec.Struct, frozen=True, kw_only=True):
 # --- setup and the deck --------------------------------------------------------------------
 
 
+class PlayerPosition(msgspec.Struct, frozen=True, kw_only=True):
+    player: PlayerId
+    life: int
+    hand: tuple[CardId, ...] = ()
+    in_play: tuple[CardId, ...] = ()
+    alive: bool = True
+
+
+class Position(msgspec.Struct, frozen=True, kw_only=True):
+    """A mid-game starting point (rule cases, resumed table games): where every one of the 80
+    cards lies, each player's life, and whose turn starts (at its beginning: Dynamite, Jail,
+    phase 1). Players not listed are living at full life with no card."""
+
+    players: tuple[PlayerPosition, ...] = ()
+    deck: tuple[CardId, ...] = ()
+    """Top card first."""
+    discard: tuple[CardId, ...] = ()
+    """Top card last."""
+    active: PlayerId
+    turn: int = 1
+
+
 class GameStarted(Event, frozen=True, kw_only=True):
     seats: tuple[Seat, ...]
     """Clockwise from the first seat."""
     eight_players: bool = False
     """The recorded option: 8 players with two Renegades (Dodge City's role set, base deck)."""
+    position: Position | None = None
 
 
 class DeckShuffled(Event, frozen=True, kw_only=True):

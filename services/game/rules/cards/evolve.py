@@ -36,7 +36,16 @@ def initial_state(started: ev.GameStarted) -> GameState:
         )
         for i, s in enumerate(started.seats)
     ]
-    return GameState(players=players, eight_players=started.eight_players, version=1)
+    state = GameState(players=players, eight_players=started.eight_players, version=1)
+    position = started.position
+    if position is not None:
+        for pp in position.players:
+            p = state.player(pp.player)
+            p.life, p.hand, p.in_play, p.alive = pp.life, list(pp.hand), list(pp.in_play), pp.alive
+        state.deck, state.discard = list(position.deck), list(position.discard)
+        state.shuffled = state.dealt = True
+        state.opener, state.turn = position.active, position.turn - 1
+    return state
 
 
 def fold(events: Iterable[ev.Event]) -> GameState:

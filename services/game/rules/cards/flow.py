@@ -79,9 +79,9 @@ def _move(state: GameState) -> Move:
         return _check_move(state)
     if state.res is not None:
         return _resolution_move(state, state.res)
-    if state.turn == 0:
-        sheriff = next(p for p in state.players if p.role is Role.SHERIFF)
-        return [ev.TurnStarted(player=sheriff.id, turn=1)]
+    if not state.active:
+        opener = state.opener or next(p for p in state.players if p.role is Role.SHERIFF).id
+        return [ev.TurnStarted(player=opener, turn=state.turn + 1)]
     active = state.player(state.active)
     if state.turn_over:
         nxt = state.next_living(active.id)

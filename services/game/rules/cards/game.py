@@ -28,8 +28,10 @@ class Game:
         self.events = events
 
     @classmethod
-    def start(cls, seats: Sequence[ev.Seat], *, eight_players: bool = False) -> Game:
-        started = new_game(seats, eight_players=eight_players)
+    def start(
+        cls, seats: Sequence[ev.Seat], *, eight_players: bool = False, position: ev.Position | None = None
+    ) -> Game:
+        started = new_game(seats, eight_players=eight_players, position=position)
         state = initial_state(started)
         events: list[ev.Event] = [started]
 

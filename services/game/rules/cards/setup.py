@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from services.game.rules.cards.deck import ALL_CARDS
 from services.game.rules.cards.errors import InvalidSetup
-from services.game.rules.cards.events import GameStarted, Seat
+from services.game.rules.cards.events import GameStarted, Position, Seat
 from services.game.rules.cards.vocabulary import BULLETS, CharacterId, Role
 
 SHERIFF, DEPUTY, OUTLAW, RENEGADE = Role.SHERIFF, Role.DEPUTY, Role.OUTLAW, Role.RENEGADE
@@ -41,7 +42,9 @@ def starting_life(role: Role, character: CharacterId) -> int:
     return BULLETS[character] + (role is SHERIFF)
 
 
-def new_game(seats: Sequence[Seat], *, eight_players: bool = False) -> GameStarted:
+def new_game(
+    seats: Sequence[Seat], *, eight_players: bool = False, position: Position | None = None
+) -> GameStarted:
     """The first event of a game with these seats (clockwise), checked against the rules."""
     n = len(seats)
     if eight_players and n != 8:
@@ -56,4 +59,34 @@ def new_game(seats: Sequence[Seat], *, eight_players: bool = False) -> GameStart
         raise InvalidSetup("'table' is not a player id: it names the random inputs")
     if len({s.character for s in seats}) != n:
         raise InvalidSetup("every player needs a different character")
-    return GameStarted(seats=tuple(seats), eight_players=eight_players)
+    if position is not None:
+        check_position(seats, position)
+    return GameStarted(seats=tuple(seats), eight_players=eight_players, position=position)
+
+
+def check_position(seats: Sequence[Seat], position: Position) -> None:
+    """Every card in exactly one place, lives within bounds, a game not already over."""
+    by_id = {s.player: s for s in seats}
+    listed = [pp.player for pp in position.players]
+    if len(set(listed)) != len(listed) or any(p not in by_id for p in listed):
+        raise InvalidSetup("a position lists each seated player at most once")
+    cards = [*position.deck, *position.discard]
+    for pp in position.players:
+        cards += [*pp.hand, *pp.in_play]
+        most = starting_life(by_id[pp.player].role, by_id[pp.player].character)
+        if pp.alive and not 1 <= pp.life <= most:
+            raise InvalidSetup(f"{pp.player}: a living player's life is 1..{most}, not {pp.life}")
+        if not pp.alive and (pp.hand or pp.in_play):
+            raise InvalidSetup(f"{pp.player}: an eliminated player holds no card")
+    if sorted(cards) != list(ALL_CARDS):
+        raise InvalidSetup("a position places each of the 80 cards exactly once")
+    dead = {pp.player for pp in position.players if not pp.alive}
+    if position.active not in by_id or position.active in dead:
+        raise InvalidSetup("the position's active player must be a living seated player")
+    if any(s.role is SHERIFF for s in seats if s.player in dead):
+        raise InvalidSetup("a position with the Sheriff eliminated is a finished game")
+    enemies = {s.player for s in seats if s.role in (OUTLAW, RENEGADE)}
+    if enemies <= dead:
+        raise InvalidSetup("a position with every Outlaw and Renegade eliminated is a finished game")
+    if position.turn < 1:
+        raise InvalidSetup("turns are numbered from 1")

@@ -124,6 +124,8 @@ class GameState:
     draw_from: PlayerId | None = None
     phase_drawn: list[CardId] = field(default_factory=list)
     bangs_played: int = 0
+    opener: PlayerId | None = None
+    """Who plays the first turn (the Sheriff, or a position's active player)."""
     result: GameEnded | None = None
     version: int = 0
 
