@@ -27,7 +27,7 @@ def _modules(rng: random.Random, players: int) -> tuple[ModuleId, ...]:
 
 
 @pytest.mark.parametrize("players", [4, 5, 6, 7, 8])
-@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("seed", range(10))
 def test_boneyard_conserved_zombies_never_heal_nor_hold_arrows_and_every_game_ends(
     players: int, seed: int
 ) -> None:
