@@ -328,12 +328,15 @@ def _undead_seat(state: GameState, p: PlayerState, own: Callable[[str], bool] | 
     """A seat's Undead or Alive facts: how many face-down Rage cards it holds (public) and which
     (its holder's alone: ``own``, the viewer is that seat or may see everything). Nothing
     without UA2, so other games' views are unchanged."""
+    seat: dict[str, Any] = {}
+    if state.boneyard is not None:  # UA4: a zombie, the Zombie Master (public since the outbreak)
+        seat["zombie"], seat["zombie_master"] = p.zombie, p.zombie_master
     rage = state.rage
     if rage is None:
-        return {}
+        return seat
     cards = rage.hands.get(p.id, [])
     mine = own is not None and own(p.id)
-    seat: dict[str, Any] = {"rage_count": len(cards), "rage_cards": list(cards) if mine else None}
+    seat |= {"rage_count": len(cards), "rage_cards": list(cards) if mine else None}
     if p.character.id is PIXIE_PETE:  # the two cards he must choose between now, his alone (UA3)
         pair = pixie_pair(state, p.id)
         seat["rage_choice"] = list(pair) if mine and pair else None
@@ -341,11 +344,17 @@ def _undead_seat(state: GameState, p: PlayerState, own: Callable[[str], bool] | 
 
 
 def _undead_table(state: GameState) -> dict[str, Any]:
-    """The Rage deck's public side: its version, the pile's size and the discards (face up)."""
+    """The Rage deck's public side: its version, the pile's size and the discards (face up); the
+    Boneyard's (UA4)."""
+    table: dict[str, Any] = {}
+    b = state.boneyard
+    if b is not None:  # UA4: the Boneyard is public (face up, how many face down), and the outbreak
+        table["boneyard"] = {"deck": b.deck, "pile": len(b.pile), "face_up": list(b.shown)}
+        table["outbreak_turn"] = b.outbreak_turn
     rage = state.rage
-    if rage is None:
-        return {}
-    return {"rage": {"deck": rage.deck, "pile": len(rage.pile), "discard": list(rage.discard)}}
+    if rage is not None:
+        table["rage"] = {"deck": rage.deck, "pile": len(rage.pile), "discard": list(rage.discard)}
+    return table
 
 
 _BASE_DICE = tuple(("base",) * n for n in range(len(BASE_HAND) + 1))

@@ -38,10 +38,20 @@ async def test_online_games_with_the_boneyard_reveal_from_the_seed_and_audit_cle
         state = created.json()["state"]
         assert state["fairness"] == "deal-2 dice-2 draws-1"
         assert state["ruleset"]["data"]["boneyard"] == "boneyard-1"
+        assert state["boneyard"] == {"deck": "boneyard-1", "pile": 11, "face_up": []}
+        assert state["outbreak_turn"] is None
+        assert {(p["zombie"], p["zombie_master"]) for p in state["players"]} == {(False, False)}
         tokens = await player_tokens(app, created.json())
         final = await play_to_the_end(client, game_id, tokens, random.Random(20 + n))
         assert final["status"] == "ended"
         events = await _events(client, game_id)
+        face_up = final["boneyard"]["face_up"]
+        if final["outbreak_turn"] is None:  # the cards face up are those revealed, less no-hands ones
+            shown = [e["data"]["card"] for e in events if e["type"] == "BoneyardRevealed"]
+            assert set(face_up) <= set(shown) and final["boneyard"]["pile"] == 11 - len(face_up)
+        else:  # the Boneyard left the game; every zombie is in the view
+            assert face_up == [] and final["boneyard"]["pile"] == 0
+            assert any(p["zombie"] for p in final["players"])
         reveals = [e for e in events if e["type"] == "BoneyardRevealed"]
         revealed += len(reveals)
         record = (await client.get(f"/games/{game_id}/record")).json()
