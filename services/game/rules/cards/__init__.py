@@ -23,6 +23,7 @@ from services.game.rules.cards.game import Game
 from services.game.rules.cards.legal import LegalCommands, legal_commands
 from services.game.rules.cards.setup import EIGHT_PLAYER_ROLES, ROLES_BY_PLAYER_COUNT, new_game, roles_for
 from services.game.rules.cards.state import GameState, PlayerState
+from services.game.rules.cards.timeouts import OPTIONAL, timeout_command
 from services.game.rules.cards.vocabulary import (
     TABLE,
     CardId,
@@ -41,6 +42,7 @@ __all__ = [
     "DECK",
     "EIGHT_PLAYER_ROLES",
     "EVENT_TYPES",
+    "OPTIONAL",
     "ROLES_BY_PLAYER_COUNT",
     "TABLE",
     "Awaiting",
@@ -80,4 +82,5 @@ __all__ = [
     "new_game",
     "parse_command",
     "roles_for",
+    "timeout_command",
 ]

@@ -124,9 +124,13 @@ class UseSidKetchum(Command, frozen=True, kw_only=True):
         return f"{self.player} sid {self.cards[0]} {self.cards[1]}"
 
 
-class Pass(Command, frozen=True, kw_only=True):
+class Pass(Command, frozen=True, kw_only=True, omit_defaults=True):
+    """No (further) response; ``timeout``: played for the player when his time ran out."""
+
+    timeout: bool = False
+
     def text(self) -> str:
-        return f"{self.player} pass"
+        return f"{self.player} pass{' timeout' if self.timeout else ''}"
 
 
 class PickStoreCard(Command, frozen=True, kw_only=True):
@@ -207,8 +211,8 @@ def parse_command(text: str) -> GameCommand:
             return UseBarrel(player=who, card=None if args[0] == "jourdonnais" else _card(args[0]))
         if verb == "sid" and len(args) == 2:
             return UseSidKetchum(player=who, cards=(_card(args[0]), _card(args[1])))
-        if verb == "pass" and not args:
-            return Pass(player=who)
+        if verb == "pass" and args in ([], ["timeout"]):
+            return Pass(player=who, timeout=bool(args))
         if verb == "pick" and len(args) == 1:
             return PickStoreCard(player=who, card=_card(args[0]))
         if verb == "order":

@@ -136,9 +136,10 @@ def _answer(state: GameState, q: Awaiting, c: cmd.Command) -> list[ev.Event]:
             raise _illegal("order every card of your hand and in play, each once")
         return eliminate(state, res, p, c.cards)
     if isinstance(c, cmd.Pass):
+        passed = ev.Passed(player=p.id, timeout=c.timeout)
         if d is Decision.DYING:
-            return [ev.Passed(player=p.id)]
-        return [ev.Passed(player=p.id), *_hit(state, res, p.id)]
+            return [passed]
+        return [passed, *_hit(state, res, p.id)]
     if isinstance(c, cmd.UseBarrel):
         if c.card is None:
             if p.character is not CharacterId.JOURDONNAIS or res.jourdonnais_used:

@@ -204,10 +204,12 @@ class Responded(Event, frozen=True, kw_only=True):
 
 
 class Passed(Event, frozen=True, kw_only=True):
-    """No (further) response in this window; ``automatic``: the engine proved there was none."""
+    """No (further) response in this window; ``automatic``: the engine proved there was none;
+    ``timeout``: the player's time ran out online."""
 
     player: PlayerId
     automatic: bool = False
+    timeout: bool = False
 
 
 class SidKetchumHealed(Event, frozen=True, kw_only=True):
