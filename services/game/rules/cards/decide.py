@@ -17,7 +17,7 @@ from services.game.rules.cards.deck import WEAPON_RANGE, name_of
 from services.game.rules.cards.distance import distance, in_range
 from services.game.rules.cards.errors import GameOver, IllegalCommand, NotAwaited
 from services.game.rules.cards.evolve import evolve
-from services.game.rules.cards.flow import _hit, advance, eliminate, next_move, pending_trigger, resolve_check
+from services.game.rules.cards.flow import advance, eliminate, hit, next_move, pending_trigger, resolve_check
 from services.game.rules.cards.state import GameState, PlayerState
 from services.game.rules.cards.vocabulary import (
     CardId,
@@ -26,9 +26,7 @@ from services.game.rules.cards.vocabulary import (
     CheckReason,
     Decision,
     DrawReason,
-    Phase,
     Role,
-    Window,
 )
 
 _ACCEPTS: dict[Decision, tuple[type[cmd.Command], ...]] = {
@@ -139,7 +137,7 @@ def _answer(state: GameState, q: Awaiting, c: cmd.Command) -> list[ev.Event]:
         passed = ev.Passed(player=p.id, timeout=c.timeout)
         if d is Decision.DYING:
             return [passed]
-        return [passed, *_hit(state, res, p.id)]
+        return [passed, *hit(state, res, p.id)]
     if isinstance(c, cmd.UseBarrel):
         if c.card is None:
             if p.character is not CharacterId.JOURDONNAIS or res.jourdonnais_used:
@@ -294,10 +292,3 @@ def play_card(state: GameState, c: cmd.PlayCard) -> list[ev.Event]:
             raise _illegal(f"you already have a {name} in play")
         return [played]
     return [played]  # Beer, Saloon, Stagecoach, Wells Fargo, General Store, Gatling, Indians!
-
-
-def is_response_window(d: Decision) -> bool:
-    return d in (Decision.RESPOND_SHOT, Decision.RESPOND_INDIANS, Decision.RESPOND_DUEL)
-
-
-__all__ = ["Phase", "Window", "awaiting", "can_bang", "decide", "execute", "play_card", "respond"]

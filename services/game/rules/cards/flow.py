@@ -317,10 +317,10 @@ def _effect_move(state: GameState, res: Resolution) -> Move:
         who = state.player(res.responders[0])
         if res.window is Window.SHOT:
             if not who.hand and not _unused_barrel_draws(who, res):
-                return [ev.Passed(player=who.id, automatic=True), *_hit(state, res, who.id)]
+                return [ev.Passed(player=who.id, automatic=True), *hit(state, res, who.id)]
             return Awaiting(player=who.id, decision=Decision.RESPOND_SHOT, count=res.need - res.got)
         if not who.hand:
-            return [ev.Passed(player=who.id, automatic=True), *_hit(state, res, who.id)]
+            return [ev.Passed(player=who.id, automatic=True), *hit(state, res, who.id)]
         decision = Decision.RESPOND_INDIANS if res.window is Window.INDIANS else Decision.RESPOND_DUEL
         return Awaiting(player=who.id, decision=decision)
     assert res.card is not None and res.source is not None
@@ -364,7 +364,7 @@ def _unused_barrel_draws(p: PlayerState, res: Resolution) -> bool:
     return any(name_of(c) is CardName.BARREL and c not in res.barrels_used for c in p.in_play)
 
 
-def _hit(state: GameState, res: Resolution, pid: PlayerId) -> list[ev.Event]:
+def hit(state: GameState, res: Resolution, pid: PlayerId) -> list[ev.Event]:
     """The consequence of a ``Pass`` in a response window: 1 life lost."""
     source = res.source if res.source != pid else None
     return [ev.LifeLost(player=pid, amount=1, source=source)]

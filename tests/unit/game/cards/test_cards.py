@@ -333,3 +333,35 @@ def test_brown_cards_go_to_the_discard_pile_after_their_effect() -> None:
     assert n["bang"] not in game.state.discard
     events = pass_(game, 1)
     assert CardResolved(card=n["bang"]) in events
+
+
+def test_panic_counts_scope_but_not_weapons() -> None:
+    game, n = rigged(DEFAULT_SEATS, {0: ["panic", "winchester", "scope"], 2: ["beer"]})
+    play(game, 0, n["winchester"])
+    with pytest.raises(IllegalCommand, match="distance 1"):
+        play(game, 0, n["panic"], 2)
+    play(game, 0, n["scope"])
+    play(game, 0, n["panic"], 2)
+    assert awaits(game, None, Decision.RANDOM_CARD)
+
+
+def test_jail_may_be_put_in_front_of_oneself_unless_sheriff() -> None:
+    seats = [(Role.SHERIFF, DEFAULT_SEATS[0][1]), *DEFAULT_SEATS[1:]]
+    game, n = rigged(seats, {1: ["jail"]})
+    end_turn(game, 0)
+    play(game, 1, n["jail"], 1)
+    assert n["jail"] in game.state.player(P[1]).in_play
+
+
+def test_barrel_works_against_gatling() -> None:
+    game, n = rigged(
+        DEFAULT_SEATS, {0: ["barrel"], 1: ["gatling"]}, deck=["bang", "bang", "bang", "bang", "beer:6H"]
+    )
+    play(game, 0, n["barrel"])
+    end_turn(game, 0)
+    play(game, 1, n["gatling"])
+    pass_(game, 2)
+    pass_(game, 3)
+    assert awaits(game, 0, Decision.RESPOND_SHOT)
+    do(game, cmd.UseBarrel(player=P[0], card=n["barrel"]))
+    assert life(game, 0) == 5 and awaits(game, 1, Decision.PLAY)

@@ -155,3 +155,12 @@ def test_el_gringo_losing_his_own_duel_takes_nothing() -> None:
     respond(game, 1, n["bang"])
     pass_(game, 0)
     assert life(game, 0) == 2 and awaits(game, 0, Decision.PLAY)  # no random pick asked
+
+
+def test_dynamite_passes_to_the_next_living_player_skipping_the_dead() -> None:
+    seats = [(SH, C.SID_KETCHUM), (OU, C.WILLY_THE_KID), (RE, C.SLAB_THE_KILLER), (OU, C.ROSE_DOOLAN)]
+    game, n = start(
+        seats, {0: (5, [], ["dynamite"]), 2: (4, [], [])}, active=0, deck=["missed:10C"], dead=[1]
+    )
+    assert game.state.player(P[2]).in_play == [n["dynamite"]]
+    assert life(game, 0) == 5
