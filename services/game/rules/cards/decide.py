@@ -74,11 +74,12 @@ def execute(state: GameState, command: cmd.Command) -> list[ev.Event]:
     return produced
 
 
-def respond(state: GameState, command: cmd.Command) -> list[ev.Event]:
-    """Raise the RuleError ``command`` deserves, or return the events it causes directly."""
+def respond(state: GameState, command: cmd.Command, question: Awaiting | None = None) -> list[ev.Event]:
+    """Raise the RuleError ``command`` deserves, or return the events it causes directly.
+    ``question``: the state's open question when the caller already has it."""
     if state.is_over:
         raise GameOver(f"the game is over; {command} cannot be played")
-    q = awaiting(state)
+    q = question or awaiting(state)
     assert q is not None
     if command.player != q.player:
         raise NotAwaited(f"{command.player} cannot act now: the game awaits {q.describe()}")

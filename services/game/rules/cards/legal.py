@@ -28,7 +28,7 @@ class LegalCommands:
         if self.question is None or not isinstance(command, cmd.Command):
             return False
         try:
-            respond(self._state, command)
+            respond(self._state, command, self.question)
         except RuleError:
             return False
         return True
