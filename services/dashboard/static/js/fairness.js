@@ -53,12 +53,13 @@ export const DICE_LABEL = "";
 export const DEAL_LABEL = "deal";
 export const SPECIAL_ROLES_LABEL = "special-roles";
 
-/** The `label` byte stream of `seed`: block c = HMAC-SHA256(key=seed, msg=label + c as 8 bytes big-endian). */
+/** The `label` byte stream of `seed`: block c = HMAC-SHA256(key=seed, msg=label + c as 8 bytes big-endian).
+ * `label` is text (its UTF-8) or bytes. */
 export class ByteStream {
   constructor(seed, label) {
     if (!seed?.length) throw new FairnessError("a seed must not be empty");
     this.seed = seed;
-    this.label = utf8(label);
+    this.label = typeof label === "string" ? utf8(label) : Uint8Array.from(label);
     this.counter = 0;
     this.buffer = [];
     this.key = null;
@@ -313,11 +314,46 @@ const SPECIAL_ROLES = Object.freeze({
   },
 });
 
+// --- draws-1 (draws.py): a card drawn at random among the cards there to be drawn ---------------
+//
+// The n-th draw (from 0) from deck D reads its own stream, label "draws-1:" + D + ":" + n as 8
+// bytes big-endian, and takes cards[below(cards.length)]: `cards` are the cards the draw is among,
+// in the deck's own order, a card repeated as often as it is there. Generic over the deck: the
+// deck's name is only the stream's label (UA2's rage-1, UA1's wound tokens and duel throws, UA4's
+// Boneyard alike); which cards a draw is among is the rules' part (draw-decks.js).
+
+export const DRAWS_1 = "draws-1";
+
+/** The stream label of the `number`-th draw (from 0) from `deck`, as bytes. */
+export function drawLabel(deck, number) {
+  if (!(Number.isSafeInteger(number) && number >= 0)) throw new FairnessError(`draw number ${number} is not a whole number from 0`);
+  const head = utf8(`${DRAWS_1}:${deck}:`);
+  const label = new Uint8Array(head.length + 8);
+  label.set(head);
+  new DataView(label.buffer).setBigUint64(head.length, BigInt(number));
+  return label;
+}
+
+const DRAWS = Object.freeze({
+  "draws-1": async (seed, deck, number, cards) => {
+    if (!cards?.length) throw new FairnessError(`draws-1: draw ${number} from ${deck} has no card to draw`);
+    return cards[await new ByteStream(seed, drawLabel(deck, number)).below(cards.length)];
+  },
+});
+
+/** The card a draw derivation gives: the `number`-th draw from `deck`, among `cards` (exactly draws.draw). */
+export async function drawCard(version, seed, deck, number, cards) {
+  const derive = DRAWS[version];
+  if (!derive) throw new FairnessError(unknown("draws", version));
+  return derive(seed, deck, number, cards);
+}
+
 // --- the registry (registry.py) ------------------------------------------------------------------
 
 export const DERIVATIONS = Object.freeze({
   deal: Object.keys(DEALS),
   dice: Object.keys(DICE),
+  draws: Object.keys(DRAWS),
   special_roles: Object.keys(SPECIAL_ROLES),
 });
 
@@ -335,11 +371,12 @@ export function fairnessOf(recorded) {
     deal: recorded?.deal ?? "deal-1",
     dice: recorded?.dice ?? "dice-1",
     special_roles: recorded?.special_roles ?? null,
+    draws: recorded?.draws ?? null,
   };
 }
 
 export function fairnessText(fairness) {
-  return [fairness.deal, fairness.dice, fairness.special_roles].filter(Boolean).join(" ");
+  return [fairness.deal, fairness.dice, fairness.special_roles, fairness.draws].filter(Boolean).join(" ");
 }
 
 /**

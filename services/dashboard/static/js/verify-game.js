@@ -9,13 +9,15 @@
 // trying the few roles): then the public event list is read, and the chain check says why not.
 
 import { checkChain } from "./chain.js";
-import { FairnessError, commitment, dealGame, diceStream, fairnessOf, fairnessText, hexToBytes, rulesetText } from "./fairness.js";
+import { drawsOf } from "./draw-decks.js";
+import { FairnessError, commitment, dealGame, diceStream, drawCard, fairnessOf, fairnessText, hexToBytes, rulesetText } from "./fairness.js";
 
 export const CHAIN = "hash chain";
 export const NUMBERING = "event numbers";
 export const COMMITMENT = "seed commitment";
 export const DEAL = "deal";
 export const ROLLS = "rolls";
+export const DRAWS = "draws";
 export const RECORD = "record";
 
 const ORDINALS = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"];
@@ -36,14 +38,17 @@ const SPECIAL_NAMES = {
 const specialWords = (card) => (card ? SPECIAL_NAMES[card] ?? titleCase(card) : "no special role");
 const dieKindWords = (kind) => (kind === "base" ? "a base die" : `the ${titleCase(kind)} die`);
 
-/** OS1's hand (saloon_dice.hand_with): the Saloon die takes a base die's place, last, unless the character adds it (OS4). */
+/** OS1's hand (saloon_dice._with_saloon_die): the Saloon die takes the last base die's place, last, unless the
+ * character adds it (OS4); UA1's hand keeps its Duel dice (2 base + 2 Duel + the Saloon die). */
 const ADDS_SALOON_DIE = { jose_delgado: "loudmouth", tequila_joe: "coward" };
 const BASE_HAND = Object.freeze(["base", "base", "base", "base", "base"]);
+const DUEL_HAND = Object.freeze(["base", "base", "base", "duel", "duel"]);
 
-function handWith(character, die) {
-  if (!die) return BASE_HAND;
-  const base = ADDS_SALOON_DIE[character] === die ? 5 : 4;
-  return [...Array(base).fill("base"), die];
+function handWith(hand, character, die) {
+  if (!die) return hand;
+  const rolled = [...hand];
+  if (ADDS_SALOON_DIE[character] !== die) rolled.splice(rolled.lastIndexOf("base"), 1);
+  return [...rolled, die];
 }
 
 const passed = (name, detail) => ({ name, passed: true, detail });
@@ -53,14 +58,19 @@ const unavailable = (name, detail) => ({ name, passed: null, detail });
 /** The parts of a stream the checks read (audit/stream.py's layout). */
 export function parseEvents(events) {
   const game = { created: null, joined: [], dealt: null, started: null, ended: null, revealed: null, abandoned: null, rolls: [] };
-  let kinds = BASE_HAND;
+  let hand = BASE_HAND;
+  let kinds = hand;
   let turn = null;
   const characters = {};
   for (const e of events) {
     const data = e.data ?? {};
     switch (e.type) {
       case "GameCreated":
-        if (e.version === 1) game.created = { version: e.version, ...data };
+        if (e.version === 1) {
+          game.created = { version: e.version, ...data };
+          // UA1: every turn rolls 3 base dice and 2 Duel dice (duels.DUEL_HAND)
+          if ((data.ruleset?.modules ?? []).includes("UA1")) hand = DUEL_HAND;
+        }
         break;
       case "PlayerJoined":
         if (!game.started) game.joined.push(data.member_id);
@@ -76,10 +86,10 @@ export function parseEvents(events) {
         break;
       case "TurnStarted":
         turn = data.turn;
-        kinds = BASE_HAND; // a new turn's hand: five base dice until a Saloon die is chosen (OS1)
+        kinds = hand; // a new turn's hand, until a Saloon die is chosen (OS1)
         break;
       case "SaloonDieChosen":
-        kinds = handWith(characters[data.player], data.die);
+        kinds = handWith(hand, characters[data.player], data.die);
         break;
       case "DiceRolled":
         game.rolls.push({
@@ -243,6 +253,55 @@ function checkRolls(game, derivedRolls, version) {
   return passed(ROLLS, `${derived.length} rolls (${faces} faces) re-derived from the seed (${version}): every face matches`);
 }
 
+const DRAW_WORDS = {
+  RageDrawn: (card) => `drew the Rage card ${card}`,
+  WoundDrawn: (card) => `drew a ${card} wound token`,
+  DuelThrown: (card) => `threw ${card} with the Duel die`,
+};
+const drewWords = (d, card) => (DRAW_WORDS[d.type] ?? ((c) => `drew ${c}`))(card);
+
+/** A draw in words: "event 57: p3 drew the Rage card r07 (draw 4 of rage-1, among 12 cards)". */
+export function describeDraw(d) {
+  const counts = new Map();
+  for (const c of d.cards) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const among = counts.size === d.cards.length ? `among ${d.cards.length} cards` : `among ${[...counts].map(([c, n]) => (n === 1 ? c : `${n} ${c}`)).join(", ")}`;
+  return `event ${d.event}: ${d.player ?? "someone"} ${drewWords(d, d.card)} (draw ${d.number} of ${d.deck}, ${among})`;
+}
+
+/**
+ * Every card drawn at random (UA2's Rage cards, UA1's wound tokens and duel throws): the game's
+ * draw derivation must give each, from the seed, its deck, its number in the game and the cards
+ * it was among, those followed here from the game's own events (draw-decks.js). Null when the
+ * game draws nothing and records no draw derivation.
+ */
+async function checkDraws(events, game, seed, version) {
+  const { draws, stop } = drawsOf(events, game.created?.ruleset);
+  if (!version) {
+    if (!draws.length && !stop) return { check: null, count: 0 };
+    const first = draws[0];
+    const why = first ? `event ${first.event}: a card drawn at random, but the game records no draw derivation` : stop;
+    return { check: failed(DRAWS, why), count: 0 };
+  }
+  const decks = {};
+  for (const d of draws) {
+    let wanted;
+    try {
+      wanted = await drawCard(version, seed, d.deck, d.number, d.cards);
+    } catch (error) {
+      if (!(error instanceof FairnessError)) throw error;
+      return { check: failed(DRAWS, `event ${d.event}: ${version} cannot make this draw: ${error.message}`), count: 0 };
+    }
+    if (wanted !== d.card) {
+      return { check: failed(DRAWS, `${describeDraw(d)}, but the seed gives ${wanted} (${version})`), count: 0 };
+    }
+    decks[d.deck] = (decks[d.deck] ?? 0) + 1;
+  }
+  if (stop) return { check: failed(DRAWS, stop), count: 0 };
+  const each = Object.entries(decks).map(([deck, n]) => `${n} from ${deck}`).join(", ");
+  const detail = `${draws.length} draw${draws.length === 1 ? "" : "s"} re-derived from the seed (${version})${each ? `: ${each}` : ""}; every card matches`;
+  return { check: passed(DRAWS, detail), count: draws.length };
+}
+
 /** The rolls of a record's inputs, in order: "p1 roll arrow beer" or {type: "RollDice", player, faces}. */
 export function recordRolls(record) {
   const out = [];
@@ -299,13 +358,19 @@ export async function verifyGame({ gameId, chain = null, chainRefusal = null, ev
   const { check, seed, pending } = await checkCommitment(game);
   checks.push(check);
   let derivedRolls = { derived: [], stop: null };
+  let drawn = 0;
   if (seed) {
     const { check: deal, dealt } = await checkDeal(game, seed, fairness);
     derivedRolls = await deriveRolls(game, seed, fairness.dice);
-    checks.push(deal, checkRolls(game, derivedRolls, fairness.dice), checkRecord(record, game, dealt, derivedRolls));
+    checks.push(deal, checkRolls(game, derivedRolls, fairness.dice));
+    const { check: draws, count } = await checkDraws(sorted, game, seed, fairness.draws);
+    if (draws) checks.push(draws);
+    drawn = count;
+    checks.push(checkRecord(record, game, dealt, derivedRolls));
   } else {
     const why = check.passed ? check.detail : "not checked: there is no trustworthy seed to re-derive from";
     checks.push({ name: DEAL, passed: check.passed ? null : false, detail: why }, { name: ROLLS, passed: check.passed ? null : false, detail: why });
+    if (fairness.draws) checks.push({ name: DRAWS, passed: check.passed ? null : false, detail: why });
   }
   const failures = checks.filter((c) => c.passed === false);
   const first = failures[0]?.detail ?? null;
@@ -323,7 +388,8 @@ export async function verifyGame({ gameId, chain = null, chainRefusal = null, ev
     ok = true;
     const n = derivedRolls.derived.length;
     const held = chained.passed ? "the hash chain holds, " : "";
-    verdict = `matches: ${held}the seed matches its commitment, and the deal and all ${n} rolls are the ones it gives`;
+    const cards = fairness.draws ? ` and ${drawn} draw${drawn === 1 ? "" : "s"}` : "";
+    verdict = `matches: ${held}the seed matches its commitment, and the deal and all ${n} rolls${cards} are the ones it gives`;
   }
   return {
     ok,
@@ -333,6 +399,7 @@ export async function verifyGame({ gameId, chain = null, chainRefusal = null, ev
     fairness: fairnessText(fairness),
     ruleset: rulesetText(game.created?.ruleset),
     rolls: game.rolls.length,
+    draws: drawn,
     events: sorted.length,
     source: chain ? "chain" : "events",
   };

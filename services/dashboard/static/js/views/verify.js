@@ -123,7 +123,7 @@ function report(result, recordRefusal) {
       h(
         "p",
         null,
-        "First the hash chain: every stored event's bytes are hashed (SHA-256) here, and each hash must be the one the server stored, the next event's link and, for the last, the stream head — so no stored event was edited, removed or added in the middle. The game checked next is read from those same bytes. The seed revealed at the end must hash to the commitment published when the game was created. From that seed this page derives, by the versions the game recorded, the seat order, every role, special role and character, and the face of every die rolled — each die read on the table of its kind — and compares them with the stored events and the game record. It trusts the server for nothing but those stored bytes.",
+        "First the hash chain: every stored event's bytes are hashed (SHA-256) here, and each hash must be the one the server stored, the next event's link and, for the last, the stream head — so no stored event was edited, removed or added in the middle. The game checked next is read from those same bytes. The seed revealed at the end must hash to the commitment published when the game was created. From that seed this page derives, by the versions the game recorded, the seat order, every role, special role and character, the face of every die rolled — each die read on the table of its kind — and every card drawn at random (Undead or Alive's Rage cards, wound tokens and duel throws: each among the cards there to be drawn at that moment, followed here from the game's own events), and compares them with the stored events and the game record. It trusts the server for nothing but those stored bytes.",
       ),
       h(
         "p",
