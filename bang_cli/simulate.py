@@ -6,6 +6,7 @@ Mounted in `bang_cli/main.py` as a plain command; all the work is in `services.g
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import typer
@@ -34,7 +35,9 @@ def simulate(
         "",
         "--modules",
         "-m",
-        help="Expansion modules to play, comma-separated (e.g. OS1,OS2); none: the base game.",
+        help="Expansion modules to play, comma- or space-separated (e.g. OS1,OS2 or 'UA1 UA2'); "
+        "none: the base game. A set the rules refuse (UA1 without UA2, the Ghost at 4 players) "
+        "is refused, saying why.",
     ),
 ) -> None:
     """Play N bot games of K players and report the wins by side, game length and speed."""
@@ -72,7 +75,9 @@ def simulate(
 def parse_modules(text: str, players: int) -> Ruleset:
     """The ruleset of ``--modules`` (``OS1,OS2``; empty: the base game), refused in the
     ruleset's own words when it is not a game of ``players`` players this server plays."""
-    names = [name.strip() for name in text.split(",") if name.strip()]
+    names = [name for name in re.split(r"[\s,]+", text) if name]
+    if names and names[0].lower() == "dice":
+        names = names[1:]  # the ruleset's text form: "dice UA1 UA2"
     try:
         ruleset = ruleset_of(names)
         check_playable(ruleset, players)
@@ -92,8 +97,11 @@ def render(report: SimulationReport) -> Table:
     for side, count in sorted(report.wins.items(), key=lambda kv: -kv[1]):
         share = count / report.finished if report.finished else 0.0
         table.add_row(side, str(count), f"{share:.1%}")
+    outbreaks = ""
+    if report.outbreaks is not None:
+        outbreaks = f"outbreaks in {report.outbreaks} games ({report.outbreak_rate or 0.0:.1%}) · "
     table.caption = (
-        f"average {report.avg_turns:.1f} turns per game · {report.games_per_second:,.0f} games/s "
+        f"{outbreaks}average {report.avg_turns:.1f} turns per game · {report.games_per_second:,.0f} games/s "
         f"({report.seconds:.2f} s)"
     )
     return table

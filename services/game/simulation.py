@@ -38,7 +38,9 @@ from services.game.rules.dice import (
     Seat,
     roles_for,
 )
+from services.game.rules.dice.events import GameEnded
 from services.game.rules.dice.outcome import side_of
+from services.game.rules.dice.vocabulary import Side
 from services.game.rules.ruleset import BASE_DICE, ModuleId, Ruleset, refusal
 
 MAX_COMMANDS = 20_000
@@ -196,6 +198,15 @@ class SimulationReport:
     commands: int = 0
     events: int = 0
     seconds: float = 0.0
+    outbreaks: int | None = None
+    """UA4: the games in which an outbreak began (``GameEnded.outbreak_turn`` set); None for a
+    ruleset without zombies, until a game reports one."""
+
+    @property
+    def outbreak_rate(self) -> float | None:
+        if self.outbreaks is None:
+            return None
+        return self.outbreaks / self.finished if self.finished else 0.0
 
     @property
     def avg_turns(self) -> float:
@@ -212,9 +223,16 @@ class SimulationReport:
         self.wins[side] = self.wins.get(side, 0) + 1
         self.turns += finish.turn
         self.events += len(game.events)
+        if outbreak_turn(game) is not None:
+            self.outbreaks = (self.outbreaks or 0) + 1
 
     def to_json(self) -> dict[str, object]:
+        outbreaks: dict[str, object] = {}
+        if self.outbreaks is not None:
+            rate = self.outbreak_rate or 0.0
+            outbreaks = {"outbreaks": self.outbreaks, "outbreak_rate": round(rate, 4)}
         return {
+            **outbreaks,
             "games": self.games,
             "players": self.players,
             "seed": self.seed,
@@ -230,14 +248,33 @@ class SimulationReport:
         }
 
 
+OUTBREAK_SIDES: tuple[str, ...] = (Side.SURVIVORS.value, Side.ZOMBIES.value)
+"""UA4: the sides that win a game after an outbreak (the Zombie Master shares the zombies' win,
+docs/rulings.md), beside the base sides that win a game without one."""
+
+
+def outbreak_turn(game: Game) -> int | None:
+    """UA4: the turn in which ``game``'s outbreak began, as its ``GameEnded`` records it; None
+    when none did (or the game has not ended)."""
+    for event in reversed(game.events):
+        if isinstance(event, GameEnded):
+            turn = event.outbreak_turn
+            return turn if isinstance(turn, int) else None
+    return None
+
+
 def sides_for(players: int, ruleset: Ruleset = BASE_DICE) -> tuple[str, ...]:
     """The ``wins`` keys of a run of ``players``-player games of ``ruleset``: the side of every
     seat of a game its engine deals (three players: each role its own side, plus ``none``,
-    when the last two fall at once)."""
+    when the last two fall at once) and, with UA4's zombies, the sides that win after an
+    outbreak."""
     game: Game = engine_for(ruleset).start(deal(players, random.Random(0), ruleset))  # type: ignore[assignment]
     state = game.state
-    sides = sorted({side_of(state, p).value for p in state.players})
-    return (*sides, NO_WINNER) if state.three_player else tuple(sides)
+    sides = {side_of(state, p).value for p in state.players}
+    if ruleset.has(ModuleId.UA4):
+        sides |= set(OUTBREAK_SIDES)
+    ordered = sorted(sides)
+    return (*ordered, NO_WINNER) if state.three_player else tuple(ordered)
 
 
 def simulate(
@@ -261,6 +298,8 @@ def simulate(
     engine = engine_for(ruleset)
     report = SimulationReport(games=games, players=players, seed=seed, bot=bot_name, ruleset=ruleset.text)
     report.wins = dict.fromkeys(sides_for(players, ruleset), 0)
+    if ruleset.has(ModuleId.UA4):
+        report.outbreaks = 0  # reported even when no game had one
     started = time.perf_counter()
     for index in range(games):
         rng, dice = game_seeds(seed, index, ruleset)
