@@ -56,6 +56,14 @@ def random_game(seed: int, n: int, log: list[cmd.Command] | None = None) -> tupl
                 options = [o for o in options if not isinstance(o, cmd.EndPlay)]
             command = rng.choice(options)
         assert command.player == q.player
+        if q.player != TABLE:
+            awaited = game.state.player(q.player)
+            # the dead never act: only a player at 0 or less, dying or ordering his discards
+            assert awaited.alive and (
+                awaited.life > 0 or q.decision in (Decision.DYING, Decision.DISCARD_ORDER)
+            )
+        if isinstance(command, cmd.PlayCard) and command.target is not None:
+            assert game.state.player(command.target).alive
         game.play(command)
         if log is not None:
             log.append(command)
