@@ -127,6 +127,12 @@ const DESCRIBE = {
     return `${e.player} reveals ${plural(cards.length, "Rage card")}${named && cards.length ? `: ${list(cards)}` : ""}`;
   },
   RageReturned: (e) => `${e.player}'s ${plural(e.count, "face-down Rage card")} go to the discards unseen`,
+  // UA4, the Boneyard (face up once revealed) and the zombie outbreak
+  BoneyardRevealed: (e) => `${e.player} reveals Boneyard card ${e.card} (${plural(e.hands, "hand")})`,
+  BoneyardShuffled: (e) => `Boneyard ${list(e.cards)} shuffled back`,
+  OutbreakTriggered: (e) => `outbreak coming: ${plural(e.hands, "hand")} showing, ${e.alive} alive`,
+  OutbreakBegan: (e) =>
+    `outbreak: ${list(e.zombies)} rise as zombies with ${e.life} life${e.master ? `; ${e.master} is the Zombie Master` : ""}`,
   // UA1, duels and wound tokens (face up once drawn)
   WoundDrawn: (e) => (e.kept === false ? `${e.player} draws a ${e.card} wound token, already held: back to the pile` : `${e.player} draws a ${e.card} wound token`),
   WoundOwed: (e) => `${e.player} must draw a wound token`,
