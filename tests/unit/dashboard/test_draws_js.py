@@ -168,6 +168,8 @@ GAMES = [
     ("draws-ua123", ruleset_of(["UA1", "UA2", "UA3"]), 4, 2),
     ("draws-ua2", ruleset_of(["UA2"]), 7, 3),
     ("draws-all", ruleset_of(["OS1", "OS2", "OS3", "OS4", "OS5", "UA1", "UA2", "UA3"]), 8, 4),
+    ("draws-ua4", ruleset_of(["UA1", "UA2", "UA3", "UA4"]), 6, 5),
+    ("draws-ua4-alone", ruleset_of(["UA4"]), 7, 6),
 ]
 
 
@@ -194,7 +196,8 @@ async def test_the_browser_follows_every_draw_as_the_engine_does(
         wanted = await python_draws(store, game_id, ruleset)
         assert answer == {"draws": wanted, "stop": None}, game_id
         types |= {d["type"] for d in wanted}
-    assert types == {"RageDrawn", "WoundDrawn", "DuelThrown"}  # every kind of draw was compared
+    # every kind of draw was compared
+    assert types == {"RageDrawn", "WoundDrawn", "DuelThrown", "BoneyardRevealed"}
 
 
 async def test_verify_checks_every_card_and_names_the_first_forged_draw_where_the_audit_does(
@@ -209,7 +212,7 @@ async def test_verify_checks_every_card_and_names_the_first_forged_draw_where_th
         cases.append({"kind": "verify", "chain": chain, "gameId": game_id})
         expected.append((game_id, None, f"{len(draws)} draws re-derived from the seed (draws-1)"))
         # a forger who changed one drawn card to another the draw was among, and re-hashed
-        for kind in ("RageDrawn", "WoundDrawn", "DuelThrown"):
+        for kind in ("RageDrawn", "WoundDrawn", "DuelThrown", "BoneyardRevealed"):
             target = next((d for d in draws if d["type"] == kind and len(set(d["cards"])) > 1), None)
             if target is None:
                 continue
@@ -259,7 +262,7 @@ async def test_a_deck_this_page_cannot_follow_is_refused_by_name(
         {"version": e["version"], "type": e["type"], "data": json.loads(e["data"])} for e in chain["events"]
     ]
     ruleset = copy.deepcopy(events[0]["data"]["ruleset"])
-    boneyard = {**ruleset, "data": {**ruleset["data"], "boneyard": "boneyard-1"}}
+    boneyard = {**ruleset, "data": {**ruleset["data"], "graveyard": "graveyard-1"}}
     new_rage = {**ruleset, "data": {**ruleset["data"], "rage-deck": "rage-2"}}
     answers = run_js(
         [
@@ -268,6 +271,6 @@ async def test_a_deck_this_page_cannot_follow_is_refused_by_name(
         ]
     )
     assert answers[0]["stop"].startswith(
-        "this page cannot follow the draws of the boneyard deck (boneyard-1) yet"
+        "this page cannot follow the draws of the graveyard deck (graveyard-1) yet"
     )
     assert answers[1]["stop"] == "this page knows the rage-deck deck rage-1 only, not rage-2"

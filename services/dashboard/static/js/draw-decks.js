@@ -1,6 +1,6 @@
 // What each random draw of an Undead or Alive game was among, followed from the game's own
 // events: the browser's copy of the rules' draws table (services/game/rules/dice/undead/draws.py
-// and the modules that register in it: rage.py, duels.py). The engine lists the cards a draw is
+// and the modules that register in it: rage.py, duels.py, characters.py, zombies.py). The engine lists the cards a draw is
 // among from its state; here the same list is kept from the stored events, which a finished
 // online game publishes whole (its chain: every Rage card drawn included, face-down cards being
 // public once the game is over). No DOM; the unit tests compare it with the engine, draw by draw.
@@ -18,6 +18,9 @@ const WOUND_TOKENS_UA1_1 = Object.freeze([["beer", 3], ["shoot1", 5], ["shoot2",
 
 /** The Duel die's faces (duels.DUEL_FACES): a roll-off throw is a draw among them, `duel` twice. */
 const DUEL_FACES_UA1_1 = Object.freeze(["arrow", "dynamite", "gatling", "whiskey", "duel", "duel"]);
+
+/** UA4's Boneyard, 11 cards in deck order (zombies.BONEYARD_DECKS): b01-b02 no hands, b03-b08 one, b09-b11 two. */
+const BONEYARD_1 = Object.freeze(Array.from({ length: 11 }, (_, i) => `b${String(i + 1).padStart(2, "0")}`));
 
 const take = (list, item) => {
   const i = list.indexOf(item);
@@ -124,11 +127,43 @@ export const DECKS = Object.freeze({
       },
     },
   },
+  // UA4: the Boneyard (zombies.py). Each reveal is among the cards face down, in deck order; the
+  // no-hands cards revealed in a turn go back at its end; the outbreak takes every card away.
+  boneyard: {
+    versions: { "boneyard-1": { deck: "boneyard-1", cards: BONEYARD_1 } },
+    start: ({ deck, cards }) => ({ deck, order: cards, pile: [...cards], draws: 0 }),
+    events: {
+      BoneyardRevealed: {
+        draw: (s) => ({ deck: s.deck, number: s.draws, cards: s.order.filter((c) => s.pile.includes(c)) }),
+        apply(s, d) {
+          if (!take(s.pile, d.card)) return `Boneyard card ${d.card} is not face down to be revealed`;
+          s.draws += 1;
+          return null;
+        },
+      },
+      BoneyardShuffled: {
+        apply(s, d) {
+          s.pile.push(...(d.cards ?? []));
+          return null;
+        },
+      },
+      OutbreakBegan: {
+        apply(s) {
+          s.pile = []; // the Boneyard is out of the game
+          return null;
+        },
+      },
+    },
+  },
 });
 
-/** The ruleset data tables that are drawn from at random: a game naming one this page has no
- * follower for cannot have its draws checked here (UA4's Boneyard until it is written here). */
-export const DRAWN_TABLES = Object.freeze(["boneyard", "duel-dice", "rage-deck", "wound-tokens"]);
+/** The ruleset data tables that are never drawn from at random (characters dealt by the deal
+ * derivation, dice rolled by the dice derivation, cards chosen by the players): any other table a
+ * game names that this page has no deck for is refused by name (a new module's deck until it is
+ * written here), never passed unchecked. */
+export const NOT_DRAWN_TABLES = Object.freeze([
+  "characters", "characters-os4", "characters-ua3", "dice", "ghost-tokens", "saloon-dice", "special-roles",
+]);
 
 /**
  * The draws of a game's events, each {event, player, card, deck, number, cards} in order, or
@@ -142,7 +177,7 @@ export function drawsOf(events, ruleset) {
   for (const table of Object.keys(data).sort()) {
     const known = DECKS[table];
     if (!known) {
-      if (DRAWN_TABLES.includes(table)) {
+      if (!NOT_DRAWN_TABLES.includes(table)) {
         return { draws: [], stop: `this page cannot follow the draws of the ${table} deck (${data[table]}) yet: it knows ${Object.keys(DECKS).join(", ")}` };
       }
       continue;

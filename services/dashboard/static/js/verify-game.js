@@ -257,6 +257,7 @@ const DRAW_WORDS = {
   RageDrawn: (card) => `drew the Rage card ${card}`,
   WoundDrawn: (card) => `drew a ${card} wound token`,
   DuelThrown: (card) => `threw ${card} with the Duel die`,
+  BoneyardRevealed: (card) => `revealed the Boneyard card ${card}`,
 };
 const drewWords = (d, card) => (DRAW_WORDS[d.type] ?? ((c) => `drew ${c}`))(card);
 
