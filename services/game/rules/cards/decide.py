@@ -184,17 +184,19 @@ def _random_card(state: GameState, q: Awaiting, card: CardId) -> list[ev.Event]:
     res = state.res
     if res is None:  # Jesse Jones' first card
         return [
-            ev.CardTaken(player=state.active, from_player=victim.id, card=card, random=True),
+            ev.CardTaken(player=state.active, from_player=victim.id, card=card, random=True, hand_card=True),
             ev.DrawsOwed(player=state.active, count=1, reason=DrawReason.PHASE),
         ]
     if not res.resolved:
         assert res.source is not None
         if res.name is CardName.PANIC:
-            return [ev.CardTaken(player=res.source, from_player=victim.id, card=card, random=True)]
+            return [
+                ev.CardTaken(player=res.source, from_player=victim.id, card=card, random=True, hand_card=True)
+            ]
         return [ev.CardDiscarded(player=victim.id, card=card)]
     trigger = pending_trigger(state, res)
     assert trigger is not None
-    return [ev.CardTaken(player=trigger[0].id, from_player=victim.id, card=card, random=True)]
+    return [ev.CardTaken(player=trigger[0].id, from_player=victim.id, card=card, random=True, hand_card=True)]
 
 
 def _draw_source(state: GameState, c: cmd.ChooseDrawSource) -> list[ev.Event]:

@@ -233,6 +233,8 @@ class CardTaken(Event, frozen=True, kw_only=True):
     from_player: PlayerId
     card: CardId
     random: bool = False
+    hand_card: bool = False
+    """The card came from a hand (hidden from others): a random take, or Vulture Sam's."""
 
 
 class StoreCardRevealed(Event, frozen=True, kw_only=True):

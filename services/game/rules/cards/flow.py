@@ -298,7 +298,9 @@ def eliminate(
     cards = list(order) if order is not None else [*p.in_play, *p.hand]
     vulture = _vulture(state, p)
     if vulture is not None:
-        out += [ev.CardTaken(player=vulture.id, from_player=p.id, card=c) for c in cards]
+        out += [
+            ev.CardTaken(player=vulture.id, from_player=p.id, card=c, hand_card=c in p.hand) for c in cards
+        ]
     else:
         out += [ev.CardDiscarded(player=p.id, card=c) for c in cards]
     if by is not None:

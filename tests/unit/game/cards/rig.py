@@ -98,6 +98,8 @@ def rigged(
     # exact cards (``bang:2D``) are reserved before any card taken by name alone
     specs = [*(s for i in sorted(hands) for s in hands[i]), *deck]
     pool.reserved = {c.id for c in DECK if c.text in specs}
+    for i, named_cards in hands.items():
+        assert len(named_cards) <= lives[i], f"p{i + 1} is dealt only {lives[i]} cards"
     wanted = {i: [take(s) for s in hands.get(i, ())] for i in range(len(seats))}
     top = [take(s) for s in deck]
     sheriff = next(i for i, (r, _) in enumerate(seats) if r is Role.SHERIFF)
