@@ -35,7 +35,8 @@ class Awaiting(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     cards: tuple[CardId, ...] = ()
     """SHUFFLE: the cards to shuffle (public: the discard pile); DRAW_RESULT: the flipped cards."""
     count: int = 0
-    """DISCARD: how many cards; RESPOND_SHOT: Missed! effects still needed."""
+    """DISCARD: how many cards; RESPOND_SHOT: Missed! effects still needed; DYING: life points
+    needed to live (1 − life)."""
 
     def describe(self) -> str:
         return f"{self.player} to {_WHAT[self.decision]}"

@@ -213,7 +213,7 @@ def _resolution_move(state: GameState, res: Resolution) -> Move:
         if p.life <= 0 and p.id not in res.doomed:
             if _dying_has_no_option(state, p):
                 return [ev.Passed(player=p.id, automatic=True)]
-            return Awaiting(player=p.id, decision=Decision.DYING)
+            return Awaiting(player=p.id, decision=Decision.DYING, count=1 - p.life)
     # eliminations, each complete
     for pid in res.doomed:
         p = state.player(pid)

@@ -79,6 +79,7 @@ def test_several_beers_when_life_fell_below_zero() -> None:
     for i in range(4):
         end_turn(game, i)
     assert life(game, 0) == -1 and awaits(game, 0, Decision.DYING)
+    assert game.awaiting is not None and game.awaiting.count == 2  # two Beers needed
     respond(game, 0, n["beer"])
     assert life(game, 0) == 0 and awaits(game, 0, Decision.DYING)
     respond(game, 0, n["beer#2"])
