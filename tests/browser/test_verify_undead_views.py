@@ -7,11 +7,12 @@ named at that draw, in words computed here from the game's own events."""
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import re
 
 import asyncpg
-from playwright.async_api import Page, expect
+from playwright.async_api import Page, Route, expect
 
 from event_store import PostgresEventStore
 from services.game.application.lifecycle import GameMode
@@ -22,7 +23,7 @@ from services.game.rules.dice import Game
 from services.game.rules.dice.commands import PassWindow
 from services.game.rules.ruleset import ruleset_of
 from tests.browser.conftest import screenshot
-from tests.browser.test_verify_views import _chain, _events_of, _serve, _verified, _write_back
+from tests.browser.test_verify_views import _chain, _events_of, _published, _serve, _verified, _write_back
 
 UNDEAD = ruleset_of(["UA1", "UA2", "UA3", "UA4"])
 UA_GAME = "verify-undead"
@@ -92,7 +93,28 @@ async def test_an_undead_game_s_draws_verify_and_a_forged_rage_card_is_named(
         await expect(draws).to_contain_text(f"{drawn['BoneyardRevealed']} from boneyard-1")
     await expect(verdict).to_contain_text(f"rolls and {total} draws are the ones it gives")
     await expect(page.get_by_test_id("verify-versions")).to_contain_text("ruleset dice UA1 UA2 UA3 UA4")
+    await expect(page.locator("[data-check=record]")).to_contain_text(
+        f"and {total} draws are the ones the seed gives"
+    )
     await screenshot(page, "verify-undead")
+
+    # a record whose first draw names another card than the events': the record check says which
+    _, record = await _published(base_url, game_id)
+    at = next(i for i, entry in enumerate(record["inputs"]) if isinstance(entry, str) and " draw " in entry)
+    player, _, card = record["inputs"][at].split(" ")
+    other = "arrow" if card != "arrow" else "gatling"
+    record["inputs"][at] = f"{player} draw {other}"
+
+    async def forged_record(route: Route) -> None:
+        await route.fulfill(status=200, content_type="application/json", body=json.dumps(record))
+
+    await page.route(re.compile(rf"/games/{game_id}/record$"), forged_record)
+    await _verified(page, game_id)
+    said = f"^does not match: the record's draw 1 is {player} {other}, but event "
+    await expect(verdict).to_have_text(re.compile(said))
+    await expect(page.locator("[data-check=record]")).to_have_attribute("data-state", "failed")
+    await expect(draws).to_have_attribute("data-state", "ok")
+    await page.unroute(re.compile(rf"/games/{game_id}/record$"))
 
     # the game's first Rage draw is among all 18 cards: change it to another, re-hash everything
     first = next(e for e in events if e["type"] == "RageDrawn")

@@ -300,7 +300,7 @@ async function checkDraws(events, game, seed, version) {
   if (stop) return { check: failed(DRAWS, stop), count: 0 };
   const each = Object.entries(decks).map(([deck, n]) => `${n} from ${deck}`).join(", ");
   const detail = `${draws.length} draw${draws.length === 1 ? "" : "s"} re-derived from the seed (${version})${each ? `: ${each}` : ""}; every card matches`;
-  return { check: passed(DRAWS, detail), count: draws.length };
+  return { check: passed(DRAWS, detail), count: draws.length, draws };
 }
 
 /** The rolls of a record's inputs, in order: "p1 roll arrow beer" or {type: "RollDice", player, faces}. */
@@ -317,7 +317,21 @@ export function recordRolls(record) {
   return out;
 }
 
-function checkRecord(record, game, dealt, derivedRolls) {
+/** The draws of a record's inputs, in order: "p1 draw r07" or {type: "DrawCard", player, card}. */
+export function recordDraws(record) {
+  const out = [];
+  for (const input of record?.inputs ?? []) {
+    if (typeof input === "string") {
+      const [player, verb, card] = input.split(" ");
+      if (verb === "draw") out.push({ player, card });
+    } else if (input?.type === "DrawCard") {
+      out.push({ player: input.player, card: input.card });
+    }
+  }
+  return out;
+}
+
+function checkRecord(record, game, dealt, derivedRolls, draws = null) {
   if (!record) return unavailable(RECORD, "no record was published for this game");
   const options = record.options ?? {};
   if (options.seed !== game.revealed?.seed) return failed(RECORD, "the record's seed is not the seed the events reveal");
@@ -339,7 +353,17 @@ function checkRecord(record, game, dealt, derivedRolls) {
     if (problem) return failed(RECORD, problem);
   }
   if (rolls.length !== game.rolls.length) return failed(RECORD, `the record holds ${rolls.length} rolls, the events ${game.rolls.length}`);
-  return passed(RECORD, `the record's seed, seats and ${rolls.length} rolls are the ones the seed gives`);
+  if (!draws) return passed(RECORD, `the record's seed, seats and ${rolls.length} rolls are the ones the seed gives`);
+  // the draws, once the events' draws are the seed's: the record's must be the same, in order
+  const entered = recordDraws(record);
+  for (let n = 0; n < Math.min(entered.length, draws.length); n += 1) {
+    const [got, d] = [entered[n], draws[n]];
+    if (got.card !== d.card || got.player !== d.player) {
+      return failed(RECORD, `the record's draw ${n + 1} is ${got.player} ${got.card}, but ${describeDraw(d)}, as the seed gives`);
+    }
+  }
+  if (entered.length !== draws.length) return failed(RECORD, `the record holds ${entered.length} draws, the events ${draws.length}`);
+  return passed(RECORD, `the record's seed, seats, ${rolls.length} rolls and ${draws.length} draws are the ones the seed gives`);
 }
 
 /**
@@ -364,10 +388,10 @@ export async function verifyGame({ gameId, chain = null, chainRefusal = null, ev
     const { check: deal, dealt } = await checkDeal(game, seed, fairness);
     derivedRolls = await deriveRolls(game, seed, fairness.dice);
     checks.push(deal, checkRolls(game, derivedRolls, fairness.dice));
-    const { check: draws, count } = await checkDraws(sorted, game, seed, fairness.draws);
+    const { check: draws, count, draws: followed } = await checkDraws(sorted, game, seed, fairness.draws);
     if (draws) checks.push(draws);
     drawn = count;
-    checks.push(checkRecord(record, game, dealt, derivedRolls));
+    checks.push(checkRecord(record, game, dealt, derivedRolls, followed ?? null));
   } else {
     const why = check.passed ? check.detail : "not checked: there is no trustworthy seed to re-derive from";
     checks.push({ name: DEAL, passed: check.passed ? null : false, detail: why }, { name: ROLLS, passed: check.passed ? null : false, detail: why });
