@@ -134,10 +134,14 @@ UNDEAD_COLUMNS: tuple[tuple[str, tuple[str, ...]], ...] = (
 BASE_SIDES = frozenset({"law", "deputy", "outlaws", "outlaw", "renegade"})
 
 
-def undead_zero_wins(cells: Sequence[Cell]) -> list[str]:
-    """Every (module set, size, base side) whose side never won (``none`` and the zombies'
-    sides can rightly never win in a cell)."""
-    return [z for z in zero_wins(cells) if z.rsplit(": ", 1)[1] in BASE_SIDES]
+def undead_zero_wins(cells: Sequence[Cell], zombies: bool = False) -> list[str]:
+    """Every (module set, size, base side) whose side never won, in the cells without UA4
+    (``zombies``: in those with UA4). ``none`` and the zombies' sides can rightly never win in a
+    cell; with UA4 a base side wins only a game without an outbreak (after one, the living
+    Renegade is the Zombie Master, and the law and the outlaws are survivors), so a base side
+    that never won there is a finding about the module, not a failed run."""
+    chosen = [c for c in cells if c.ruleset.has(ModuleId.UA4) == zombies]
+    return [z for z in zero_wins(chosen) if z.rsplit(": ", 1)[1] in BASE_SIDES]
 
 
 def render_undead(
@@ -189,11 +193,19 @@ def render_undead(
     ]
     zeros = undead_zero_wins(cells)
     lines.append(
-        "**Every side can win:** the law, the outlaws and the renegade each won at least once in every "
-        "module set and table size below."
+        "**Every side can win:** without UA4, the law, the outlaws and the renegade each won at least "
+        "once in every module set and table size below."
         if not zeros
         else "**Sides that never won in this run:** " + "; ".join(zeros) + "."
     )
+    zombie_zeros = undead_zero_wins(cells, zombies=True)
+    if zombie_zeros:
+        lines += [
+            "",
+            "**With UA4, base sides that never won** (a base side wins only a game without an outbreak; "
+            "after one the living Renegade is the Zombie Master and shares the zombies' win, the law "
+            "and the outlaws are survivors): " + "; ".join(zombie_zeros) + ".",
+        ]
     lines.append("")
     by_set: dict[str, list[Cell]] = {}
     for cell in cells:

@@ -96,10 +96,11 @@ def test_an_undead_page_with_zombies_shows_their_sides_and_the_outbreak_rate(tmp
     cells = row.strip("| ").split(" | ")
     assert cells[5].startswith("50.0%") and cells[6].startswith("25.0%") and cells[8].startswith("75.0%")
     assert cells[-1] == "20.0"
-    assert undead_zero_wins([Cell(ua4, 6, report)]) == [
-        "dice UA4, 6 players: outlaws",
-        "dice UA4, 6 players: renegade",
-    ]
+    # with UA4 a base side that never won is a finding, apart from the failures
+    assert undead_zero_wins([Cell(ua4, 6, report)]) == []
+    zeros = undead_zero_wins([Cell(ua4, 6, report)], zombies=True)
+    assert zeros == ["dice UA4, 6 players: outlaws", "dice UA4, 6 players: renegade"]
+    assert "**With UA4, base sides that never won**" in page and "dice UA4, 6 players: renegade." in page
 
 
 def test_the_undead_command_writes_its_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
