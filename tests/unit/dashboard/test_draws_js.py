@@ -170,7 +170,12 @@ GAMES = [
     ("draws-all", ruleset_of(["OS1", "OS2", "OS3", "OS4", "OS5", "UA1", "UA2", "UA3"]), 8, 4),
     ("draws-ua4", ruleset_of(["UA1", "UA2", "UA3", "UA4"]), 6, 5),
     ("draws-ua4-alone", ruleset_of(["UA4"]), 7, 6),
+    # Pixie Pete keeps one of two Rage cards, the Boneyard's no-hands cards go back, an outbreak
+    ("draws-pixie", ruleset_of(["UA1", "UA2", "UA3", "UA4"]), 8, 32),
 ]
+DECK_MOVES = {"RageKept", "RageMoved", "RageReturned", "WoundsReturned", "BoneyardShuffled", "OutbreakBegan"}
+"""Events that change what a later draw is among without being a draw: each must have happened
+in the games compared, so that the page's following of it was compared with the engine's."""
 
 
 @pytest.fixture(scope="module")
@@ -196,8 +201,11 @@ async def test_the_browser_follows_every_draw_as_the_engine_does(
         wanted = await python_draws(store, game_id, ruleset)
         assert answer == {"draws": wanted, "stop": None}, game_id
         types |= {d["type"] for d in wanted}
-    # every kind of draw was compared
+    # every kind of draw was compared, and every event that moves cards between draws happened
     assert types == {"RageDrawn", "WoundDrawn", "DuelThrown", "BoneyardRevealed"}
+    happened = {e["type"] for _, _, _, chain in played for e in chain["events"]}
+    assert happened >= DECK_MOVES, DECK_MOVES - happened
+    assert any('"reshuffled":true' in e["data"] for _, _, _, chain in played for e in chain["events"])
 
 
 async def test_verify_checks_every_card_and_names_the_first_forged_draw_where_the_audit_does(
