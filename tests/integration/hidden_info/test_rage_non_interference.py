@@ -1,4 +1,5 @@
-"""A face-down Rage card (UA2) by non-interference: what a viewer sees cannot depend on it.
+"""A face-down Rage card (UA2) by non-interference: what a viewer sees cannot depend on it; and
+Pixie Pete's two cards and his choice between them (UA3), the same way.
 
 Two table games on twin servers (``twins.py``), the same seats, dice and decisions, except the
 Rage card one player drew face down: r-A on twin A, r-B on twin B. For every viewer who is not
@@ -27,7 +28,7 @@ from services.game.engines import engine_for
 from services.game.fairness.dice_kinds import KindedDice
 from services.game.fairness.draws import draw
 from services.game.fairness.registry import deal_seats, draw_derivation, fairness_for
-from services.game.rules.dice import Decision, Game, GameCommand, RollDice
+from services.game.rules.dice import CharacterId, Decision, Game, GameCommand, RollDice, Seat, parse_command
 from services.game.rules.dice.commands import DrawCard
 from services.game.rules.dice.modules import rules_of
 from services.game.rules.dice.undead.rage import RAGE_DECKS, RAGE_DRAW, RageDrawn, RageRevealed
@@ -83,7 +84,7 @@ def _script(bot_seed: int) -> tuple[list[GameCommand], list[GameCommand], str]:
         if holder is not None and any(isinstance(e, RageRevealed) and e.player == holder for e in events):
             b = list(moves)
             assert isinstance(b[index], DrawCard)
-            b[index] = DrawCard(player=b[index].player, card=other)  # type: ignore[arg-type]
+            b[index] = DrawCard(player=b[index].player, card=other)
             return moves, b, holder
     raise AssertionError("pick another bot seed: no Rage card stayed face down for three turns")
 
@@ -256,3 +257,68 @@ async def test_an_online_face_down_rage_card_shows_nowhere_but_to_its_holder(
     changed = differences(after_a, after_b)
     for viewer in a.viewers:
         assert any(c.startswith(f"{viewer} GET /games/{game_id}: ") for c in changed), changed
+
+
+# --- UA3: Pixie Pete's two cards and his choice -----------------------------------------------
+
+PIXIE = CharacterId("pixie_pete")
+PIXIE_SEATS = tuple(
+    Seat(player=s.player, role=s.role, character=PIXIE if s.player == "p5" else s.character)
+    for s in TABLE_SEATS
+)
+
+
+def _pixie_script(draws: tuple[str, str], keep: int) -> tuple[GameCommand, ...]:
+    """p1 shoots Pixie Pete (p5) twice: he draws ``draws`` and keeps card ``keep``; three turns
+    later (p2 makes p3 draw r01, which p3 reveals and aims at p4; p4's gatling) his own turn starts
+    with the last input and reveals the card he kept."""
+    lines = [
+        "p1 roll shoot1 shoot1 beer beer dynamite",
+        "p1 stop",
+        "p1 target 0 p5",
+        "p1 target 1 p5",
+        "p1 target 2 p1",
+        "p1 target 3 p1",
+        f"p5 draw {draws[0]}",
+        f"p5 draw {draws[1]}",
+        f"p5 keep {keep}",
+        "p2 roll shoot1 shoot1 gatling gatling dynamite",
+        "p2 stop",
+        "p2 target 0 p3",
+        "p2 target 1 p3",
+        "p3 draw r01",
+        "p3 roll dynamite dynamite dynamite arrow arrow",
+        "p3 target 5 p4",
+        "p4 roll gatling gatling gatling dynamite dynamite",
+        "p4 stop",
+    ]
+    return tuple(parse_command(line) for line in lines)
+
+
+async def test_pixie_petes_two_cards_and_his_choice_show_nowhere_until_his_turn(
+    twins: tuple[Twin, Twin],  # noqa: F811
+) -> None:
+    # twin A: r16 and r17, keeps the first (r16), r17 back to the pile; twin B: r18 and r15, keeps
+    # the second (r15), r18 back. Every other draw is the same card, there to be drawn in both.
+    moves_a = _pixie_script(("r16", "r17"), 0)
+    moves_b = _pixie_script(("r18", "r15"), 1)
+    assert [str(m) for m in moves_a] != [str(m) for m in moves_b] and moves_a[-1] == moves_b[-1]
+    game = Game.start(list(PIXIE_SEATS), rules=rules_of(ruleset_of(["UA2", "UA3"])))
+    for move in moves_a:
+        game.play(move)
+    assert any(isinstance(e, RageRevealed) and e.player == "p5" and e.cards == ("r16",) for e in game.events)
+    create, play = _table_game("twin-pixie", {"A": PIXIE_SEATS, "B": PIXIE_SEATS}, modules=("UA2", "UA3"))
+    a, b = twins
+    seen_a = await _serve_the_prefix(a, "twin-pixie", create, play, moves_a[:-1])
+    seen_b = await _serve_the_prefix(b, "twin-pixie", create, play, moves_b[:-1])
+    assert seen_a.version == seen_b.version >= 40, "too few events before the reveal"
+    assert seen_a.logs and seen_a.metrics and seen_a.heard
+    what = "every channel (Pixie Pete's two cards and his choice)"
+    _assert_same(seen_a.channels(), seen_b.channels(), what)
+    # his turn starts: the card he kept is revealed, the twins differ for every viewer
+    n = len(moves_a) - 1
+    after_a: dict[str, Any] = await _reveal(a, "twin-pixie", play, n, moves_a[-1])
+    after_b: dict[str, Any] = await _reveal(b, "twin-pixie", play, n, moves_b[-1])
+    changed = differences(after_a, after_b)
+    for viewer in a.viewers:
+        assert any(c.startswith(f"{viewer} GET /games/twin-pixie: ") for c in changed), changed
