@@ -43,6 +43,7 @@ export function seatUndead(player, state) {
   const count = read(player, "rage_count", "rageCount");
   const own = read(player, "rage_cards", "rageCards");
   const tokens = read(player, "wound_tokens", "woundTokens");
+  const choice = read(player, "rage_choice", "rageChoice"); // Pixie Pete's two cards, his alone
   const deck = state?.rage?.deck;
   const parts = [];
   if (count !== undefined && count !== null) {
@@ -57,6 +58,17 @@ export function seatUndead(player, state) {
         own?.length
           ? h("span", { class: "rage-own", "data-testid": "rage-own" }, `: ${own.map((c) => rageCardName(c, deck)).join("; ")}`)
           : null,
+      ),
+    );
+  }
+  if (Array.isArray(choice) && choice.length === 2) {
+    parts.push(
+      h(
+        "div",
+        { class: "seat-rage-choice", "data-testid": "rage-choice" },
+        "Keep one of ",
+        h("strong", null, choice.map((c) => rageCardName(c, deck)).join(" or ")),
+        "; the other goes back to the pile",
       ),
     );
   }

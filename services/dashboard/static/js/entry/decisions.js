@@ -6,6 +6,7 @@
 
 import { h, properName } from "../dom.js";
 import { die, faceLabel } from "../board.js";
+import { keepLabel } from "../seat/decisions.js";
 import { rageCardName } from "../undead.js";
 
 const TARGET = /^(\S+) target(?: (\d+))? (\S+)(?: as (\S+))?$/;
@@ -54,6 +55,10 @@ export function describeCommand(text, state) {
       return `Move ${seatName(state, args[0])}'s Rage card ${Number(args[2]) + 1} to ${seatName(state, args[1])}`;
     case "set": // UA3 Chuck Wengam
       return `Pay 1 life: set die ${Number(args[0]) + 1} to ${faceLabel(args[1])}`;
+    case "keep": // UA3 Pixie Pete: the card by its place among the two just drawn
+      return keepLabel(state, words[0], Number(args[0]));
+    case "reroll-throw": // UA3 Sean Mallory
+      return "Throw the Duel die again";
     case "stop":
       return "Stop: keep these dice";
     case "reroll":

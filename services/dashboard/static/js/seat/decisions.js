@@ -5,6 +5,7 @@
 // never heard of (a later module's) still gets a button, labelled with its text form.
 
 import { faceLabel, specialRoleName } from "../board.js";
+import { rageCardName } from "../undead.js";
 
 // What a decision asks, as a sentence about the one who must make it ("… to <what>").
 const DECISIONS = {
@@ -27,6 +28,8 @@ const DECISIONS = {
   boneyard_draw: "reveal a Boneyard card",
   pat_move: "decide whether to move a face-down Rage card",
   chuck_set: "decide whether to pay 1 life to set a die",
+  pixie_keep: "choose which of the two Rage cards drawn to keep",
+  sean_reroll: "decide whether to throw the losing Duel die again",
 };
 
 /** "reroll_or_stop" → "choose which dice to reroll, or keep them"; an unknown one in its own words. */
@@ -111,6 +114,10 @@ export function label(command, state) {
       return `Discard the ${faceLabel(a[0])} wound token`;
     case "move-rage": // UA3 Pat Brennan: a card by its place in a hand, never by its id
       return `Move ${seatName(state, a[0])}'s face-down Rage card ${Number(a[2]) + 1} to ${seatName(state, a[1])}`;
+    case "keep": // UA3 Pixie Pete: the card by its place among his two (ids only he is sent)
+      return keepLabel(state, command.player, Number(a[0]));
+    case "reroll-throw": // UA3 Sean Mallory
+      return "Throw the Duel die again";
     case "set": // UA3 Chuck Wengam
       return `Pay 1 life: set ${dieName(state, Number(a[0]))} to ${faceLabel(a[1])}`;
     case "draw":
@@ -129,6 +136,19 @@ export function label(command, state) {
       break;
   }
   return command.text;
+}
+
+/**
+ * Pixie Pete's choice: "Keep r05 (2), put r09 (Beer) back" from his own seat's `rage_choice`,
+ * which the server sends to him alone; without it (anyone else) only the card's place.
+ */
+export function keepLabel(state, seat, slot) {
+  const pair = state.players?.find((p) => p.id === seat)?.rage_choice;
+  if (!Array.isArray(pair) || pair.length !== 2 || (slot !== 0 && slot !== 1)) {
+    return `Keep the ${slot === 0 ? "first" : "second"} Rage card drawn`;
+  }
+  const deck = state.rage?.deck;
+  return `Keep ${rageCardName(pair[slot], deck)}, put ${rageCardName(pair[1 - slot], deck)} back`;
 }
 
 /**
