@@ -99,6 +99,10 @@ EXAMPLES: list[tuple[msgspec.Struct, str]] = [
     (ua2.RageDrawn(player=P2, card="r15"), "p2 drew a Rage card face down"),
     (ua2.RageRevealed(player=P2, cards=("r15", "r02")), "p2 revealed the Rage cards r15, r02"),
     (ua2.RageReturned(player=P2, count=1), "p2's 1 face-down Rage card went to the discards unseen"),
+    (  # Pixie Pete's two cards and his choice are his alone: the words name neither card
+        ua2.RageKept(player=P2, card="r15", returned="r02", slot=1),
+        "p2 kept one of the two Rage cards he drew and shuffled the other back",
+    ),
     (
         ua4.BoneyardRevealed(player=P2, card="b09", hands=2, turn=4),
         "p2 revealed the Boneyard card b09, showing 2 hands",
@@ -133,6 +137,9 @@ EXAMPLES: list[tuple[msgspec.Struct, str]] = [
     (ua1.DuelLost(player=P2, winner=P1), "p2 lost the duel to p1"),
     (ua1.DuelLossSettled(player=P2), "p2's loss for the duel applied"),
     (ua1.DuelsUnused(player=P1), "p1's other duels found nobody to challenge"),
+    (ua1.DuelThrowHeld(player=P1), "p1's throw would lose the duel; he may throw again"),
+    (ua1.DuelThrowRerolled(player=P1), "p1 threw his Duel die again"),
+    (ua1.DuelThrowKept(player=P1), "p1 let his throw stand"),
     (os2.ArrowTokenChosen(player=P1, chief=True), "p1 chose to take the Chief's Arrow"),
     (os4.ArrowsHeldBack(player=P1, count=2), "p1's 2 arrows rolled wait for his last roll"),
     (os4.FinalArrowsDue(player=P1, count=1), "p1's final dice took 1 arrow after his last roll"),
