@@ -96,6 +96,22 @@ def test_pixie_pete_with_one_card_left_keeps_it_unasked() -> None:
     assert asked(game).player == "p2" and asked(game).decision != PIXIE_KEEP
 
 
+def test_pixies_second_card_comes_from_the_reshuffled_discards_when_the_pile_is_empty() -> None:
+    game = start(p5="pixie_pete")
+    rage = game.state.rage
+    assert rage is not None
+    rage.discard = ["r02", "r03"]
+    rage.hands[PlayerId("p3")] = [c for c in rage.pile if c not in ("r07", "r02", "r03")]
+    rage.pile = ["r07"]
+    play(game, *SHOOT_P5_TWICE, *BEERS_TO_P1, "p5 draw r07")
+    assert asked(game) == Awaiting(player=PlayerId("p5"), decision=RAGE_DRAW)
+    play(game, "p5 draw r03")
+    drawn = [e for e in game.events if isinstance(e, RageDrawn)]
+    assert [(e.card, e.reshuffled) for e in drawn] == [("r07", False), ("r03", True)]
+    play(game, "p5 keep 1")
+    assert rage.hands[PlayerId("p5")] == ["r03"] and sorted(rage.pile) == ["r02", "r07"]
+
+
 def test_the_keep_is_checked_and_is_pixies_alone() -> None:
     game = start(p5="pixie_pete")
     play(game, *SHOOT_P5_TWICE, *BEERS_TO_P1, "p5 draw r05", "p5 draw r09")
