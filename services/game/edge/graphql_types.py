@@ -57,6 +57,10 @@ class GamePlayer:
     wound_tokens: list[str] | None = strawberry.field(
         default=None, description="UA1: the Duel Wound tokens this player holds, face up (null without UA1)."
     )
+    rage_choice: list[str] | None = strawberry.field(
+        default=None,
+        description="UA3, Pixie Pete: the two Rage cards he is choosing between, to him only (else null).",
+    )
 
 
 @strawberry.type(description="The one decision the game waits for.")

@@ -11,11 +11,13 @@ import pytest
 
 from event_store import MemoryEventStore
 from services.game.application.codec import GAME_MAPPER
-from services.game.application.service import GameService
+from services.game.application.lifecycle import GameMode
+from services.game.application.service import GameService, NewGame, TableSeat
 from services.game.application.session import GameStatus
 from services.game.audit import audit_game
 from services.game.bots import HeuristicBot, RandomBot
-from services.game.edge.visibility import PUBLIC, redact_event
+from services.game.edge.graphql_types import Game as GraphQLGame
+from services.game.edge.visibility import PUBLIC, Viewer, redact_event, redact_state
 from services.game.engines import engine_for
 from services.game.fairness.memory_vault import MemorySeedVault
 from services.game.records import inputs_from_events, record_from_events, replay_record
@@ -32,7 +34,7 @@ from services.game.rules.dice.undead.duels import (
 )
 from services.game.rules.dice.undead.rage import PIXIE_KEEP, RAGE_DRAW, RageDrawn, RageKept
 from services.game.rules.ruleset import ModuleId, ruleset_of
-from tests.unit.game.test_old_saloon_service import _play_online
+from tests.unit.game.test_old_saloon_service import SCOREKEEPER, _play_online
 
 ROLES = (Role.SHERIFF, Role.RENEGADE, Role.OUTLAW, Role.OUTLAW, Role.DEPUTY)
 BASE_FIVE = ("paul_regret", "jourdonnais", "willy_the_kid", "rose_doolan", "lucky_duke")
@@ -341,3 +343,31 @@ def _play_to_the_end(seed: int, asked_of: set[str]) -> None:
     assert game.is_over
     rage = game.state.rage
     assert rage is not None and not rage.pair
+
+
+async def test_a_table_game_waiting_for_pixies_choice_reads_over_graphql_with_his_two_cards() -> None:
+    store = MemoryEventStore(mapper=GAME_MAPPER)
+    service = GameService(store, MemorySeedVault())  # type: ignore[arg-type]
+    characters = ("paul_regret", "jourdonnais", "willy_the_kid", "rose_doolan", "pixie_pete")
+    seats = tuple(
+        TableSeat(member_id=f"m{i + 1}", name=f"P{i + 1}", role=role.value, character=character)
+        for i, (role, character) in enumerate(zip(ROLES, characters, strict=True))
+    )
+    spec = NewGame(
+        mode=GameMode.TABLE, player_count=5, seats=seats, ruleset=ruleset_of(["UA2", "UA3"]), game_id="t"
+    )
+    await service.create_game(spec, command_id="create-t", actor=SCOREKEEPER)
+    for n, line in enumerate((*SHOOT_P5_TWICE, *BEERS_TO_P1, "p5 draw r05", "p5 draw r09")):
+        await service.play("t", parse_command(line), actor=SCOREKEEPER, command_id=f"t-{n}")
+    session = await service.load("t")
+    seen = {
+        "scorekeeper": Viewer(scorekeeper=True),
+        "pixie": Viewer(member_id="m5"),
+        "p1": Viewer(member_id="m1"),
+        "anybody": PUBLIC,
+    }
+    choice: dict[str, list[str] | None] = {}
+    for who, viewer in seen.items():
+        game = GraphQLGame.from_view(redact_state(session, viewer))
+        choice[who] = next(p for p in game.players if p.id == "p5").rage_choice
+    assert choice == {"scorekeeper": ["r05", "r09"], "pixie": ["r05", "r09"], "p1": None, "anybody": None}
