@@ -38,6 +38,10 @@ class GameContext(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     tournament_id: str | None = None
     round: int | None = None
     table: int | None = None
+    series_id: str | None = None
+    """UA5: the legacy series the game is a game of (``services/game/application/series.py``)."""
+    previous_game_id: str | None = None
+    """UA5: the series' game before this one, whose result and decisions set this one up."""
 
 
 DEFAULT_ROLE_WINDOW_SECONDS = 3

@@ -133,6 +133,8 @@ class TableSeat(msgspec.Struct, frozen=True, kw_only=True):
     pool when the game starts."""
     special: str | None = None
     """A hidden card dealt beside the role, as the engine names it (OS3: ``le_doc``)."""
+    legacy_bonus: int = 0
+    """UA5: the life a Sheriff designated by the series' previous Sheriff gets on top (1)."""
 
 
 class NewGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -151,6 +153,10 @@ class NewGame(msgspec.Struct, frozen=True, kw_only=True):
     """Chosen by the caller, or derived from the command id so that a retry finds its game."""
     ruleset: Ruleset = BASE_DICE
     """The game type and modules; refused (``InvalidRuleset``) unless valid and implemented."""
+    fixed_seats: tuple[Any, ...] | None = None
+    """Online games of a UA5 series after the first: the seats in the engine's own words (roles,
+    characters, the legacy bonus) as the series' legacy gives them, ``members`` in seat order.
+    The game's seed then deals only what they leave (OS3's special cards) and rolls."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,14 +300,23 @@ class GameService:
                 PlayerJoined(member_id=s.member_id, name=s.name, player=seat_id(i))
                 for i, s in enumerate(spec.seats)
             ]
-            seats = [_Seat(seat_id(i), s.role, s.character, s.special) for i, s in enumerate(spec.seats)]
+            seats = [
+                _Seat(seat_id(i), s.role, s.character, s.special, s.legacy_bonus)
+                for i, s in enumerate(spec.seats)
+            ]
             events += joined
             events.append(SeatsDealt(members=tuple(s.member_id for s in spec.seats)))
             events += _start(engine_for(spec.ruleset), seats, spec.position).events
         else:
             joined = [PlayerJoined(member_id=m.member_id, name=m.name) for m in spec.members]
             events += joined
-            if len(joined) == spec.player_count:
+            if spec.fixed_seats is not None:
+                assert seed is not None and created.fairness is not None
+                events += _start_fixed(
+                    engine_for(spec.ruleset), seed, [m.member_id for m in spec.members], spec.fixed_seats,
+                    created.fairness,
+                )
+            elif len(joined) == spec.player_count:
                 assert seed is not None and created.fairness is not None
                 members = [m.member_id for m in spec.members]
                 events += _deal_and_start(
@@ -703,6 +718,12 @@ def _public_spec(spec: NewGame) -> dict[str, object]:
     public.pop("game_id", None)
     if spec.ruleset == BASE_DICE:
         public.pop("ruleset", None)  # as creates were fingerprinted before rulesets existed
+    if spec.fixed_seats is not None:  # roles are hidden: the characters and bonus only
+        public["fixed_seats"] = [
+            {"character": str(s.character), "legacy_bonus": s.legacy_bonus} for s in spec.fixed_seats
+        ]
+    else:
+        public.pop("fixed_seats", None)
     if spec.seats is not None:
         public["seats"] = [
             {"member_id": s.member_id, "name": s.name, "character": str(s.character)} for s in spec.seats
@@ -733,6 +754,10 @@ def _check_spec(spec: NewGame) -> None:
             )
         if len(spec.members) > spec.player_count:
             raise InvalidGameSpec(f"{len(spec.members)} members for {spec.player_count} seats")
+        if spec.fixed_seats is not None and (
+            len(spec.fixed_seats) != spec.player_count or len(spec.members) != spec.player_count
+        ):
+            raise InvalidGameSpec("a game of fixed seats lists every member, in seat order, and every seat")
         ids = [m.member_id for m in spec.members]
     if len(set(ids)) != len(ids):
         raise InvalidGameSpec("a player cannot take two seats")
@@ -783,6 +808,7 @@ class _Seat(NamedTuple):
     role: str
     character: str
     special: str | None = None
+    legacy_bonus: int = 0
 
 
 def _start(engine: GameEngine, seats: Sequence[Any], position: object | None) -> PlayedGame:
@@ -804,6 +830,19 @@ def _deal_and_start(
     started = list(game.events)
     opening = _roll_online(engine, game, seed, 0, fairness.dice, fairness.draws_version)
     return [SeatsDealt(members=tuple(seated)), *started, *opening]
+
+
+def _start_fixed(
+    engine: GameEngine, seed: bytes, members: list[str], seats: Sequence[Any], fairness: Fairness
+) -> list[msgspec.Struct]:
+    """An online game whose seats were fixed before it (a UA5 series' next game): the members
+    sit in the order given, the game's seed deals only OS3's special cards, then the start and
+    the opening roll."""
+    dealt = with_special_roles(fairness, seed, seats, engine.ruleset)
+    game = _start(engine, dealt, None)
+    started = list(game.events)  # before the opening roll adds its own
+    opening = _roll_online(engine, game, seed, 0, fairness.dice, fairness.draws_version)
+    return [SeatsDealt(members=tuple(members)), *started, *opening]
 
 
 def _roll_online(

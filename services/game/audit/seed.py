@@ -122,6 +122,15 @@ def check_deal(stream: GameStream, seed: bytes) -> AuditCheck:
     created = stream.created
     fairness = created.derivations or FAIRNESS_V1
     versions = " ".join(v for v in (fairness.deal, fairness.special_roles_version) if v is not None)
+    series, previous = created.context.series_id, created.context.previous_game_id
+    if series is not None and previous is not None:
+        # UA5: the seats come from the series' legacy (its own seed and the players' decisions);
+        # the series' audit checks them against game {previous}'s result
+        return passed(
+            DEAL,
+            f"the seats of event {stream.started.number} were set by series {series} after game "
+            f"{previous} (the series' audit re-derives them)",
+        )
     try:
         seated, seats = deal_seats(fairness, seed, members, created.sheriff_member, created.ruleset)
     except UnknownDerivation as error:

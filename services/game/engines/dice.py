@@ -285,7 +285,8 @@ class DiceEngine:
             special = None if given is None else SpecialRole(given)
         except ValueError:
             raise InvalidSetup(f"{seat.player}: {given!r} is not a special role") from None
-        return Seat(player=seat.player, role=role, character=character, special=special)  # type: ignore[arg-type]
+        bonus = getattr(seat, "legacy_bonus", 0)  # UA5: a designated Sheriff's extra life
+        return Seat(player=seat.player, role=role, character=character, special=special, legacy_bonus=bonus)  # type: ignore[arg-type]
 
     def _check_pool(self, seats: Sequence[Seat]) -> None:
         """Every seat's character is in the ruleset's pool: the characters of its modules,

@@ -249,7 +249,7 @@ class LegacyPlan:
 
     def survivors(self) -> list[PlayerId]:
         assert self._p.sheriff is not None
-        return [p for p in self._from_sheriff() if self._results[p].alive]
+        return [p for p in self.from_sheriff() if self._results[p].alive]
 
     def eliminated(self) -> list[PlayerId]:
         """Eliminated players in order of elimination."""
@@ -257,7 +257,7 @@ class LegacyPlan:
         order = self.finished.eliminated_order
         if order is not None and set(order) >= dead:
             return [p for p in order if p in dead]
-        rank = {p: i for i, p in enumerate(self._from_sheriff())}
+        rank = {p: i for i, p in enumerate(self.from_sheriff())}
         return sorted(dead, key=lambda p: (self._results[p].eliminated_turn or 0, rank[p]))
 
     def used(self) -> set[CharacterId]:
@@ -270,7 +270,7 @@ class LegacyPlan:
         """The next game's character pool (§1 pool rules), sorted by id."""
         return sorted(self.rules.characters)
 
-    def _from_sheriff(self) -> list[PlayerId]:
+    def from_sheriff(self) -> list[PlayerId]:
         seats = list(self.finished.seats)
         assert self._p.sheriff is not None
         i = seats.index(self._p.sheriff)
@@ -316,7 +316,7 @@ class LegacyPlan:
         p = self._p
         assert p.sheriff is not None and p.roles is not None and p.keeps is not None
         chosen = p.characters or {}
-        roles = dict(zip([x for x in self._from_sheriff() if x != p.sheriff], p.roles, strict=True))
+        roles = dict(zip([x for x in self.from_sheriff() if x != p.sheriff], p.roles, strict=True))
         roles[p.sheriff] = Role.SHERIFF
         seats = []
         for seat in self.finished.started.seats:

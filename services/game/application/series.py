@@ -1,0 +1,559 @@
+"""UA5 legacy series: a club's run of games with the same players (RULINGS-expansions §UA5).
+
+A series is its own stream, ``series-<id>``, in the event store::
+
+    SeriesOpened (club, members, ruleset, mode; online: the series seed's commitment)
+    → SeriesGameLinked (game 1) → SeriesDecisionRecorded × k → SeriesGameLinked (game 2) → …
+    → SeriesClosed (online: with the seed, revealed)
+
+Each game is an ordinary game (``GameService.create_game``), rated and recorded on its own; its
+``GameContext`` names the series and the previous game. Between two games the legacy plan
+(``rules/dice/undead/legacy.py``) asks, in order, the players' decisions and the draws: online
+the server draws from the series seed (``fairness/legacy.py``, ``legacy-1``) as soon as a draw is
+asked; at a table the scorekeeper enters each draw and the plan checks it. The roles draw is
+never written to the series stream: online it is derived when the next game is created, at a
+table it is entered as that game's seats, so the series record shows no hidden role. When the
+plan is complete the next game is created from it and linked.
+
+Who may do what: a club's organiser or admin opens and closes a series; a decision is the
+deciding player's (the member seated there) or, at a table, the scorekeeper's (whoever opened
+the series, or the club's scorekeeper); a table draw is the scorekeeper's only. Every refusal
+stores nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import msgspec
+
+from event_store import NO_STREAM, ConcurrencyError, EventMetadata, Mapper, PostgresEventStore
+from services.game.application.errors import GameNotFound, InvalidGameSpec, NotAllowed
+from services.game.application.lifecycle import GameContext, GameMode
+from services.game.application.service import (
+    Actor,
+    ActorKind,
+    GameService,
+    Member,
+    NewGame,
+    TableSeat,
+    check_new_ruleset,
+)
+from services.game.application.session import GameSession, GameStatus
+from services.game.fairness.dice import commitment, new_seed
+from services.game.fairness.legacy import draw, draw_while_asked
+from services.game.fairness.registry import CURRENT_LEGACY, legacy_derivation
+from services.game.fairness.vault import SeedVault
+from services.game.rules.dice import events as ev
+from services.game.rules.dice.modules import rules_of
+from services.game.rules.dice.undead.legacy import (
+    DECISIONS,
+    ENTRY_KIND,
+    FinishedGame,
+    LegacyEntry,
+    LegacyError,
+    LegacyPlan,
+    RolesDrawn,
+    entry_text,
+)
+from services.game.rules.ruleset import ModuleId, Ruleset
+
+SERIES_CATEGORY = "series"
+_SERIES_ID = re.compile(r"^[A-Za-z0-9_-]{1,60}$")
+
+
+def series_stream(series_id: str) -> str:
+    return f"{SERIES_CATEGORY}-{series_id}"
+
+
+def seed_key(series_id: str) -> str:
+    """The vault's key of a series seed: never a valid game id (game ids have no ``/``)."""
+    return f"series/{series_id}"
+
+
+def game_id_of(series_id: str, number: int) -> str:
+    return f"{series_id}.g{number}"
+
+
+# --- events ---------------------------------------------------------------------------------------
+
+
+class SeriesEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True):
+    VERSION: ClassVar[int] = 1
+
+
+class SeriesMember(msgspec.Struct, frozen=True, kw_only=True):
+    member_id: str
+    name: str
+
+
+class SeriesOpened(SeriesEvent, frozen=True, kw_only=True):
+    series_id: str
+    club_id: str
+    opened_by: str
+    mode: GameMode
+    members: tuple[SeriesMember, ...]
+    ruleset: Ruleset
+    seed_commitment: str | None = None
+    """Online: sha256 of the series seed in hex; the seed is revealed when the series closes."""
+    legacy: str | None = None
+    """Online: the derivation of the draws between games (``legacy-1``)."""
+
+
+class SeriesGameLinked(SeriesEvent, frozen=True, kw_only=True):
+    number: int
+    """1 for the first game of the series."""
+    game_id: str
+    previous_game_id: str | None = None
+
+
+class SeriesDecisionRecorded(SeriesEvent, frozen=True, kw_only=True):
+    """A decision or a draw before game ``number`` (never the roles: those are the game's)."""
+
+    number: int
+    entry: LegacyEntry
+    by: str
+    """The member who decided, the scorekeeper who entered it, or ``series-seed`` for a draw
+    the server made from the series seed."""
+
+
+class SeriesClosed(SeriesEvent, frozen=True, kw_only=True):
+    closed_by: str
+    reason: str = ""
+    seed: str | None = None
+    """Online: the series seed in hex (its sha256 is ``SeriesOpened.seed_commitment``)."""
+
+
+SERIES_EVENTS: tuple[type[SeriesEvent], ...] = (
+    SeriesOpened,
+    SeriesGameLinked,
+    SeriesDecisionRecorded,
+    SeriesClosed,
+)
+SERIES_MAPPER = Mapper()
+for _cls in SERIES_EVENTS:
+    SERIES_MAPPER.register(_cls, schema_version=_cls.VERSION)
+SEED_DRAW = "series-seed"
+
+
+# --- errors --------------------------------------------------------------------------------------
+
+
+class SeriesNotFound(GameNotFound):
+    def __init__(self, series_id: str) -> None:
+        self.game_id = series_id
+        LookupError.__init__(self, f"no series {series_id!r}")
+
+
+class SeriesRefused(InvalidGameSpec):
+    """The series cannot do this now, or the rules refuse the entry; nothing was stored."""
+
+
+# --- the fold ------------------------------------------------------------------------------------
+
+
+class SeriesState:
+    def __init__(self, opened: SeriesOpened) -> None:
+        self.opened = opened
+        self.games: list[SeriesGameLinked] = []
+        self.entries: dict[int, list[SeriesDecisionRecorded]] = {}
+        self.closed: SeriesClosed | None = None
+        self.version = 1
+
+    @classmethod
+    def fold(cls, events: Sequence[SeriesEvent]) -> SeriesState:
+        first = events[0]
+        if not isinstance(first, SeriesOpened):
+            raise ValueError("a series stream opens with SeriesOpened")
+        state = cls(first)
+        for e in events[1:]:
+            state.apply(e)
+        return state
+
+    def apply(self, e: SeriesEvent) -> None:
+        match e:
+            case SeriesGameLinked():
+                self.games.append(e)
+            case SeriesDecisionRecorded():
+                self.entries.setdefault(e.number, []).append(e)
+            case SeriesClosed():
+                self.closed = e
+        self.version += 1
+
+    @property
+    def series_id(self) -> str:
+        return self.opened.series_id
+
+    @property
+    def next_number(self) -> int:
+        return len(self.games) + 1
+
+    def recorded(self, number: int) -> list[LegacyEntry]:
+        return [d.entry for d in self.entries.get(number, [])]
+
+
+# --- requests ------------------------------------------------------------------------------------
+
+
+class NewSeries(msgspec.Struct, frozen=True, kw_only=True):
+    series_id: str
+    club_id: str
+    mode: GameMode
+    ruleset: Ruleset
+    members: tuple[Member, ...] = ()
+    """Online: the players (the first game deals their seats)."""
+    seats: tuple[TableSeat, ...] | None = None
+    """Table: the first game's seats as dealt at the table, clockwise."""
+
+
+class SeriesView(msgspec.Struct, frozen=True, kw_only=True):
+    series_id: str
+    club_id: str
+    mode: str
+    ruleset: str
+    members: list[SeriesMember]
+    status: str
+    """``open`` or ``closed``."""
+    games: list[dict[str, Any]]
+    decisions: list[dict[str, Any]]
+    standing: list[dict[str, Any]]
+    asked: dict[str, Any] | None
+    """The question the series waits for before its next game (None while a game is played or
+    once it is closed)."""
+    seed_commitment: str | None = None
+    seed: str | None = None
+
+
+# --- the service ---------------------------------------------------------------------------------
+
+
+class SeriesService:
+    def __init__(self, store: PostgresEventStore, games: GameService, seeds: SeedVault) -> None:
+        self.store = store
+        self.games = games
+        self.seeds = seeds
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    async def load(self, series_id: str) -> SeriesState:
+        if not _SERIES_ID.fullmatch(series_id):
+            raise SeriesNotFound(series_id)
+        recorded = await self.store.read_stream(series_stream(series_id))
+        if not recorded:
+            raise SeriesNotFound(series_id)
+        return SeriesState.fold([SERIES_MAPPER.to_domain(r) for r in recorded])  # type: ignore[misc]
+
+    async def list_for(self, club_id: str) -> list[SeriesState]:
+        found: list[SeriesState] = []
+        after = 0
+        while True:
+            batch = await self.store.read_category(SERIES_CATEGORY, after_position=after, limit=500)
+            if not batch:
+                break
+            after = batch[-1].position
+            for r in batch:
+                if r.type == "SeriesOpened" and r.data.get("club_id") == club_id:
+                    found.append(await self.load(str(r.data["series_id"])))
+        return found
+
+    async def plan(self, state: SeriesState) -> tuple[LegacyPlan | None, GameSession | None]:
+        """The legacy plan toward the next game (None while the last game is not over)."""
+        if not state.games:
+            return None, None
+        last = await self.games.load(state.games[-1].game_id)
+        if last.status is not GameStatus.ENDED or last.game is None:
+            return None, last
+        finished = FinishedGame.from_events(last.game.events)
+        plan = LegacyPlan(finished, rules_of(state.opened.ruleset), state.recorded(state.next_number))
+        if state.opened.mode is GameMode.ONLINE and state.closed is None:
+            # the draws the plan asks before the next decision, made from the series seed (the
+            # next decision records them); the roles draw waits for the game's creation
+            plan = _draw_public(await self.seeds.seed_of(seed_key(state.series_id)), state.next_number, plan)
+        return plan, last
+
+    async def view(self, state: SeriesState) -> SeriesView:
+        games: list[dict[str, Any]] = []
+        wins: dict[str, int] = {m.member_id: 0 for m in state.opened.members}
+        played: dict[str, int] = dict.fromkeys(wins, 0)
+        for link in state.games:
+            session = await self.games.load(link.game_id)
+            row: dict[str, Any] = {
+                "number": link.number,
+                "game_id": link.game_id,
+                "previous_game_id": link.previous_game_id,
+                "status": session.status.value,
+            }
+            if session.status is GameStatus.ENDED and session.game is not None:
+                ended = session.game.events[-1]
+                if isinstance(ended, ev.GameEnded):
+                    winners = [session.seat_members.get(p, p) for p in ended.winners]
+                    row["winners"] = winners
+                    for member in session.seat_members.values():
+                        played[member] = played.get(member, 0) + 1
+                    for w in winners:
+                        wins[w] = wins.get(w, 0) + 1
+            games.append(row)
+        decisions = [
+            {
+                "number": d.number,
+                "kind": ENTRY_KIND[type(d.entry)].value,
+                "entry": entry_text(d.entry),
+                "by": d.by,
+            }
+            for n in sorted(state.entries)
+            for d in state.entries[n]
+        ]
+        names = {m.member_id: m.name for m in state.opened.members}
+        ranked = sorted(wins.items(), key=lambda mw: (-mw[1], names.get(mw[0], mw[0])))
+        standing: list[dict[str, Any]] = [
+            {"member_id": m, "name": names.get(m, m), "games": played.get(m, 0), "wins": w} for m, w in ranked
+        ]
+        asked: dict[str, Any] | None = None
+        if state.closed is None:
+            plan, last = await self.plan(state)
+            if plan is not None and last is not None and plan.asked is not None:
+                q = plan.asked
+                asked = {
+                    "number": state.next_number,
+                    "ask": q.ask.value,
+                    "seat": q.player,
+                    "member_id": last.seat_members.get(q.player),
+                    "draw": q.is_draw,
+                    "among": list(q.among),
+                }
+        opened = state.opened
+        return SeriesView(
+            series_id=opened.series_id,
+            club_id=opened.club_id,
+            mode=opened.mode.value,
+            ruleset=opened.ruleset.text,
+            members=list(opened.members),
+            status="open" if state.closed is None else "closed",
+            games=games,
+            decisions=decisions,
+            standing=standing,
+            asked=asked,
+            seed_commitment=opened.seed_commitment,
+            seed=None if state.closed is None else state.closed.seed,
+        )
+
+    # -- writing ----------------------------------------------------------------------------------
+
+    async def open(self, spec: NewSeries, *, opened_by: str, command_id: str) -> SeriesState:
+        """Open ``spec`` and create its first game; nothing is stored if either is refused."""
+        if not _SERIES_ID.fullmatch(spec.series_id):
+            raise SeriesRefused(
+                f"{spec.series_id!r} is not a valid series id (letters, digits, _ -; 1 to 60)"
+            )
+        if not spec.ruleset.has(ModuleId.UA5):
+            raise SeriesRefused("a legacy series plays UA5: add UA5 to its modules")
+        if spec.mode is GameMode.TABLE:
+            if not spec.seats:
+                raise SeriesRefused("a table series lists its first game's seats")
+            members = tuple(SeriesMember(member_id=s.member_id, name=s.name) for s in spec.seats)
+        else:
+            if spec.seats is not None:
+                raise SeriesRefused("an online series is dealt by the server: give members, not seats")
+            members = tuple(SeriesMember(member_id=m.member_id, name=m.name) for m in spec.members)
+        count = len(members)
+        check_new_ruleset(spec.ruleset, count)
+        if len({m.member_id for m in members}) != count:
+            raise SeriesRefused("a player cannot take two seats")
+        if await self.store.stream_version(series_stream(spec.series_id)) > 0:
+            raise SeriesRefused(f"series {spec.series_id} exists already")
+        seed_commitment = None
+        if spec.mode is GameMode.ONLINE:
+            seed = await self.seeds.keep(seed_key(spec.series_id), new_seed())
+            seed_commitment = commitment(seed)
+        opened = SeriesOpened(
+            series_id=spec.series_id,
+            club_id=spec.club_id,
+            opened_by=opened_by,
+            mode=spec.mode,
+            members=members,
+            ruleset=spec.ruleset,
+            seed_commitment=seed_commitment,
+            legacy=CURRENT_LEGACY if spec.mode is GameMode.ONLINE else None,
+        )
+        game_id = game_id_of(spec.series_id, 1)
+        context = GameContext(series_id=spec.series_id)
+        first = NewGame(
+            mode=spec.mode,
+            player_count=count,
+            members=()
+            if spec.mode is GameMode.TABLE
+            else tuple(Member(member_id=m.member_id, name=m.name) for m in members),
+            seats=spec.seats,
+            context=context,
+            game_id=game_id,
+            ruleset=spec.ruleset,
+        )
+        actor = Actor(kind=ActorKind.ORGANISER, id=opened_by)
+        await self.games.create_game(first, command_id=f"{command_id}/game/1", actor=actor)
+        link = SeriesGameLinked(number=1, game_id=game_id)
+        await self._append(spec.series_id, [opened, link], 0, command_id, opened_by)
+        return await self.load(spec.series_id)
+
+    async def decide(
+        self, series_id: str, entry: LegacyEntry, *, member_id: str, scorekeeper: bool, command_id: str
+    ) -> SeriesState:
+        """Record ``entry`` before the series' next game; create that game when the plan is
+        complete. ``scorekeeper``: the caller keeps the score of this table series."""
+        state = await self.load(series_id)
+        if state.closed is not None:
+            raise SeriesRefused(f"series {series_id} is closed")
+        plan, last = await self.plan(state)
+        if plan is None or last is None:
+            raise SeriesRefused(
+                f"game {state.games[-1].game_id} of series {series_id} is not over: nothing is decided yet"
+            )
+        q = plan.asked
+        kind = ENTRY_KIND[type(entry)]
+        if q is None:
+            raise SeriesRefused(f"series {series_id} asks nothing now")
+        online = state.opened.mode is GameMode.ONLINE
+        if kind in DECISIONS:
+            seated = last.seat_members.get(entry.player)
+            if seated != member_id and not (scorekeeper and not online):
+                raise NotAllowed(
+                    f"{kind.value} for seat {entry.player} is the decision of the player seated there"
+                    + ("" if online else " or of the table's scorekeeper")
+                )
+            by = member_id
+        else:
+            if online:
+                raise NotAllowed(f"in an online series the server draws {kind.value} from the series seed")
+            if not scorekeeper:
+                raise NotAllowed(f"a draw ({kind.value}) is entered by the table's scorekeeper")
+            by = member_id
+        try:
+            after = plan.enter(entry)
+        except LegacyError as error:
+            raise SeriesRefused(str(error)) from None
+        number = state.next_number
+        new: list[SeriesEvent] = [
+            SeriesDecisionRecorded(number=number, entry=e, by=SEED_DRAW)
+            for e in plan.entries[len(state.recorded(number)) :]
+        ]  # online: the draws made before this decision
+        if not isinstance(entry, RolesDrawn):
+            new.append(SeriesDecisionRecorded(number=number, entry=entry, by=by))
+        if online:
+            seed = await self.seeds.seed_of(seed_key(series_id))
+            before = len(after.entries)
+            after = _draw_public(seed, number, after)
+            new += [
+                SeriesDecisionRecorded(number=number, entry=e, by=SEED_DRAW) for e in after.entries[before:]
+            ]
+            if after.asked is not None and after.asked.ask.value == "roles":
+                after = after.enter(draw(seed, number, after.asked))
+        if after.setup is not None:
+            link = await self._create_next(state, last, after, command_id)
+            new.append(link)
+        await self._append(series_id, new, state.version, command_id, member_id)
+        return await self.load(series_id)
+
+    async def close(self, series_id: str, *, closed_by: str, reason: str, command_id: str) -> SeriesState:
+        state = await self.load(series_id)
+        if state.closed is not None:
+            raise SeriesRefused(f"series {series_id} is closed already")
+        seed = None
+        if state.opened.mode is GameMode.ONLINE:
+            seed = (await self.seeds.seed_of(seed_key(series_id))).hex()
+        closed = SeriesClosed(closed_by=closed_by, reason=reason, seed=seed)
+        await self._append(series_id, [closed], state.version, command_id, closed_by)
+        return await self.load(series_id)
+
+    async def _create_next(
+        self, state: SeriesState, last: GameSession, plan: LegacyPlan, command_id: str
+    ) -> SeriesGameLinked:
+        setup = plan.setup
+        assert setup is not None
+        number = state.next_number
+        previous = state.games[-1].game_id
+        members = [last.seat_members[s.player] for s in setup.seats]
+        names = last.member_names()
+        game_id = game_id_of(state.series_id, number)
+        context = GameContext(series_id=state.series_id, previous_game_id=previous)
+        ruleset = state.opened.ruleset
+        if state.opened.mode is GameMode.ONLINE:
+            spec = NewGame(
+                mode=GameMode.ONLINE,
+                player_count=len(members),
+                members=tuple(Member(member_id=m, name=names.get(m, m)) for m in members),
+                fixed_seats=setup.seats,
+                context=context,
+                game_id=game_id,
+                ruleset=ruleset,
+            )
+        else:
+            seats = tuple(
+                TableSeat(
+                    member_id=m,
+                    name=names.get(m, m),
+                    role=s.role.value,
+                    character=s.character.value,
+                    legacy_bonus=s.legacy_bonus,
+                )
+                for m, s in zip(members, setup.seats, strict=True)
+            )
+            spec = NewGame(
+                mode=GameMode.TABLE,
+                player_count=len(members),
+                seats=seats,
+                context=context,
+                game_id=game_id,
+                ruleset=ruleset,
+            )
+        actor = Actor(kind=ActorKind.ORGANISER, id=state.opened.opened_by)
+        await self.games.create_game(spec, command_id=f"{state.series_id}/game/{number}", actor=actor)
+        return SeriesGameLinked(number=number, game_id=game_id, previous_game_id=previous)
+
+    async def _append(
+        self, series_id: str, events: Sequence[SeriesEvent], expected: int, command_id: str, actor: str
+    ) -> None:
+        metadata = EventMetadata(actor=actor, command_id=command_id)
+        new = [
+            SERIES_MAPPER.to_new_event(
+                e, event_id=uuid.uuid5(_SERIES_EVENT_IDS, f"{series_id}/{command_id}/{i}"), metadata=metadata
+            )
+            for i, e in enumerate(events)
+        ]
+        try:
+            await self.store.append(
+                series_stream(series_id), new, expected_version=NO_STREAM if expected == 0 else expected
+            )
+        except ConcurrencyError:
+            raise SeriesRefused(f"series {series_id} changed meanwhile: ask again") from None
+
+
+_SERIES_EVENT_IDS = uuid.UUID(hashlib.sha256(b"bang-league series events").hexdigest()[:32])
+
+
+def _draw_public(seed: bytes, number: int, plan: LegacyPlan) -> LegacyPlan:
+    """The plan with the draws it asks entered from the seed, up to a decision or the roles."""
+    while (q := plan.asked) is not None and q.is_draw and q.ask.value != "roles":
+        plan = plan.enter(draw(seed, number, q))
+    return plan
+
+
+__all__ = [
+    "SERIES_EVENTS",
+    "SERIES_MAPPER",
+    "NewSeries",
+    "SeriesClosed",
+    "SeriesDecisionRecorded",
+    "SeriesGameLinked",
+    "SeriesNotFound",
+    "SeriesOpened",
+    "SeriesRefused",
+    "SeriesService",
+    "SeriesState",
+    "SeriesView",
+    "draw_while_asked",
+    "legacy_derivation",
+    "series_stream",
+]
