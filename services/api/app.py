@@ -53,6 +53,7 @@ from services.game.edge.fanout import GameFanout, fanout_channel, redis_client
 from services.game.edge.gateway import GameGateway
 from services.game.edge.http import GameController, RecordController
 from services.game.edge.http_tokens import TokenController
+from services.game.edge.series_http import SeriesController
 from services.game.edge.tokens import Principal, TokenVault, revocation_channel
 from services.game.fairness.vault import SeedVault
 from services.league.edge.http import LEAGUE_CONTROLLERS, provide_organiser
@@ -241,6 +242,7 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
         route_handlers=[
             GameController,
             RecordController,
+            SeriesController,
             TokenController,
             *ACCOUNT_CONTROLLERS,
             *CLUB_CONTROLLERS,

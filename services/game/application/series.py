@@ -44,22 +44,21 @@ from services.game.application.service import (
     check_new_ruleset,
 )
 from services.game.application.session import GameSession, GameStatus
-from services.game.fairness.dice import commitment, new_seed
-from services.game.fairness.legacy import draw, draw_while_asked
-from services.game.fairness.registry import CURRENT_LEGACY, legacy_derivation
-from services.game.fairness.vault import SeedVault
-from services.game.rules.dice import events as ev
-from services.game.rules.dice.modules import rules_of
-from services.game.rules.dice.undead.legacy import (
+from services.game.engines.legacy import (
     DECISIONS,
     ENTRY_KIND,
-    FinishedGame,
+    GameEnded,
     LegacyEntry,
     LegacyError,
     LegacyPlan,
     RolesDrawn,
     entry_text,
+    legacy_plan,
 )
+from services.game.fairness.dice import commitment, new_seed
+from services.game.fairness.legacy import draw, draw_while_asked
+from services.game.fairness.registry import CURRENT_LEGACY, legacy_derivation
+from services.game.fairness.vault import SeedVault
 from services.game.rules.ruleset import ModuleId, Ruleset
 
 SERIES_CATEGORY = "series"
@@ -267,8 +266,7 @@ class SeriesService:
         last = await self.games.load(state.games[-1].game_id)
         if last.status is not GameStatus.ENDED or last.game is None:
             return None, last
-        finished = FinishedGame.from_events(last.game.events)
-        plan = LegacyPlan(finished, rules_of(state.opened.ruleset), state.recorded(state.next_number))
+        plan = legacy_plan(last.game.events, state.opened.ruleset, state.recorded(state.next_number))
         if state.opened.mode is GameMode.ONLINE and state.closed is None:
             # the draws the plan asks before the next decision, made from the series seed (the
             # next decision records them); the roles draw waits for the game's creation
@@ -289,7 +287,7 @@ class SeriesService:
             }
             if session.status is GameStatus.ENDED and session.game is not None:
                 ended = session.game.events[-1]
-                if isinstance(ended, ev.GameEnded):
+                if isinstance(ended, GameEnded):
                     winners = [session.seat_members.get(p, p) for p in ended.winners]
                     row["winners"] = winners
                     for member in session.seat_members.values():
