@@ -191,3 +191,88 @@ async def test_a_tampered_draw_is_named_by_the_series_audit() -> None:
     assert report.first_divergence is not None
     assert report.first_divergence.startswith("before game 2 (t.g2): the series seed draws ")
     assert f"but the series recorded {first.entry.player} draws {other}" in report.first_divergence
+
+
+async def test_a_table_series_takes_draws_from_its_scorekeeper_only_and_checks_them() -> None:
+    from services.game.application.service import NewGame, TableSeat
+    from services.game.records import inputs_from_events
+    from services.game.rules.dice.undead.legacy import RolesDrawn, SheriffDrawn
+
+    store = MemoryEventStore(mapper=GAME_MAPPER)
+    vault = MemorySeedVault()
+    games = GameService(store, vault)  # type: ignore[arg-type]
+    series = SeriesService(store, games, vault)  # type: ignore[arg-type]
+    ruleset = ruleset_of(["UA5"])
+    keeper = Actor(kind=ActorKind.ORGANISER, id="keeper")
+    # a game played online gives the table its seats and every input, entered again by the keeper
+    members = tuple(Member(member_id=f"m{i}", name=f"P{i}") for i in range(1, 6))
+    await games.create_game(
+        NewGame(mode=GameMode.ONLINE, player_count=5, members=members, ruleset=ruleset, game_id="src"),
+        command_id="src",
+        actor=keeper,
+    )
+    await play_to_end(games, "src", 5)
+    source = await games.load("src")
+    assert source.game is not None
+    started = source.game.events[0]
+    assert isinstance(started, ev.GameStarted)
+    seats = tuple(
+        TableSeat(
+            member_id=source.seat_members[s.player],
+            name=s.player,
+            role=s.role.value,
+            character=s.character.value,
+        )
+        for s in started.seats
+    )
+    spec = NewSeries(series_id="tab", club_id="c", mode=GameMode.TABLE, ruleset=ruleset, seats=seats)
+    state = await series.open(spec, opened_by="keeper", command_id="open")
+    assert state.opened.seed_commitment is None and state.opened.legacy is None
+    for n, command in enumerate(inputs_from_events(source.game.events[1:])):
+        await games.play("tab.g1", command, actor=keeper, command_id=f"t{n}")
+    assert (await games.load("tab.g1")).status is GameStatus.ENDED
+
+    rng = random.Random(5)
+    refused_draw = False
+    for n in range(40):
+        if len(state.games) == 2:
+            break
+        view = await series.view(state)
+        asked = view.asked
+        assert asked is not None
+        ask, seat, among = Ask(asked["ask"]), asked["seat"], asked["among"]
+        entry: LegacyEntry
+        if ask is Ask.SHERIFF_DRAW:
+            entry = SheriffDrawn(player=PlayerId(rng.choice(among)))
+        elif ask is Ask.CHARACTER_DRAW:
+            used = started.seats[0].character
+            with pytest.raises(SeriesRefused, match="was used in the finished game"):
+                await series.decide(
+                    "tab",
+                    CharacterDrawn(player=PlayerId(seat), character=used),
+                    member_id="keeper",
+                    scorekeeper=True,
+                    command_id="bad",
+                )
+            entry = CharacterDrawn(player=PlayerId(seat), character=CharacterId(rng.choice(among)))
+        elif ask is Ask.ROLES_DRAW:
+            entry = RolesDrawn(
+                player=PlayerId(seat), roles=tuple(Role(r) for r in rng.sample(among, len(among)))
+            )
+        else:
+            entry = answer(ask, seat, among, rng)
+        if asked["draw"] and not refused_draw:  # a player may not enter a table draw
+            with pytest.raises(NotAllowed, match="entered by the table's scorekeeper"):
+                await series.decide("tab", entry, member_id="m1", scorekeeper=False, command_id="p")
+            refused_draw = True
+        # the scorekeeper enters everything, decisions included, as the table said them
+        state = await series.decide("tab", entry, member_id="keeper", scorekeeper=True, command_id=f"d{n}")
+    assert refused_draw
+    second = await games.load("tab.g2")
+    assert second.mode is GameMode.TABLE and second.created.context.previous_game_id == "tab.g1"
+    assert second.seat_members == (await games.load("tab.g1")).seat_members
+    report = await audit_series(store, series, "tab")  # type: ignore[arg-type]
+    assert report.clean, report.verdict
+    assert report.links_checked == 1 and report.draws_rederived == 0
+    view = await series.view(state)
+    assert all(d["kind"] != "roles" for d in view.decisions)  # the roles are the game's, hidden there
