@@ -478,7 +478,11 @@ class GameGateway:
                 seed=visible["seed"],
                 fairness=session.created.derivations,
             ),
-            meta=RecordMeta(game_id=game_id),
+            meta=RecordMeta(
+                game_id=game_id,
+                series_id=session.created.context.series_id,
+                previous_game_id=session.created.context.previous_game_id,
+            ),
             ruleset=session.created.ruleset,
         )
         return record_to_object(record)

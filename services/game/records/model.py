@@ -51,6 +51,10 @@ class RecordMeta(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """ISO 8601 date or date-time."""
     club: str | None = None
     notes: str | None = None
+    series_id: str | None = None
+    """UA5: the legacy series the game belongs to (RULINGS-expansions §8)."""
+    previous_game_id: str | None = None
+    """UA5: the series' game before this one."""
 
 
 class GameRecord(msgspec.Struct, frozen=True, kw_only=True):

@@ -76,6 +76,8 @@ class _Seat(msgspec.Struct, forbid_unknown_fields=True):
     character: CharacterId
     special: SpecialRole | None = None
     """OS3's special role card."""
+    legacy_bonus: Annotated[int, msgspec.Meta(ge=0, le=1)] = 0
+    """UA5: a designated Sheriff's extra life (the rules check it is on the Sheriff, with UA5)."""
 
 
 class _PlayerPosition(msgspec.Struct, forbid_unknown_fields=True):
@@ -124,6 +126,8 @@ class _Meta(msgspec.Struct, forbid_unknown_fields=True):
     played_at: Date | None = None
     club: Name | None = None
     notes: Notes | None = None
+    series_id: GameId | None = None
+    previous_game_id: GameId | None = None
 
 
 class _Record(msgspec.Struct, forbid_unknown_fields=True):
@@ -196,7 +200,13 @@ def _from_object(obj: Mapping[str, Any]) -> GameRecord:
                 "'_', '.' or '-', starting with a letter or digit"
             )
     seats = tuple(
-        Seat(player=PlayerId(s.player), role=s.role, character=s.character, special=s.special)
+        Seat(
+            player=PlayerId(s.player),
+            role=s.role,
+            character=s.character,
+            special=s.special,
+            legacy_bonus=s.legacy_bonus,
+        )
         for s in wire.seats
     )
     position = None if wire.position is None else _position(wire.position)
@@ -222,7 +232,14 @@ def _from_object(obj: Mapping[str, Any]) -> GameRecord:
         options=RecordOptions(
             dice=options.dice, seed_commitment=options.seed_commitment, seed=options.seed, fairness=fairness
         ),
-        meta=RecordMeta(game_id=meta.game_id, played_at=meta.played_at, club=meta.club, notes=meta.notes),
+        meta=RecordMeta(
+            game_id=meta.game_id,
+            played_at=meta.played_at,
+            club=meta.club,
+            notes=meta.notes,
+            series_id=meta.series_id,
+            previous_game_id=meta.previous_game_id,
+        ),
         ruleset=ruleset,
     )
 

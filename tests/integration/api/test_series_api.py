@@ -122,6 +122,8 @@ async def test_a_series_is_opened_decided_linked_listed_closed_and_audited_over_
     )
     assert closed.status_code == 200, closed.text
     assert closed.json()["status"] == "closed" and closed.json()["seed"]
+    record = (await client.get("/games/legacy-1.g2/record")).json()
+    assert record["meta"]["series_id"] == "legacy-1" and record["meta"]["previous_game_id"] == "legacy-1.g1"
     audit = (await client.get("/series/legacy-1/audit")).json()
     assert audit["clean"], audit["verdict"]
     assert audit["links_checked"] == 1 and len(audit["games"]) == 2

@@ -326,3 +326,25 @@ def test_the_engine_refuses_a_bonus_without_ua5_or_off_the_sheriff() -> None:
     # a seat without the bonus encodes as before (omitted)
     assert b"legacy_bonus" not in msgspec.json.encode(seats[0])
     assert b'"legacy_bonus":1' in msgspec.json.encode(with_bonus[0])
+
+
+def test_a_series_games_record_carries_the_bonus_and_the_series_and_reads_back() -> None:
+    import json
+
+    from services.game.records import read_record, write_record
+    from services.game.records.model import RecordMeta
+    from services.game.records.writer import record_from_events
+    from services.game.rules.ruleset import ruleset_of
+    from tests.unit.records.test_schema import VALIDATOR
+
+    seats = [
+        Seat(player=p, role=r, character=CharacterId(c)) for p, r, c in zip(P, ROLES, CHARACTERS, strict=True)
+    ]
+    seats[0] = Seat(player=P[0], role=Role.SHERIFF, character=CharacterId.PAUL_REGRET, legacy_bonus=1)
+    game = Game.start(seats, rules=UA5_RULES)
+    meta = RecordMeta(game_id="s.g2", series_id="s", previous_game_id="s.g1")
+    text = write_record(record_from_events(game.events, meta=meta, ruleset=ruleset_of(["UA5"])))
+    assert not list(VALIDATOR.iter_errors(json.loads(text)))
+    back = read_record(json.loads(text))
+    assert back.seats[0].legacy_bonus == 1 and back.seats[1].legacy_bonus == 0
+    assert (back.meta.series_id, back.meta.previous_game_id) == ("s", "s.g1")
