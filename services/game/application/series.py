@@ -162,6 +162,8 @@ class SeriesState:
         self.entries: dict[int, list[SeriesDecisionRecorded]] = {}
         self.closed: SeriesClosed | None = None
         self.version = 1
+        self.commands: set[str] = set()
+        """The command ids of the writes so far: the same command again changes nothing."""
 
     @classmethod
     def fold(cls, events: Sequence[SeriesEvent]) -> SeriesState:
@@ -244,7 +246,9 @@ class SeriesService:
         recorded = await self.store.read_stream(series_stream(series_id))
         if not recorded:
             raise SeriesNotFound(series_id)
-        return SeriesState.fold([SERIES_MAPPER.to_domain(r) for r in recorded])  # type: ignore[misc]
+        state = SeriesState.fold([SERIES_MAPPER.to_domain(r) for r in recorded])  # type: ignore[misc]
+        state.commands = {r.metadata.command_id for r in recorded if r.metadata.command_id is not None}
+        return state
 
     async def list_for(self, club_id: str) -> list[SeriesState]:
         found: list[SeriesState] = []
@@ -362,6 +366,9 @@ class SeriesService:
         if len({m.member_id for m in members}) != count:
             raise SeriesRefused("a player cannot take two seats")
         if await self.store.stream_version(series_stream(spec.series_id)) > 0:
+            existing = await self.load(spec.series_id)
+            if command_id in existing.commands and existing.opened.opened_by == opened_by:
+                return existing  # the same open again: answered with the series
             raise SeriesRefused(f"series {spec.series_id} exists already")
         seed_commitment = None
         if spec.mode is GameMode.ONLINE:
@@ -402,6 +409,8 @@ class SeriesService:
         """Record ``entry`` before the series' next game; create that game when the plan is
         complete. ``scorekeeper``: the caller keeps the score of this table series."""
         state = await self.load(series_id)
+        if command_id in state.commands:
+            return state  # the same command again changes nothing
         if state.closed is not None:
             raise SeriesRefused(f"series {series_id} is closed")
         plan, last = await self.plan(state)
@@ -456,6 +465,8 @@ class SeriesService:
 
     async def close(self, series_id: str, *, closed_by: str, reason: str, command_id: str) -> SeriesState:
         state = await self.load(series_id)
+        if command_id in state.commands:
+            return state
         if state.closed is not None:
             raise SeriesRefused(f"series {series_id} is closed already")
         seed = None

@@ -93,6 +93,13 @@ async def test_a_series_is_opened_decided_linked_listed_closed_and_audited_over_
         )
         assert done.status_code == 201, done.text
     assert [g["game_id"] for g in view["games"]] == ["legacy-1.g1", "legacy-1.g2"]
+    # the same command again changes nothing (the last decision, sent twice)
+    again = await client.post(
+        "/series/legacy-1/decisions", json=decision, headers=by_id[str(asked["member_id"])].auth
+    )
+    assert again.status_code == 201 and again.json()["games"] == view["games"]
+    reopened = await client.post("/series", json={**body, "members": members}, headers=organiser.auth)
+    assert reopened.status_code == 201 and len(reopened.json()["games"]) == 2
     assert view["games"][1]["previous_game_id"] == "legacy-1.g1"
     second = await games.load("legacy-1.g2")
     assert second.created.context.series_id == "legacy-1"

@@ -348,3 +348,35 @@ def test_a_series_games_record_carries_the_bonus_and_the_series_and_reads_back()
     back = read_record(json.loads(text))
     assert back.seats[0].legacy_bonus == 1 and back.seats[1].legacy_bonus == 0
     assert (back.meta.series_id, back.meta.previous_game_id) == ("s", "s.g1")
+
+
+def test_when_everybody_fell_at_once_everybody_chooses_and_nobody_keeps() -> None:
+    game = finished(
+        result(1, Role.SHERIFF, alive=False, by=None, turn=6, cause=Cause.INDIAN_ATTACK),
+        result(2, Role.RENEGADE, alive=False, by=None, turn=6, cause=Cause.INDIAN_ATTACK),
+        result(3, Role.OUTLAW, alive=False, by="p2", turn=2),
+        result(4, Role.OUTLAW, alive=False, by=None, turn=6, cause=Cause.INDIAN_ATTACK),
+        result(5, Role.DEPUTY, alive=False, by="p4", turn=4),
+        order=("p3", "p5", "p4", "p1", "p2"),
+    )
+    plan = LegacyPlan(game, UA5_RULES).enter(SheriffDrawn(player=P[4]))
+    assert plan.survivors() == []
+    for i, (p, c) in enumerate(
+        zip(
+            (2, 4, 3, 0, 1),
+            ("bart_cassidy", "black_jack", "el_gringo", "kit_carlson", "sid_ketchum"),
+            strict=True,
+        )
+    ):
+        assert asked(plan) == (Ask.CHOOSE_CHARACTER, P[p]), i
+        plan = plan.enter(ChooseCharacter(player=P[p], character=CharacterId(c)))
+    plan = plan.enter(RolesDrawn(player=P[4], roles=(Role.OUTLAW, Role.RENEGADE, Role.OUTLAW, Role.DEPUTY)))
+    setup = plan.setup
+    assert setup is not None and setup.sheriff == "p5"
+    assert [s.character for s in setup.seats] == [
+        "kit_carlson",
+        "sid_ketchum",
+        "bart_cassidy",
+        "el_gringo",
+        "black_jack",
+    ]

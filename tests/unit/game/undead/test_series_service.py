@@ -149,26 +149,29 @@ async def test_a_tampered_draw_is_named_by_the_series_audit() -> None:
     games = GameService(store, vault)  # type: ignore[arg-type]
     series = SeriesService(store, games, vault)  # type: ignore[arg-type]
     members = tuple(Member(member_id=f"m{i}", name=f"P{i}") for i in range(1, 5))
-    spec = NewSeries(
-        series_id="t", club_id="c", mode=GameMode.ONLINE, ruleset=ruleset_of(["UA5"]), members=members
-    )
-    state = await series.open(spec, opened_by="o", command_id="open")
-    # find a seed whose first game leaves a draw to the series seed (a survivor redrawing)
-    await play_to_end(games, "t.g1", 7)
     rng = random.Random(7)
-    while len(state.games) < 2:
-        asked = (await series.view(state)).asked
-        assert asked is not None
-        entry = answer(Ask(asked["ask"]), asked["seat"], asked["among"], rng)
-        if isinstance(entry, KeepCharacter):
-            entry = KeepCharacter(player=entry.player, keep=False)  # every survivor redraws
-        state = await series.decide(
-            "t", entry, member_id=asked["member_id"], scorekeeper=False, command_id=f"d{rng.random()}"
+    for attempt in range(20):  # until a survivor's redraw came from the seed (game seeds are new)
+        sid = f"t{attempt}"
+        spec = NewSeries(
+            series_id=sid, club_id="c", mode=GameMode.ONLINE, ruleset=ruleset_of(["UA5"]), members=members
         )
-    state = await series.close("t", closed_by="o", reason="", command_id="close")
-    assert (await audit_series(store, series, "t")).clean  # type: ignore[arg-type]
-    drawn = [d for d in state.entries[2] if d.by == SEED_DRAW]
+        state = await series.open(spec, opened_by="o", command_id="open")
+        await play_to_end(games, f"{sid}.g1", attempt)
+        while len(state.games) < 2:
+            asked = (await series.view(state)).asked
+            assert asked is not None
+            entry = answer(Ask(asked["ask"]), asked["seat"], asked["among"], rng)
+            if isinstance(entry, KeepCharacter):
+                entry = KeepCharacter(player=entry.player, keep=False)  # every survivor redraws
+            state = await series.decide(
+                sid, entry, member_id=asked["member_id"], scorekeeper=False, command_id=f"d{rng.random()}"
+            )
+        drawn = [d for d in state.entries[2] if d.by == SEED_DRAW and isinstance(d.entry, CharacterDrawn)]
+        if drawn:
+            break
     assert drawn, "a redraw comes from the seed"
+    state = await series.close(sid, closed_by="o", reason="", command_id="close")
+    assert (await audit_series(store, series, sid)).clean  # type: ignore[arg-type]
     # tamper: the series' record shows another character for the first redraw
     first = drawn[0]
     assert isinstance(first.entry, CharacterDrawn)
@@ -186,10 +189,10 @@ async def test_a_tampered_draw_is_named_by_the_series_audit() -> None:
         return loaded
 
     series.load = tampered  # type: ignore[method-assign]
-    report = await audit_series(store, series, "t")  # type: ignore[arg-type]
+    report = await audit_series(store, series, sid)  # type: ignore[arg-type]
     assert not report.clean
     assert report.first_divergence is not None
-    assert report.first_divergence.startswith("before game 2 (t.g2): the series seed draws ")
+    assert report.first_divergence.startswith(f"before game 2 ({sid}.g2): the series seed draws ")
     assert f"but the series recorded {first.entry.player} draws {other}" in report.first_divergence
 
 

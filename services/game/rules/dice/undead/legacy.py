@@ -314,7 +314,7 @@ class LegacyPlan:
         if self.asked is not None:
             return None
         p = self._p
-        assert p.sheriff is not None and p.roles is not None and p.keeps is not None
+        assert p.sheriff is not None and p.roles is not None  # no keeps when nobody survived
         chosen = p.characters or {}
         roles = dict(zip([x for x in self.from_sheriff() if x != p.sheriff], p.roles, strict=True))
         roles[p.sheriff] = Role.SHERIFF
