@@ -134,3 +134,83 @@ async def test_a_series_is_opened_decided_linked_listed_closed_and_audited_over_
     audit = (await client.get("/series/legacy-1/audit")).json()
     assert audit["clean"], audit["verdict"]
     assert audit["links_checked"] == 1 and len(audit["games"]) == 2
+
+
+async def test_a_table_series_takes_its_draws_from_the_scorekeeper_over_http(
+    app: Litestar, client: httpx.AsyncClient
+) -> None:
+    from services.game.application.lifecycle import GameMode
+    from services.game.application.service import Actor, ActorKind, Member, NewGame
+    from services.game.records import inputs_from_events
+    from services.game.rules.ruleset import ruleset_of
+
+    admin, organiser, *players = await people(
+        app, client, "Tia Admin", "Tom Organiser", "Ann", "Ben", "Cat", "Dan"
+    )
+    club = await found(client, admin, "Table Legacy")
+    await grant(client, admin, club, organiser, "organiser")
+    games = resources_of(app).gateway.service
+    keeper = Actor(kind=ActorKind.ORGANISER, id=organiser.account_id)
+    members = tuple(Member(member_id=p.account_id, name=p.display_name) for p in players)
+    await games.create_game(
+        NewGame(
+            mode=GameMode.ONLINE, player_count=4, members=members, ruleset=ruleset_of(["UA5"]), game_id="tsrc"
+        ),
+        command_id="tsrc",
+        actor=keeper,
+    )
+    await play_to_end(games, "tsrc", 3)
+    source = await games.load("tsrc")
+    assert source.game is not None
+    started = source.game.events[0]
+    assert isinstance(started, ev.GameStarted)
+    seats = [
+        {
+            "member_id": source.seat_members[s.player],
+            "name": s.player,
+            "role": s.role.value,
+            "character": s.character.value,
+        }
+        for s in started.seats
+    ]
+    body = {"command_id": "o", "series_id": "tab-1", "club_id": club, "mode": "table", "modules": ["UA5"]}
+    opened = await client.post("/series", json={**body, "seats": seats}, headers=organiser.auth)
+    assert opened.status_code == 201, opened.text
+    for n, command in enumerate(inputs_from_events(source.game.events[1:])):
+        await games.play("tab-1.g1", command, actor=keeper, command_id=f"t{n}")
+    by_id = {p.account_id: p for p in players}
+    rng = random.Random(3)
+    refused = False
+    for n in range(40):
+        view = (await client.get("/series/tab-1")).json()
+        if len(view["games"]) == 2:
+            break
+        asked = view["asked"]
+        decision: dict[str, object] = {"command_id": f"d{n}", "kind": asked["ask"], "seat": asked["seat"]}
+        among = asked["among"]
+        match asked["ask"]:
+            case "next_sheriff":
+                decision["sheriff"] = rng.choice(among)
+            case "keep_character":
+                decision["keep"] = rng.random() < 0.5
+            case "choose_character" | "character":
+                decision["character"] = rng.choice(among)
+            case "sheriff":
+                decision["seat"] = rng.choice(among)
+            case "roles":
+                decision["roles"] = rng.sample(among, len(among))
+        if asked["draw"]:
+            if not refused:  # a player may not enter the table's draws
+                wrong = await client.post("/series/tab-1/decisions", json=decision, headers=players[0].auth)
+                assert "scorekeeper" in problem(wrong, 403, "forbidden")["detail"]
+                refused = True
+            who = organiser
+        else:
+            who = by_id[asked["member_id"]]
+        done = await client.post("/series/tab-1/decisions", json=decision, headers=who.auth)
+        assert done.status_code == 201, done.text
+    assert refused and [g["game_id"] for g in view["games"]] == ["tab-1.g1", "tab-1.g2"]
+    second = await games.load("tab-1.g2")
+    assert second.mode is GameMode.TABLE and second.created.context.previous_game_id == "tab-1.g1"
+    audit = (await client.get("/series/tab-1/audit")).json()
+    assert audit["clean"], audit["verdict"]
