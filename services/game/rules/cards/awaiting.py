@@ -13,6 +13,7 @@ from services.game.rules.cards.vocabulary import CardId, Decision, PlayerId
 _WHAT: dict[Decision, str] = {
     Decision.SHUFFLE: "shuffle a new deck",
     Decision.RANDOM_CARD: "take a card at random from a hand",
+    Decision.TOP_CARD: "name the deck's next card",
     Decision.DRAW_SOURCE: "choose where the first card comes from",
     Decision.KIT_RETURN: "put one of the three cards back",
     Decision.DRAW_RESULT: "choose the draw!'s result",
@@ -31,7 +32,7 @@ class Awaiting(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     player: PlayerId
     decision: Decision
     from_player: PlayerId | None = None
-    """RANDOM_CARD: whose hand."""
+    """RANDOM_CARD: whose hand; TOP_CARD: who will see the card (None: everybody)."""
     cards: tuple[CardId, ...] = ()
     """SHUFFLE: the cards to shuffle (public: the discard pile); DRAW_RESULT: the flipped cards."""
     count: int = 0

@@ -27,12 +27,22 @@ class Command(msgspec.Struct, frozen=True, tag_field="type", tag=True, kw_only=T
 
 
 class ShuffleDeck(Command, frozen=True, kw_only=True):
-    """TABLE: the new deck's order, top card first (a permutation of the cards to shuffle)."""
+    """TABLE: the new deck's order, top card first (a permutation of the cards to shuffle); empty:
+    the order is not known (a table game), each card will be named as it is taken."""
 
     order: tuple[CardId, ...]
 
     def text(self) -> str:
-        return f"{self.player} shuffle {' '.join(map(str, self.order))}"
+        return f"{self.player} shuffle {' '.join(map(str, self.order)) or 'unknown'}"
+
+
+class NameTopCard(Command, frozen=True, kw_only=True):
+    """TABLE: the next card of a deck shuffled in an unknown order, as it is taken."""
+
+    card: CardId
+
+    def text(self) -> str:
+        return f"{self.player} top {self.card}"
 
 
 class PickRandomCard(Command, frozen=True, kw_only=True):
@@ -152,6 +162,7 @@ class OrderDiscards(Command, frozen=True, kw_only=True):
 
 GameCommand = (
     ShuffleDeck
+    | NameTopCard
     | PickRandomCard
     | ChooseDrawSource
     | KitReturn
@@ -182,7 +193,11 @@ def parse_command(text: str) -> GameCommand:
     who, verb, args = PlayerId(words[0]), words[1], words[2:]
     try:
         if verb == "shuffle":
+            if args == ["unknown"]:
+                return ShuffleDeck(player=who, order=())
             return ShuffleDeck(player=who, order=tuple(_card(a) for a in args))
+        if verb == "top" and len(args) == 1:
+            return NameTopCard(player=who, card=_card(args[0]))
         if verb == "random" and len(args) == 1:
             return PickRandomCard(player=who, card=_card(args[0]))
         if verb == "draw-from" and len(args) == 1:

@@ -32,6 +32,7 @@ from services.game.rules.cards.vocabulary import (
 _ACCEPTS: dict[Decision, tuple[type[cmd.Command], ...]] = {
     Decision.SHUFFLE: (cmd.ShuffleDeck,),
     Decision.RANDOM_CARD: (cmd.PickRandomCard,),
+    Decision.TOP_CARD: (cmd.NameTopCard,),
     Decision.DRAW_SOURCE: (cmd.ChooseDrawSource,),
     Decision.KIT_RETURN: (cmd.KitReturn,),
     Decision.DRAW_RESULT: (cmd.ChooseDrawResult,),
@@ -95,9 +96,13 @@ def _illegal(why: str) -> IllegalCommand:
 def _answer(state: GameState, q: Awaiting, c: cmd.Command) -> list[ev.Event]:
     d = q.decision
     if isinstance(c, cmd.ShuffleDeck):
-        if Counter(c.order) != Counter(q.cards):
-            raise _illegal("a shuffle orders exactly the cards to shuffle, each once")
+        if c.order and Counter(c.order) != Counter(q.cards):
+            raise _illegal("a shuffle orders exactly the cards to shuffle, each once (or none: unknown)")
         return [ev.DeckShuffled(order=c.order)]
+    if isinstance(c, cmd.NameTopCard):
+        if c.card not in state.pool:
+            raise _illegal(f"card {c.card} is not in the deck")
+        return [ev.TopCardNamed(card=c.card, seen_by=q.from_player)]
     if isinstance(c, cmd.PickRandomCard):
         return _random_card(state, q, c.card)
     if isinstance(c, cmd.UseSidKetchum):

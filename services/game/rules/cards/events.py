@@ -69,9 +69,18 @@ class GameStarted(Event, frozen=True, kw_only=True):
 
 
 class DeckShuffled(Event, frozen=True, kw_only=True):
-    """A new deck, top card first: all 80 cards at the start, else the whole discard pile."""
+    """A new deck, top card first: all 80 cards at the start, else the whole discard pile.
+    Empty: shuffled in an order nobody knows (a table game); each card is named as it is taken."""
 
     order: tuple[CardId, ...]
+
+
+class TopCardNamed(Event, frozen=True, kw_only=True):
+    """The next card of a deck in an unknown order, as the table saw it taken; ``seen_by``: who
+    sees it (None: everybody, it is turned face up)."""
+
+    card: CardId
+    seen_by: PlayerId | None = None
 
 
 class HandsDealt(Event, frozen=True, kw_only=True):
@@ -303,6 +312,7 @@ class GameEnded(Event, frozen=True, kw_only=True):
 GameEvent = (
     GameStarted
     | DeckShuffled
+    | TopCardNamed
     | HandsDealt
     | CardDrawn
     | DrawsOwed

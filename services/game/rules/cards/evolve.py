@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from services.game.rules.cards import events as ev
-from services.game.rules.cards.deck import WEAPON_RANGE, name_of
+from services.game.rules.cards.deck import ALL_CARDS, WEAPON_RANGE, name_of
 from services.game.rules.cards.setup import starting_life
 from services.game.rules.cards.state import Check, GameState, PlayerState, Resolution
 from services.game.rules.cards.vocabulary import (
@@ -88,10 +88,15 @@ def evolve(state: GameState, event: ev.Event) -> None:
     state.version += 1
     res = state.res
     if isinstance(event, ev.DeckShuffled):
+        shuffled = list(state.discard) if state.shuffled else list(ALL_CARDS)
         if state.shuffled:
             state.discard.clear()
         state.shuffled = True
         state.deck = list(event.order)
+        state.pool = [] if event.order else sorted(shuffled)
+    elif isinstance(event, ev.TopCardNamed):
+        state.pool.remove(event.card)
+        state.deck.append(event.card)
     elif isinstance(event, ev.HandsDealt):
         for pid, cards in event.hands:
             state.player(pid).hand.extend(cards)

@@ -41,22 +41,40 @@ def advance(state: GameState, emit: Callable[[ev.Event], None]) -> Awaiting | No
             emit(event)
 
 
+def _name_top(seen_by: PlayerId | None) -> Awaiting:
+    """A deck shuffled in an unknown order (a table game): the table names the next card as it
+    is taken; ``seen_by`` is who sees it (None: it is turned face up)."""
+    return Awaiting(player=TABLE, decision=Decision.TOP_CARD, from_player=seen_by)
+
+
+def _deal_order(state: GameState) -> list[PlayerId]:
+    """Who receives each card of the deal: one at a time clockwise from the Sheriff."""
+    sheriff = next(p for p in state.players if p.role is Role.SHERIFF)
+    order = state.clockwise_from(sheriff.id)
+    return [p.id for r in range(max(p.life for p in order)) for p in order if r < p.life]
+
+
 def _shuffle_question(state: GameState) -> Awaiting:
     return Awaiting(player=TABLE, decision=Decision.SHUFFLE, cards=tuple(state.discard))
+
+
+_SERVES_A_DRAW = frozenset({Decision.SHUFFLE, Decision.TOP_CARD})
+"""The table's answers that make a card available: not a stable point for Suzy Lafayette."""
 
 
 def next_move(state: GameState) -> Move:
     if state.phase is Phase.OVER:
         return None
     move = _move(state)
-    if isinstance(move, Awaiting) and move.decision is not Decision.SHUFFLE and state.dealt:
+    if isinstance(move, Awaiting) and move.decision not in _SERVES_A_DRAW and state.dealt:
         # Suzy Lafayette: at every stable point, a living Suzy with no card draws one
         for p in state.players:
             if (
                 p.alive
                 and p.character is CharacterId.SUZY_LAFAYETTE
                 and not p.hand
-                and (state.deck or state.discard)
+                and (state.deck or state.pool or state.discard)
+                and not any(owed[0] == p.id for owed in state.owed)
                 and not (state.res is not None and p.id in state.res.doomed)
             ):
                 return [ev.DrawsOwed(player=p.id, count=1, reason=DrawReason.SUZY_LAFAYETTE)]
@@ -67,11 +85,16 @@ def _move(state: GameState) -> Move:
     if not state.shuffled:
         return Awaiting(player=TABLE, decision=Decision.SHUFFLE, cards=ALL_CARDS)
     if not state.dealt:
+        recipients = _deal_order(state)
+        if len(state.deck) < len(recipients):
+            return _name_top(recipients[len(state.deck)])
         return [_deal(state)]
     if state.owed:
         pid, _, reason = state.owed[0]
         if state.deck:
             return [ev.CardDrawn(player=pid, card=state.deck[0], reason=reason)]
+        if state.pool:
+            return _name_top(pid)
         if state.discard:
             return _shuffle_question(state)
         return [ev.DrawsForfeited(player=pid)]
@@ -130,6 +153,8 @@ def _draw_move(state: GameState, active: PlayerState) -> Move:
             if len(state.kit) < 3:
                 if state.deck:
                     return [ev.KitLooked(player=pid, card=state.deck[0])]
+                if state.pool:
+                    return _name_top(pid)
                 if state.discard:
                     return _shuffle_question(state)
             if len(state.kit) == 3:
@@ -177,6 +202,8 @@ def _check_move(state: GameState) -> Move:
     if len(check.flips) < needed:
         if state.deck:
             return [ev.CardFlipped(player=check.player, card=state.deck[0])]
+        if state.pool:
+            return _name_top(None)
         if state.discard and not (check.flips and len(state.discard) == len(check.flips)):
             return _shuffle_question(state)
     if len(check.flips) >= 2:
@@ -351,6 +378,8 @@ def _effect_move(state: GameState, res: Resolution) -> Move:
             if res.revealed < res.store_size:
                 if state.deck:
                     return [ev.StoreCardRevealed(card=state.deck[0])]
+                if state.pool:
+                    return _name_top(None)
                 if state.discard:
                     return _shuffle_question(state)
             if res.responders and state.store:

@@ -51,6 +51,10 @@ def _candidates(state: GameState, q: Awaiting) -> Iterator[cmd.Command]:
     if d is Decision.SHUFFLE:
         yield cmd.ShuffleDeck(player=pid, order=q.cards)
         return
+    if d is Decision.TOP_CARD:
+        for c in state.pool:
+            yield cmd.NameTopCard(player=pid, card=c)
+        return
     if d is Decision.RANDOM_CARD:
         assert q.from_player is not None
         for c in state.player(q.from_player).hand:

@@ -104,6 +104,10 @@ class GameState:
     turn: int = 0
     active: PlayerId = _NOBODY
     deck: list[CardId] = field(default_factory=list)
+    """The deck's cards whose order is known, top first; under them ``pool``."""
+    pool: list[CardId] = field(default_factory=list)
+    """Deck cards in an order nobody knows (a table game's shuffle), kept sorted: the table
+    names each as it is taken (``TopCardNamed``)."""
     discard: list[CardId] = field(default_factory=list)
     store: list[CardId] = field(default_factory=list)
     """The General Store's face-up cards."""

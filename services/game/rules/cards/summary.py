@@ -27,7 +27,7 @@ def summary(state: GameState) -> dict[str, Any]:
         "turn": state.turn,
         "active_player": state.active or None,
         "phase": state.phase.value,
-        "deck": len(state.deck),
+        "deck": len(state.deck) + len(state.pool),
         "discard_top": card(state.discard[-1]).text if state.discard else None,
         "discard": len(state.discard),
         "general_store": [card(c).text for c in state.store],

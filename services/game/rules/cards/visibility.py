@@ -24,6 +24,8 @@ def audience(event: ev.Event) -> frozenset[PlayerId] | None:
     """Who may see the card(s) ``event`` names; None: everybody."""
     if isinstance(event, ev.CardDrawn):
         return None if event.shown or event.from_discard else frozenset({event.player})
+    if isinstance(event, ev.TopCardNamed):
+        return None if event.seen_by is None else frozenset({event.seen_by})
     if isinstance(event, (ev.KitLooked, ev.KitReturned)):
         return frozenset({event.player})
     if isinstance(event, ev.CardTaken):

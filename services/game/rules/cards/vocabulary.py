@@ -143,6 +143,7 @@ class Decision(StrEnum):
 
     SHUFFLE = "shuffle"  # TABLE: the order of a new deck
     RANDOM_CARD = "random_card"  # TABLE: which card of a hand is taken at random
+    TOP_CARD = "top_card"  # TABLE: the next card of a deck shuffled in an unknown order
     DRAW_SOURCE = "draw_source"  # Jesse Jones, Pedro Ramirez: where the first card comes from
     KIT_RETURN = "kit_return"  # Kit Carlson: which of the three goes back
     DRAW_RESULT = "draw_result"  # Lucky Duke: which of the two flipped cards counts

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from services.game.rules.cards import commands as cmd
-from services.game.rules.cards.events import GameStarted, Seat
+from services.game.rules.cards.events import DeckShuffled, GameStarted, Seat, TopCardNamed
 from services.game.rules.cards.evolve import fold
 from services.game.rules.cards.game import Game
 from services.game.rules.cards.setup import EIGHT_PLAYER_ROLES, ROLES_BY_PLAYER_COUNT
@@ -25,7 +25,7 @@ MAX_COMMANDS = 3000
 
 
 def all_cards(s: GameState) -> list[int]:
-    cards = [*s.deck, *s.discard, *s.store, *s.kit]
+    cards = [*s.deck, *s.pool, *s.discard, *s.store, *s.kit]
     for p in s.players:
         cards += p.hand + p.in_play
     if s.res is not None and s.res.card is not None and not s.res.resolved:
@@ -33,7 +33,11 @@ def all_cards(s: GameState) -> list[int]:
     return sorted(cards)
 
 
-def random_game(seed: int, n: int, log: list[cmd.Command] | None = None) -> tuple[Game, int]:
+def random_game(
+    seed: int, n: int, log: list[cmd.Command] | None = None, *, unknown_order: bool = False
+) -> tuple[Game, int]:
+    """A random legal game; ``unknown_order``: shuffled as at a table, every card named as it
+    is taken."""
     rng = random.Random(seed)
     roles = list(EIGHT_PLAYER_ROLES if n == 8 else ROLES_BY_PLAYER_COUNT[n])
     rng.shuffle(roles)
@@ -46,9 +50,15 @@ def random_game(seed: int, n: int, log: list[cmd.Command] | None = None) -> tupl
         q = game.awaiting
         assert q is not None
         if q.decision is Decision.SHUFFLE:
-            order = list(q.cards)
+            order = [] if unknown_order else list(q.cards)
             rng.shuffle(order)
             command: cmd.Command = cmd.ShuffleDeck(player=TABLE, order=tuple(order))
+        elif q.decision is Decision.TOP_CARD:
+            command = cmd.NameTopCard(player=TABLE, card=rng.choice(game.state.pool))
+        elif q.decision is Decision.DISCARD and rng.random() < 0.9:
+            # listing every way to discard k of n cards explodes with a big hand: pick k directly
+            hand = game.state.player(q.player).hand
+            command = cmd.Discard(player=q.player, cards=tuple(rng.sample(hand, q.count)))
         else:
             options = list(game.legal_commands())
             assert options, f"nothing legal for {q.describe()}"
@@ -98,6 +108,16 @@ def test_random_legal_games_keep_the_invariants_and_end(n: int) -> None:
                 r.player for r in results.values() if r.won
             ]
     assert Side.OUTLAWS in winners and Side.LAW in winners
+
+
+@pytest.mark.parametrize("n", [4, 7])
+def test_random_table_games_with_decks_in_unknown_order(n: int) -> None:
+    for seed in range(15):
+        game, _ = random_game(77 * n + seed, n, unknown_order=True)
+        assert game.result is not None
+        assert fold(game.events) == game.state
+        assert not any(e.order for e in game.events if isinstance(e, DeckShuffled))
+        assert sum(isinstance(e, TopCardNamed) for e in game.events) >= 17 + 4
 
 
 def test_the_decide_function_does_not_touch_the_state() -> None:
