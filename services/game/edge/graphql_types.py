@@ -61,6 +61,12 @@ class GamePlayer:
         default=None,
         description="UA3, Pixie Pete: the two Rage cards he is choosing between, to him only (else null).",
     )
+    zombie: bool | None = strawberry.field(
+        default=None, description="UA4: a plain zombie since the outbreak (null without UA4)."
+    )
+    zombie_master: bool | None = strawberry.field(
+        default=None, description="UA4: the Zombie Master since the outbreak (null without UA4)."
+    )
 
 
 @strawberry.type(description="The one decision the game waits for.")

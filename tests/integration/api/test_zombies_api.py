@@ -58,6 +58,13 @@ async def test_online_games_with_the_boneyard_reveal_from_the_seed_and_audit_cle
         assert record["options"]["fairness"]["draws"] == "draws-1"
         drawn = [i for i in record["inputs"] if isinstance(i, str) and i.split()[1] == "draw"]
         assert [i.split()[2] for i in drawn] == [e["data"]["card"] for e in reveals]
+        # GraphQL reads the same seats (a UA4 seat once failed to read as a GamePlayer)
+        query = "query($id: ID!) { game(id: $id) { players { id alive zombie zombieMaster } } }"
+        answer = await client.post("/graphql", json={"query": query, "variables": {"id": game_id}})
+        assert answer.status_code == 200 and "errors" not in answer.json(), answer.text
+        assert [
+            (p["id"], p["zombie"], p["zombieMaster"]) for p in answer.json()["data"]["game"]["players"]
+        ] == [(p["id"], p["zombie"], p["zombie_master"]) for p in final["players"]]
         audit = (await client.get(f"/games/{game_id}/audit")).json()
         assert audit["clean"], audit["verdict"]
         if reveals:
