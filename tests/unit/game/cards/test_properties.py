@@ -7,6 +7,7 @@ game ended within a bound."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -55,8 +56,11 @@ def random_game(
             command: cmd.Command = cmd.ShuffleDeck(player=TABLE, order=tuple(order))
         elif q.decision is Decision.TOP_CARD:
             command = cmd.NameTopCard(player=TABLE, card=rng.choice(game.state.pool))
-        elif q.decision is Decision.DISCARD and rng.random() < 0.9:
-            # listing every way to discard k of n cards explodes with a big hand: pick k directly
+        elif q.decision is Decision.DISCARD and (
+            rng.random() < 0.9 or math.comb(len(game.state.player(q.player).hand), q.count) > 200
+        ):
+            # listing every way to discard k of n cards explodes with a big hand (C(30, 15) choices
+            # took a run to 18 GB): pick k directly
             hand = game.state.player(q.player).hand
             command = cmd.Discard(player=q.player, cards=tuple(rng.sample(hand, q.count)))
         else:
