@@ -156,8 +156,9 @@ def _public(spec: NewGame) -> dict[str, object]:
     public: dict[str, object] = msgspec.to_builtins(spec)
     public.pop("game_id")
     public.pop("ruleset")  # the base game's, left out as before rulesets were recorded
+    public.pop("fixed_seats")  # a series' next game only (UA5); none here
     public["seats"] = [
-        {k: v for k, v in seat.items() if k not in ("role", "special")}
+        {k: v for k, v in seat.items() if k not in ("role", "special", "legacy_bonus")}
         for seat in public["seats"]  # type: ignore[attr-defined]
     ]
     return public
