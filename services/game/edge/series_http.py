@@ -109,7 +109,7 @@ class SeriesList(msgspec.Struct, frozen=True, kw_only=True):
     series: list[SeriesView]
 
 
-def _service(gateway: GameGateway) -> SeriesService:
+def series_service(gateway: GameGateway) -> SeriesService:
     return SeriesService(gateway.store, gateway.service, gateway.service.seeds)
 
 
@@ -138,6 +138,63 @@ def _keeps_score(principal: Principal, state: SeriesState) -> bool:
     )
 
 
+async def open_as(gateway: GameGateway, principal: Principal | None, data: OpenSeriesRequest) -> SeriesState:
+    """``POST /series`` and GraphQL's ``openSeries``: a club's organiser or admin opens it."""
+    caller = _account(principal)
+    _organises(caller, data.club_id)
+    try:
+        ruleset = ruleset_of(data.modules)
+    except RulesetError as error:
+        raise SeriesRefused(str(error)) from None
+    spec = NewSeries(
+        series_id=data.series_id,
+        club_id=data.club_id,
+        mode=data.mode,
+        ruleset=ruleset,
+        members=tuple(m.to_member() for m in data.members or ()),
+        seats=None
+        if data.seats is None
+        else tuple(
+            TableSeat(
+                member_id=s.member_id, name=s.name, role=s.role, character=s.character, special=s.special
+            )
+            for s in data.seats
+        ),
+    )
+    return await series_service(gateway).open(spec, opened_by=caller.subject, command_id=data.command_id)
+
+
+async def decide_as(
+    gateway: GameGateway, principal: Principal | None, series_id: str, data: DecisionRequest
+) -> SeriesState:
+    """``POST /series/{id}/decisions`` and GraphQL's ``decideInSeries``: the seated player's
+    decision, or at a table the scorekeeper's entry."""
+    caller = _account(principal)
+    service = series_service(gateway)
+    state = await service.load(series_id)
+    entry = data.entry()
+    return await service.decide(
+        series_id,
+        entry,
+        member_id=caller.subject,
+        scorekeeper=_keeps_score(caller, state),
+        command_id=data.command_id,
+    )
+
+
+async def close_as(
+    gateway: GameGateway, principal: Principal | None, series_id: str, data: CloseSeriesRequest
+) -> SeriesState:
+    """``POST /series/{id}/close`` and GraphQL's ``closeSeries``: the club's organiser or admin."""
+    caller = _account(principal)
+    service = series_service(gateway)
+    state = await service.load(series_id)
+    _organises(caller, state.opened.club_id)
+    return await service.close(
+        series_id, closed_by=caller.subject, reason=data.reason, command_id=data.command_id
+    )
+
+
 class SeriesController(Controller):
     path = "/series"
     tags = ["series"]
@@ -152,30 +209,8 @@ class SeriesController(Controller):
     async def open_series(
         self, data: JSONBody[OpenSeriesRequest], gateway: GameGateway, principal: Principal | None
     ) -> SeriesView:
-        caller = _account(principal)
-        _organises(caller, data.club_id)
-        try:
-            ruleset = ruleset_of(data.modules)
-        except RulesetError as error:
-            raise SeriesRefused(str(error)) from None
-        spec = NewSeries(
-            series_id=data.series_id,
-            club_id=data.club_id,
-            mode=data.mode,
-            ruleset=ruleset,
-            members=tuple(m.to_member() for m in data.members or ()),
-            seats=None
-            if data.seats is None
-            else tuple(
-                TableSeat(
-                    member_id=s.member_id, name=s.name, role=s.role, character=s.character, special=s.special
-                )
-                for s in data.seats
-            ),
-        )
-        service = _service(gateway)
-        state = await service.open(spec, opened_by=caller.subject, command_id=data.command_id)
-        return await service.view(state)
+        state = await open_as(gateway, principal, data)
+        return await series_service(gateway).view(state)
 
     @get("/", operation_id="listSeries", summary="A club's legacy series")
     async def list_series(
@@ -183,12 +218,12 @@ class SeriesController(Controller):
         gateway: GameGateway,
         club: Annotated[str, Parameter(query="club", min_length=1, max_length=100)],
     ) -> SeriesList:
-        service = _service(gateway)
+        service = series_service(gateway)
         return SeriesList(club_id=club, series=[await service.view(s) for s in await service.list_for(club)])
 
     @get("/{series_id:str}", operation_id="getSeries", summary="A series: games, decisions, standing")
     async def get_series(self, series_id: str, gateway: GameGateway) -> SeriesView:
-        service = _service(gateway)
+        service = series_service(gateway)
         return await service.view(await service.load(series_id))
 
     @post(
@@ -205,18 +240,8 @@ class SeriesController(Controller):
         gateway: GameGateway,
         principal: Principal | None,
     ) -> SeriesView:
-        caller = _account(principal)
-        service = _service(gateway)
-        state = await service.load(series_id)
-        entry = data.entry()
-        state = await service.decide(
-            series_id,
-            entry,
-            member_id=caller.subject,
-            scorekeeper=_keeps_score(caller, state),
-            command_id=data.command_id,
-        )
-        return await service.view(state)
+        state = await decide_as(gateway, principal, series_id, data)
+        return await series_service(gateway).view(state)
 
     @post(
         "/{series_id:str}/close",
@@ -232,15 +257,9 @@ class SeriesController(Controller):
         gateway: GameGateway,
         principal: Principal | None,
     ) -> SeriesView:
-        caller = _account(principal)
-        service = _service(gateway)
-        state = await service.load(series_id)
-        _organises(caller, state.opened.club_id)
-        state = await service.close(
-            series_id, closed_by=caller.subject, reason=data.reason, command_id=data.command_id
-        )
-        return await service.view(state)
+        state = await close_as(gateway, principal, series_id, data)
+        return await series_service(gateway).view(state)
 
     @get("/{series_id:str}/audit", operation_id="auditSeries", summary="Audit a series as a whole")
     async def audit(self, series_id: str, gateway: GameGateway) -> SeriesAudit:
-        return await audit_series(gateway.store, _service(gateway), series_id)
+        return await audit_series(gateway.store, series_service(gateway), series_id)
