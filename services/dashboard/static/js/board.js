@@ -7,6 +7,7 @@ import { href } from "./location.js";
 import { faceName, faceSvg, isDouble } from "./dice-faces.js";
 import { icon } from "./icons.js";
 import { seatUndead, tableUndead } from "./undead.js";
+import { boneyardTurnNote, isZombie, outbreakBanner, sideWins, zombieBadge } from "./zombies.js";
 
 /**
  * A face's name, the one its die is read by ("Beer", "1", "Beer ×2"); a face the page has no
@@ -121,6 +122,8 @@ function specialBadge(card) {
 }
 
 function arrowsLine(player, state) {
+  // UA4: a zombie takes no arrows (§UA4): his arrow faces do nothing
+  if (isZombie(player)) return h("div", { class: "seat-arrows" }, "Arrows ", h("strong", { "data-testid": "arrows" }, String(player.arrows)), " · a zombie takes none");
   const chief = state.chiefHolder === player.id;
   return h(
     "div",
@@ -137,11 +140,26 @@ function ghostTokens(player) {
   return h("div", { class: "seat-ghost-tokens", "data-testid": "ghost-tokens" }, "Ghost tokens: ", tokens.map(faceLabel).join(", "));
 }
 
+// UA4: a plain zombie has no character any more (the card went back at his elimination).
+function characterLine(player) {
+  if (isZombie(player)) return h("div", { class: "seat-character" }, "no character (a zombie; was ", properName(player.character), ")");
+  return h("div", { class: "seat-character" }, properName(player.character));
+}
+
+function outFlag(player, state) {
+  if (player.alive) return null;
+  // UA4: a zombie eliminated again is out for good; before an outbreak the eliminated keep a Boneyard turn
+  const words = isZombie(player) ? "Out for good" : "Eliminated";
+  return h("div", { class: "seat-flag out" }, words, boneyardTurnNote(player, state));
+}
+
 function playerCard(player, state) {
   const active = state.activePlayer === player.id && !isOver(state);
   const awaited = state.awaiting?.player === player.id;
   const ghost = Boolean(player.ghost);
-  const classes = ["seat", active ? "seat-active" : "", player.alive ? "" : "seat-out", ghost ? "seat-ghost" : ""].filter(Boolean).join(" ");
+  const zombie = isZombie(player);
+  const classes = ["seat", active ? "seat-active" : "", player.alive ? "" : "seat-out", ghost ? "seat-ghost" : "", zombie ? "seat-zombie" : "",
+    player.zombieMaster ? "seat-zombie-master" : ""].filter(Boolean).join(" ");
   return h(
     "li",
     { class: classes, "data-testid": `seat-${player.id}`, "aria-current": active ? "true" : null },
@@ -157,16 +175,15 @@ function playerCard(player, state) {
       roleBadge(player.role),
       specialBadge(player.specialRole),
     ),
-    h("div", { class: "seat-character" }, properName(player.character)),
+    characterLine(player),
     lifeBar(player.life, player.maxLife),
     arrowsLine(player, state),
     ghostTokens(player),
     seatUndead(player, state),
+    zombieBadge(player),
     ghost
       ? h("div", { class: "seat-flag ghost", "data-testid": "ghost", title: "Out of the game, but keeps a turn: two dice and a Ghost token to give" }, "Ghost")
-      : !player.alive
-        ? h("div", { class: "seat-flag out" }, "Eliminated")
-        : null,
+      : outFlag(player, state),
     active ? h("div", { class: "seat-flag turn" }, "Their turn") : null,
     awaited && !active ? h("div", { class: "seat-flag waiting" }, "To decide") : null,
   );
@@ -179,7 +196,7 @@ function resultLine(result) {
   return h(
     "p",
     { class: "notice result", "data-testid": "result" },
-    side ? `Game over: ${titleCase(side)} ${side === "outlaws" ? "win" : "wins"} (${winners}).` : "Game over: nobody wins.",
+    side ? `Game over: ${sideWins(side)} (${winners}).` : "Game over: nobody wins.",
   );
 }
 
@@ -198,6 +215,9 @@ const MODULE_NAMES = {
   OS5: "the Ghost",
   UA1: "duels",
   UA2: "Rage cards",
+  UA3: "new characters",
+  UA4: "the zombie outbreak",
+  UA5: "legacy series",
 };
 
 // The versions of the data tables the ruleset plays with ("characters dice-base-1"), and what
@@ -249,7 +269,7 @@ function outcome(state) {
   if (state.status === "abandoned") return "Abandoned";
   const side = state.result?.winning_side;
   if (!state.result) return "Over";
-  return side ? `${titleCase(side)} ${side === "outlaws" ? "win" : "wins"}` : "Nobody wins";
+  return side ? sideWins(side) : "Nobody wins";
 }
 
 /**
@@ -264,6 +284,7 @@ export function restBoard(state) {
     arrowPile: state.arrow_pile,
     chiefHolder: state.chief_holder,
     chiefInPile: state.chief_in_pile,
+    outbreakTurn: state.outbreak_turn,
     diceKinds: state.dice_kinds,
     dicePreset: state.dice_preset,
     gameType: state.game_type,
@@ -275,6 +296,7 @@ export function restBoard(state) {
       specialRole: p.special_role,
       ghostTokens: p.ghost_tokens,
       rageCards: p.rage_cards,
+      zombieMaster: p.zombie_master,
     })),
   };
 }
@@ -296,6 +318,7 @@ export function board(state) {
       h("div", null, h("dt", null, "Rules"), h("dd", { "data-testid": "ruleset" }, rulesLine(state))),
     ),
     rulesDetail(state),
+    outbreakBanner(state),
     h(
       "div",
       { class: "dice-row" },

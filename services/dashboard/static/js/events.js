@@ -10,6 +10,8 @@
 // player's, whatever the event carries: the timeline, past and future events alike, never tells
 // more than the board beside it.
 
+import { sideWins } from "./zombies.js";
+
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const by = (cause, source) => (source ? `${cause} from ${source}` : String(cause));
 const list = (values) => (values ?? []).join(" ");
@@ -64,8 +66,9 @@ const seat = (s, seen) => {
 function gameOver(e, seen) {
   const roles = seen ? Object.values(seen.roles) : [];
   if (seen && (!roles.length || roles.some((r) => !r))) return "game over";
+  const after = e.outbreak_turn ? ` after the outbreak of turn ${e.outbreak_turn}` : "";
   return e.winning_side
-    ? `game over: ${e.winning_side} ${e.winning_side === "outlaws" ? "win" : "wins"} (${(e.winners ?? []).join(" ")})`
+    ? `game over${after}: ${sideWins(e.winning_side)} (${(e.winners ?? []).join(" ")})`
     : "game over: nobody wins";
 }
 
@@ -128,11 +131,25 @@ const DESCRIBE = {
   },
   RageReturned: (e) => `${e.player}'s ${plural(e.count, "face-down Rage card")} go to the discards unseen`,
   // UA4, the Boneyard (face up once revealed) and the zombie outbreak
-  BoneyardRevealed: (e) => `${e.player} reveals Boneyard card ${e.card} (${plural(e.hands, "hand")})`,
+  BoneyardRevealed: (e) =>
+    `${e.player} reveals Boneyard card ${e.card} (${e.hands ? plural(e.hands, "hand") : "no hands: no outbreak this turn"})`,
   BoneyardShuffled: (e) => `Boneyard ${list(e.cards)} shuffled back`,
   OutbreakTriggered: (e) => `outbreak coming: ${plural(e.hands, "hand")} showing, ${e.alive} alive`,
   OutbreakBegan: (e) =>
-    `outbreak: ${list(e.zombies)} rise as zombies with ${e.life} life${e.master ? `; ${e.master} is the Zombie Master` : ""}`,
+    `OUTBREAK! ${list(e.zombies)} rise as zombies with ${e.life} life${e.master ? `; ${e.master} is the Zombie Master` : ""}`,
+  // UA3, the new posse (the Rage card Pat moves or Pixie keeps is never named: face down)
+  ShotHealed: (e) => `${e.player} heals ${e.target} for a shot`,
+  ShotHealDeclined: (e) => `${e.player} heals nobody for a shot`,
+  DynamiteConverted: (e) => `${e.player} turns die ${e.die}'s dynamite into a beer`,
+  ConvertDeclined: (e) => `${e.player} keeps the dynamite`,
+  DieBought: (e) => `${e.player} pays 1 life to set die ${e.die} to ${e.face}`,
+  DieNotBought: (e) => `${e.player} sets no die`,
+  RageMoved: (e) => `${e.player} moves a face-down Rage card from ${e.giver} to ${e.taker}`,
+  RageMoveDeclined: (e) => `${e.player} moves no Rage card`,
+  RageKept: (e) => `${e.player} keeps one of the two Rage cards drawn, face down`,
+  DuelThrowHeld: (e) => `${e.player} may throw the Duel die again`,
+  DuelThrowRerolled: (e) => `${e.player} throws the Duel die again`,
+  DuelThrowKept: (e) => `${e.player} lets the throw stand`,
   // UA1, duels and wound tokens (face up once drawn)
   WoundDrawn: (e) => (e.kept === false ? `${e.player} draws a ${e.card} wound token, already held: back to the pile` : `${e.player} draws a ${e.card} wound token`),
   WoundOwed: (e) => `${e.player} must draw a wound token`,
@@ -186,6 +203,14 @@ function generic(type, data, seen) {
     .map(([key, value]) => `${key.replaceAll("_", " ")} ${value.join(" ")}`);
   const all = [...fields, ...lists];
   return all.length ? `${words} (${all.join(", ")})` : words;
+}
+
+/** UA4's outbreak events stand out in a feed or a timeline (a class for a banner-like line). */
+export function eventClass(event) {
+  if (event?.type === "OutbreakBegan") return "event-outbreak";
+  if (event?.type === "OutbreakTriggered") return "event-outbreak-coming";
+  if (event?.type === "BoneyardRevealed") return "event-boneyard";
+  return null;
 }
 
 /**

@@ -1,4 +1,5 @@
-// Undead or Alive on the table: UA2's Rage cards and UA1's duels and wound tokens, drawn for the
+// Undead or Alive on the table: UA2's Rage cards and UA1's duels and wound tokens (UA4's Boneyard
+// and zombies: zombies.js), drawn for the
 // seat page (REST, snake_case), the scorekeeper's page and the live and replay views (which read
 // such a game over REST: GraphQL's Game has no fields for these; board.js `restBoard`).
 //
@@ -8,6 +9,7 @@
 
 import { h } from "./dom.js";
 import { faceName } from "./dice-faces.js";
+import { playsZombies, tableZombies } from "./zombies.js";
 
 // rage-1, the rulings' default deck (services/game/rules/dice/undead/rage.py): card id → symbols.
 // Another deck version's card is shown by its id alone.
@@ -35,7 +37,7 @@ const read = (object, snake, camel) => object?.[snake] ?? object?.[camel];
 
 /** Whether this state has anything of Undead or Alive to show. */
 export function hasUndead(state) {
-  return Boolean(state?.rage || state?.duel);
+  return Boolean(state?.rage || state?.duel || playsZombies(state));
 }
 
 /** One seat's Rage cards (UA2) and wound tokens (UA1); null in a game without them. */
@@ -105,6 +107,7 @@ export function tableUndead(state) {
     facts.push(h("div", null, h("dt", null, "Wound tokens"), h("dd", { "data-testid": "wound-pile" }, `${duel.wound_pile ?? duel.woundPile} in the pile`)));
     facts.push(h("div", null, h("dt", null, "Duel"), h("dd", { "data-testid": "duel" }, duelWords(state, duel))));
   }
+  facts.push(...tableZombies(state));
   return facts;
 }
 
@@ -117,7 +120,10 @@ function duelWords(state, duel) {
   return challenged.length ? `none on (challenged this turn: ${challenged.join(", ")})` : "none on";
 }
 
-/** Whether a game's ruleset has a module of Undead or Alive (UA1 or UA2 show something here). */
+/**
+ * Whether a game's ruleset has a module of Undead or Alive: such a game is read over REST, whose
+ * view has the Rage cards, wound tokens, duel and Boneyard that GraphQL's Game lacks.
+ */
 export function playsUndead(game) {
-  return (game?.ruleset?.modules ?? []).some((m) => m === "UA1" || m === "UA2");
+  return (game?.ruleset?.modules ?? []).some((m) => m.startsWith("UA"));
 }

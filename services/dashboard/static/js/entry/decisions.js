@@ -8,6 +8,10 @@ import { h, properName } from "../dom.js";
 import { die, faceLabel } from "../board.js";
 import { keepLabel } from "../seat/decisions.js";
 import { rageCardName } from "../undead.js";
+import { boneyardCardName } from "../zombies.js";
+
+// What a decision aiming at a player (no die) is for, on its row.
+const ABILITY_ROWS = { duel_target: "Duel (UA1)", sam_heal: "Sam the Healer heals", turn_start_heal: "Heal" };
 
 const TARGET = /^(\S+) target(?: (\d+))? (\S+)(?: as (\S+))?$/;
 
@@ -53,8 +57,10 @@ export function describeCommand(text, state) {
       return `Discard the ${faceLabel(args[0])} wound token`;
     case "move-rage": // UA3 Pat Brennan: a card by its place in a hand
       return `Move ${seatName(state, args[0])}'s Rage card ${Number(args[2]) + 1} to ${seatName(state, args[1])}`;
-    case "set": // UA3 Chuck Wengam
-      return `Pay 1 life: set die ${Number(args[0]) + 1} to ${faceLabel(args[1])}`;
+    case "set": // UA3 Chuck Wengam pays for it; Belle Star's dynamite-to-beer is free
+      return state.awaiting?.decision === "belle_convert"
+        ? `Turn die ${Number(args[0]) + 1}'s dynamite into a beer`
+        : `Pay 1 life: set die ${Number(args[0]) + 1} to ${faceLabel(args[1])}`;
     case "keep": // UA3 Pixie Pete: the card by its place among the two just drawn
       return keepLabel(state, words[0], Number(args[0]));
     case "reroll-throw": // UA3 Sean Mallory
@@ -105,7 +111,7 @@ function drawWords(card, state) {
     case "rage_draw":
       return `Drew Rage card ${rageCardName(card, state.rage?.deck)}`;
     case "boneyard_draw":
-      return `Revealed Boneyard card ${card}`;
+      return `Revealed Boneyard card ${boneyardCardName(card, state.boneyard?.deck)}`;
     default:
       return `Drew ${card}`;
   }
@@ -222,7 +228,7 @@ function targetChoice(state, legal, onEnter) {
           "div",
           { class: "target-die" },
           index === null
-            ? h("span", null, q.decision === "duel_target" ? "Duel (UA1)" : "Ability")
+            ? h("span", null, ABILITY_ROWS[q.decision] ?? "Ability")
             : h("ul", { class: "dice", "aria-label": `Die ${index + 1}` }, die(state.dice[index], state.dice_kinds?.[index] ?? "base")),
         ),
         h(

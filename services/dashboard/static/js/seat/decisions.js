@@ -27,6 +27,8 @@ const DECISIONS = {
   // UA4: an eliminated player's Boneyard reveal (the server's draw online)
   boneyard_draw: "reveal a Boneyard card",
   pat_move: "decide whether to move a face-down Rage card",
+  sam_heal: "choose who gains 1 life for the shot (Sam the Healer)",
+  belle_convert: "decide whether to turn a dynamite into a beer (Belle Star)",
   chuck_set: "decide whether to pay 1 life to set a die",
   pixie_keep: "choose which of the two Rage cards drawn to keep",
   sean_reroll: "decide whether to throw the losing Duel die again",
@@ -118,7 +120,8 @@ export function label(command, state) {
       return keepLabel(state, command.player, Number(a[0]));
     case "reroll-throw": // UA3 Sean Mallory
       return "Throw the Duel die again";
-    case "set": // UA3 Chuck Wengam
+    case "set": // UA3 Chuck Wengam pays for it; Belle Star's dynamite-to-beer is free
+      if (state.awaiting?.decision === "belle_convert") return `Turn ${dieName(state, Number(a[0]))} into a Beer`;
       return `Pay 1 life: set ${dieName(state, Number(a[0]))} to ${faceLabel(a[1])}`;
     case "draw":
       // a random draw entered at a table (the server's own online): what was drawn or thrown

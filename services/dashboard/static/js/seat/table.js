@@ -5,6 +5,7 @@
 import { h, properName, titleCase } from "../dom.js";
 import { die, specialRoleName } from "../board.js";
 import { seatUndead } from "../undead.js";
+import { boneyardTurnNote, isZombie, isZombieMaster, zombieBadge } from "../zombies.js";
 
 function roleBadge(role) {
   return h(
@@ -16,7 +17,8 @@ function roleBadge(role) {
 
 function flags(player, state, mine) {
   if (player.ghost) return h("span", { class: "seat-flag ghost" }, "Ghost");
-  if (!player.alive) return h("span", { class: "seat-flag out" }, "Eliminated");
+  // UA4: before an outbreak an eliminated seat keeps a Boneyard turn; a zombie out again is out for good
+  if (!player.alive) return h("span", { class: "seat-flag out" }, isZombie(player) ? "Out for good" : "Eliminated", boneyardTurnNote(player, state));
   if (state.status === "ongoing" && state.active_player === player.id) {
     return h("span", { class: "seat-flag turn" }, mine ? "Your turn" : "Their turn");
   }
@@ -30,6 +32,7 @@ function flags(player, state, mine) {
 function seatCard(player, state, { me, aim, send, busy }) {
   const mine = player.id === me;
   const classes = ["seat", "play-seat", mine ? "seat-mine" : "", aim ? "seat-target" : "", player.alive ? "" : "seat-out",
+    isZombie(player) ? "seat-zombie" : "", isZombieMaster(player) ? "seat-zombie-master" : "",
     state.status === "ongoing" && state.active_player === player.id ? "seat-active" : ""].filter(Boolean).join(" ");
   return h(
     "li",
@@ -42,15 +45,17 @@ function seatCard(player, state, { me, aim, send, busy }) {
       roleBadge(player.role),
       player.special_role ? h("span", { class: "special", "data-testid": "special-role" }, specialRoleName(player.special_role)) : null,
     ),
-    h("div", { class: "seat-character" }, properName(player.character)),
+    // a plain zombie's character card went back at his elimination (§UA4)
+    h("div", { class: "seat-character" }, isZombie(player) ? `no character (a zombie; was ${properName(player.character)})` : properName(player.character)),
     h(
       "div",
       { class: "play-seat-stats" },
       h("span", null, "Life ", h("strong", { "data-testid": "life" }, String(player.life)), ` / ${player.max_life}`),
       h("span", null, "Arrows ", h("strong", { "data-testid": "arrows" }, String(player.arrows)),
-        state.chief_holder === player.id ? " incl. the Chief's" : ""),
+        state.chief_holder === player.id ? " incl. the Chief's" : "", isZombie(player) ? " · a zombie takes none" : ""),
     ),
     seatUndead(player, state),
+    zombieBadge(player),
     flags(player, state, mine),
     aim
       ? h(

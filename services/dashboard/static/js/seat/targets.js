@@ -24,14 +24,18 @@ export function targetsOf(aim) {
 
 /** "Shoot 1 on die 2", "Beer on die 0", "Ability": what an aim group is, for its heading. */
 export function aimTitle(aim, decision) {
-  if (aim.die === null) return decision === "duel_target" ? "Whom to duel (UA1)" : "Your ability's target";
+  if (aim.die === null) {
+    if (decision === "duel_target") return "Whom to duel (UA1)";
+    if (decision === "sam_heal") return "Whom to heal for the shot (Sam the Healer)";
+    return "Your ability's target";
+  }
   return aim.face ? `Die ${aim.die}: ${faceLabel(aim.face)}` : `Die ${aim.die}`;
 }
 
 /** What aiming at a seat does, for the seat's button: healing faces help, others hurt. */
 export function aimVerb(aim, decision) {
   if (decision === "beer_target") return "Give the beer to";
-  if (decision === "turn_start_heal") return "Heal";
+  if (decision === "turn_start_heal" || decision === "sam_heal") return "Heal";
   if (decision === "duel_target") return "Duel";
   if (aim?.face && /beer/.test(aim.face)) return "Give the beer to";
   return aim?.die === null ? "Choose" : "Shoot";

@@ -8,7 +8,7 @@ import { query } from "../graphql.js";
 import { subscribe } from "../subscription.js";
 import { board, restBoard } from "../board.js";
 import { failure, loading } from "../status.js";
-import { describeEvent } from "../events.js";
+import { describeEvent, eventClass } from "../events.js";
 import { get } from "../api.js";
 import { playsUndead } from "../undead.js";
 
@@ -80,7 +80,7 @@ export function renderLive(main, { args: [gameId], signal }) {
       onStatus: setStatus,
       onNext: (data) => {
         const event = data.gameEvents;
-        feed.prepend(h("li", null, h("span", { class: "muted" }, `#${event.version} `), describeEvent(event)));
+        feed.prepend(h("li", { class: eventClass(event), "data-type": event.type }, h("span", { class: "muted" }, `#${event.version} `), describeEvent(event)));
         while (feed.children.length > RECENT_EVENTS) feed.lastElementChild.remove();
         refresh();
       },

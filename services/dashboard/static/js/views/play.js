@@ -16,6 +16,7 @@ import { aimTitle, aimVerb, currentAim, targetsOf } from "../seat/targets.js";
 import { dice, seats } from "../seat/table.js";
 import { follow } from "../seat/feed.js";
 import { tableUndead } from "../undead.js";
+import { outbreakBanner, sideWins, zombieGoal } from "../zombies.js";
 
 const GOALS = {
   sheriff: "Eliminate the Outlaws and the Renegade.",
@@ -202,6 +203,7 @@ export function renderPlay(main, { args: [gameId], signal }) {
       root,
       roleBanner(state, mine),
       situation(state, mine, deciding),
+      outbreakBanner(state),
       model.refusal ? h("p", { class: "notice error", role: "alert", "data-testid": "form-error" }, model.refusal) : null,
       model.readError ? h("p", { class: "notice error", role: "alert", "data-testid": "read-error" }, `Could not read the game: ${model.readError.message}`) : null,
       c ? decisionPanel(state, c, aim) : null,
@@ -232,7 +234,7 @@ export function renderPlay(main, { args: [gameId], signal }) {
       "section",
       { class: `play-role play-role-${role ?? "hidden"}`, "data-testid": "my-role", "aria-label": "Your role" },
       h("p", { class: "play-role-title" }, "Your role: ", h("strong", { "data-testid": "my-role-name" }, role ? titleCase(role) : "not dealt yet")),
-      role ? h("p", { class: "play-role-goal" }, GOALS[role] ?? "") : null,
+      role ? h("p", { class: "play-role-goal", "data-testid": "my-goal" }, zombieGoal(mine, state) ?? GOALS[role] ?? "") : null,
       h(
         "p",
         { class: "play-role-more" },
@@ -252,7 +254,7 @@ export function renderPlay(main, { args: [gameId], signal }) {
       return h(
         "p",
         { class: "notice result", "data-testid": "result", role: "status" },
-        side ? `Game over: ${titleCase(side)} ${side === "outlaws" ? "win" : "wins"} (${winners}).${you}` : `Game over: nobody wins.${you}`,
+        side ? `Game over: ${sideWins(side)} (${winners}).${you}` : `Game over: nobody wins.${you}`,
       );
     }
     if (state.status === "abandoned") {

@@ -10,7 +10,7 @@ import { href, replaceParams } from "../location.js";
 import { query } from "../graphql.js";
 import { board, restBoard } from "../board.js";
 import { empty, failure, load, loading } from "../status.js";
-import { describeEvent, NOTHING_SEEN, seenOnBoard } from "../events.js";
+import { describeEvent, eventClass, NOTHING_SEEN, seenOnBoard } from "../events.js";
 import { icon } from "../icons.js";
 import { get } from "../api.js";
 
@@ -46,7 +46,7 @@ function auditPanel(audit) {
 function stepper(events, gameId, initial, signal) {
   const last = events.length;
   const modules = events[0]?.data?.ruleset?.modules ?? [];
-  const undead = modules.includes("UA1") || modules.includes("UA2");
+  const undead = modules.some((m) => m.startsWith("UA")); // read over REST (undead.js playsUndead)
   const states = new Map();
   let position = Math.min(Math.max(initial, 1), last);
   let wanted = position;
@@ -70,7 +70,7 @@ function stepper(events, gameId, initial, signal) {
     events.map((event, index) =>
       h(
         "li",
-        { "data-version": event.version },
+        { "data-version": event.version, "data-type": event.type, class: eventClass(event) },
         h("button", { type: "button", class: "link", onclick: () => go(event.version) }, h("span", { class: "muted" }, `#${event.version} `), lines[index]),
       ),
     ),

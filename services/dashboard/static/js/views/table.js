@@ -13,7 +13,8 @@ import { profile } from "../me.js";
 import { current } from "../session.js";
 import { failure, loading } from "../status.js";
 import { subscribe } from "../subscription.js";
-import { describeEvent } from "../events.js";
+import { describeEvent, eventClass } from "../events.js";
+import { sideWins } from "../zombies.js";
 import { diceEntry } from "../entry/dice-entry.js";
 import { decisionEntry, legalTargets } from "../entry/decisions.js";
 
@@ -59,7 +60,7 @@ function resultText(state) {
     return player?.name ? `${seat} ${player.name}` : seat;
   };
   const winners = (result.winners ?? []).map(named).join(", ");
-  return side ? `${titleCase(side)} ${side === "outlaws" ? "win" : "wins"} (${winners}).` : "Nobody wins.";
+  return side ? `${sideWins(side)} (${winners}).` : "Nobody wins.";
 }
 
 export function renderTable(main, { args: [gameId], signal }) {
@@ -207,7 +208,7 @@ export function renderTable(main, { args: [gameId], signal }) {
             h(
               "ol",
               { class: "feed", "data-testid": "feed" },
-              latest.map((event) => h("li", null, h("span", { class: "muted" }, `#${event.version} `), describeEvent(event))),
+              latest.map((event) => h("li", { class: eventClass(event), "data-type": event.type }, h("span", { class: "muted" }, `#${event.version} `), describeEvent(event))),
             ),
           )
         : null,
