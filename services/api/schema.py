@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 # (module, its Query type, its Subscription type or None)
 PARTS: tuple[tuple[str, str, str | None], ...] = (
     ("services.game.edge.graphql_types", "GameQuery", "GameSubscription"),
+    ("services.game.edge.series_graphql", "SeriesQuery", None),
     ("services.league.graphql_types", "LeagueQuery", "LeagueSubscription"),
     ("services.ratings.graphql_types", "RatingsQuery", None),
     ("services.directory.graphql_types", "DirectoryQuery", None),
@@ -42,6 +43,7 @@ PARTS: tuple[tuple[str, str, str | None], ...] = (
 # (module, its Mutation type)
 MUTATIONS: tuple[tuple[str, str], ...] = (
     ("services.game.edge.graphql_mutations", "GameMutation"),
+    ("services.game.edge.series_graphql", "SeriesMutation"),
     ("services.league.edge.graphql_mutations", "LeagueMutation"),
     ("services.clubs.graphql_mutations", "ClubMutation"),
 )

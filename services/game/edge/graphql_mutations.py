@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 import strawberry
@@ -95,8 +95,17 @@ class CreatedGame:
 
 def create_request(given: CreateGameInput) -> CreateGameRequest:
     """REST's request from the GraphQL input; ``InvalidArgument`` naming the field at fault."""
+    return rest_request(dataclasses.asdict(given), CreateGameRequest)
+
+
+R = TypeVar("R")
+
+
+def rest_request(given: dict[str, Any], request: type[R]) -> R:
+    """REST's ``request`` from a GraphQL input's fields (snake-cased, as ``dataclasses.asdict``
+    gives them), with REST's bounds; ``InvalidArgument`` naming the input field at fault."""
     try:
-        return msgspec.convert(_given(dataclasses.asdict(given)), CreateGameRequest, strict=True)
+        return msgspec.convert(_given(given), request, strict=True)
     except msgspec.ValidationError as error:
         message = str(error)
         at = _AT.search(message)
