@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import msgspec
 
+from services.game.results import GameType
+from services.league.result_sheet import ResultSheet
 from services.league.vocabulary import PointsScheme, SeatingPolicy
 
 
@@ -40,6 +42,8 @@ class FoundLeague(LeagueCommand, frozen=True, kw_only=True):
     name: str
     points: PointsScheme = PointsScheme()
     seating: SeatingPolicy = SeatingPolicy()
+    game_type: str = GameType.DICE.value
+    """``dice`` or ``cards``."""
 
 
 class OpenSeason(LeagueCommand, frozen=True, kw_only=True):
@@ -128,6 +132,19 @@ class VoidGame(LeagueCommand, frozen=True, kw_only=True):
     voided_by: str
 
 
+class RecordResultSheet(LeagueCommand, frozen=True, kw_only=True):
+    """The sheet of a scheduled card game played entirely on cardboard (its scorekeeper, or a
+    referee, organiser or admin of the club, enters it)."""
+
+    league_id: str
+    tournament_id: str
+    round: int
+    table: int
+    game_id: str
+    sheet: ResultSheet
+    recorded_by: str | None = None
+
+
 class CloseSeason(LeagueCommand, frozen=True, kw_only=True):
     league_id: str
     season_id: str
@@ -145,4 +162,5 @@ LeagueAggregateCommand = (
     | RecordForfeit
     | CloseRound
     | VoidGame
+    | RecordResultSheet
 )

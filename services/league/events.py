@@ -13,6 +13,7 @@ from typing import ClassVar
 import msgspec
 
 from event_store import Mapper
+from services.game.results import GameResult, GameType
 from services.league.vocabulary import PointsScheme, SeatingPolicy
 
 
@@ -45,6 +46,9 @@ class LeagueFounded(LeagueEvent, frozen=True, kw_only=True):
     name: str
     points: PointsScheme
     seating: SeatingPolicy
+    game_type: str = GameType.DICE.value
+    """``dice`` or ``cards``: every game of the league is of this type. Leagues founded before
+    the card game existed played dice."""
 
 
 class SeasonOpened(LeagueEvent, frozen=True, kw_only=True):
@@ -144,6 +148,25 @@ class GameVoided(LeagueEvent, frozen=True, kw_only=True):
     voided_by: str
 
 
+class ResultSheetRecorded(LeagueEvent, frozen=True, kw_only=True):
+    """A card game played entirely on cardboard, known only from the sheet its table wrote down
+    and the league checked (services/league/result_sheet.py). It counts for standings and
+    ratings like a finished game, and there is nothing to replay: ``replayable`` is false."""
+
+    league_id: str
+    season_id: str
+    tournament_id: str
+    round: int
+    table: int
+    game_id: str
+    result: GameResult
+    """The neutral result (seats ``p1``… in the sheet's order), as an engine would report it."""
+    characters: tuple[str, ...]
+    """Each seat's character, in seat order."""
+    recorded_by: str | None = None
+    replayable: bool = False
+
+
 class SeasonClosed(LeagueEvent, frozen=True, kw_only=True):
     league_id: str
     season_id: str
@@ -161,6 +184,7 @@ LEAGUE_EVENTS: tuple[type[LeagueEvent], ...] = (
     ForfeitRecorded,
     RoundClosed,
     GameVoided,
+    ResultSheetRecorded,
 )
 
 LEAGUE_MAPPER = Mapper()

@@ -19,6 +19,7 @@ from services.league.events import (
     GameVoided,
     LeagueEvent,
     PlayerEnrolled,
+    ResultSheetRecorded,
     RoundClosed,
     RoundSeated,
     SeasonOpened,
@@ -102,6 +103,8 @@ class LeagueHistory:
     _contexts: dict[str, GameContext] = field(default_factory=dict)
     _seats: dict[str, dict[str, str]] = field(default_factory=dict)
     _finished: list[GameOutcome] = field(default_factory=list)
+    _sheets: set[str] = field(default_factory=set)
+    """Games known from a result sheet: their own stream, if any, is not read."""
 
     def add(self, event: RecordedEvent) -> None:
         if event.category == "league":
@@ -155,10 +158,33 @@ class LeagueHistory:
                 self.closed_rounds.add((fact.league_id, fact.tournament_id, fact.round))
             case GameVoided():
                 self._voided.add((fact.league_id, fact.game_id))
+            case ResultSheetRecorded() if fact.game_id not in self._contexts:
+                # the projection's rule: a game known from its own stream keeps its result
+                self._sheets.add(fact.game_id)
+                self._contexts[fact.game_id] = GameContext(
+                    league_id=fact.league_id,
+                    season_id=fact.season_id,
+                    tournament_id=fact.tournament_id,
+                    round=fact.round,
+                    table=fact.table,
+                )
+                self._finished.append(
+                    GameOutcome(
+                        game_id=fact.game_id,
+                        league_id=fact.league_id,
+                        season_id=fact.season_id,
+                        tournament_id=fact.tournament_id,
+                        round=fact.round,
+                        table=fact.table,
+                        results=member_results(fact.result),
+                    )
+                )
 
     def _add_game(self, event: RecordedEvent) -> None:
         fact = decode_game_event(event)
         game_id = game_id_of(event)
+        if game_id in self._sheets:
+            return
         match fact:
             case GameCreated(context=context) if context.league_id is not None:
                 self._contexts[game_id] = context

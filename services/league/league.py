@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from services.game.results import GameType
 from services.league.commands import (
     CloseRound,
     CloseSeason,
@@ -19,6 +20,7 @@ from services.league.commands import (
     OpenSeason,
     OpenTournament,
     RecordForfeit,
+    RecordResultSheet,
     ScheduleGame,
     SeatRound,
     VoidGame,
@@ -41,6 +43,7 @@ from services.league.events import (
     LeagueEvent,
     LeagueFounded,
     PlayerEnrolled,
+    ResultSheetRecorded,
     RoundClosed,
     RoundSeated,
     SeasonClosed,
@@ -48,8 +51,15 @@ from services.league.events import (
     SeatedTable,
     TournamentOpened,
 )
+from services.league.result_sheet import check_sheet
 from services.league.seating import Seating, SeatingHistory, Table, has_sheriff, pick_sheriff, seat_round
-from services.league.vocabulary import MAX_TABLE, MIN_TABLE, PointsScheme, SeatingPolicy, check_id
+from services.league.vocabulary import (
+    PointsScheme,
+    SeatingPolicy,
+    check_game_type,
+    check_id,
+    check_table_size,
+)
 
 
 @dataclass(slots=True)
@@ -97,12 +107,18 @@ class LeagueState:
     name: str = ""
     points: PointsScheme = field(default_factory=PointsScheme)
     seating: SeatingPolicy = field(default_factory=SeatingPolicy)
+    game_type: str = GameType.DICE.value
+    """``dice`` or ``cards``: every game of the league is of this type."""
     seasons: dict[str, SeasonState] = field(default_factory=dict)
     tournaments: dict[str, TournamentState] = field(default_factory=dict)
     games: dict[str, tuple[str, int, int]] = field(default_factory=dict)
     """Every scheduled game id → (tournament, round, table)."""
     voided: dict[str, str] = field(default_factory=dict)
     """Voided game id → the reason."""
+    modes: dict[str, str | None] = field(default_factory=dict)
+    """Scheduled game id → ``online`` or ``table`` (None: scheduled before modes were recorded)."""
+    sheets: set[str] = field(default_factory=set)
+    """Game ids known from a result sheet."""
 
     @property
     def exists(self) -> bool:
@@ -151,13 +167,15 @@ def decide(state: LeagueState, command: LeagueAggregateCommand) -> list[LeagueEv
         check_id("league id", command.league_id)
         if state.exists:
             raise AlreadyExists("league", command.league_id)
+        game_type = check_game_type(command.game_type)
         return [
             LeagueFounded(
                 league_id=command.league_id,
                 club_id=command.club_id,
                 name=command.name,
                 points=command.points.validate(),
-                seating=command.seating.validate(),
+                seating=command.seating.validate(game_type),
+                game_type=game_type,
             )
         ]
     if not state.exists:
@@ -180,7 +198,7 @@ def decide(state: LeagueState, command: LeagueAggregateCommand) -> list[LeagueEv
             state.open_season(season_id)
             if tournament_id in state.tournaments:
                 raise AlreadyExists("tournament", tournament_id)
-            policy = (seating or state.seating).validate()
+            policy = (seating or state.seating).validate(state.game_type)
             return [
                 TournamentOpened(
                     league_id=league_id,
@@ -233,6 +251,8 @@ def decide(state: LeagueState, command: LeagueAggregateCommand) -> list[LeagueEv
                     voided_by=voided_by,
                 )
             ]
+        case RecordResultSheet():
+            return [_result_sheet(state, command)]
         case CloseSeason(season_id=season_id):
             state.open_season(season_id)
             return [SeasonClosed(league_id=league_id, season_id=season_id)]
@@ -286,6 +306,59 @@ def _schedule(state: LeagueState, command: ScheduleGame) -> list[LeagueEvent]:
     ]
 
 
+def _result_sheet(state: LeagueState, command: RecordResultSheet) -> ResultSheetRecorded:
+    """A scheduled card table's sheet: its seats are the members seated there, the rotation's
+    Sheriff holds the Sheriff's card, and it is consistent (``result_sheet.check_sheet``)."""
+    if state.game_type != GameType.CARDS:
+        raise InvalidCommand(
+            f"a result sheet is for a card game; league {state.league_id!r} plays {state.game_type}"
+        )
+    tournament_id, number, table_no = command.tournament_id, command.round, command.table
+    seated = state.round(tournament_id, number)
+    table = seated.table(tournament_id, table_no)
+    where = f"{tournament_id} round {number} table {table_no}"
+    scheduled = seated.games.get(table_no)
+    if scheduled is None:
+        raise UnknownEntity("game", f"at {where}: schedule the table's game before its result sheet")
+    if scheduled != command.game_id:
+        raise InvalidCommand(f"{where} plays game {scheduled!r}, not {command.game_id!r}")
+    if state.modes.get(scheduled) == "online":
+        raise InvalidCommand(
+            f"game {scheduled!r} is an online game: the server keeps its result, not a sheet"
+        )
+    if scheduled in state.voided:
+        raise InvalidTransition(f"game {scheduled!r} was voided: {state.voided[scheduled]}")
+    if scheduled in state.sheets:
+        raise AlreadyExists("result sheet", scheduled)
+    given = [s.member_id for s in command.sheet.seats]
+    if sorted(given) != sorted(table.members):
+        extra = sorted(set(given) - set(table.members))
+        missing = sorted(set(table.members) - set(given))
+        words = [f"not seated at {where}: {', '.join(extra)}"] if extra else []
+        words += [f"missing: {', '.join(missing)}"] if missing else []
+        raise InvalidCommand(
+            "the sheet's seats are not the table's members (" + "; ".join(words or ["a member twice"]) + ")"
+        )
+    sheriffs = [s.member_id for s in command.sheet.seats if s.role == "sheriff"]
+    if table.sheriff is not None and sheriffs != [table.sheriff]:
+        raise InvalidCommand(
+            f"the Sheriff's card is held by {', '.join(sheriffs) or 'nobody'}; the rotation's Sheriff at "
+            f"{where} is {table.sheriff!r}"
+        )
+    result = check_sheet(command.sheet, scheduled)
+    return ResultSheetRecorded(
+        league_id=command.league_id,
+        season_id=state.tournament(tournament_id).season_id,
+        tournament_id=tournament_id,
+        round=number,
+        table=table_no,
+        game_id=scheduled,
+        result=result,
+        characters=tuple(s.character for s in command.sheet.seats),
+        recorded_by=command.recorded_by,
+    )
+
+
 def _forfeit(state: LeagueState, command: RecordForfeit) -> ForfeitRecorded:
     seated = state.open_round(command.tournament_id, command.round)
     table = seated.table(command.tournament_id, command.table)
@@ -332,7 +405,7 @@ def _seat(state: LeagueState, command: SeatRound) -> RoundSeated:
             seed=command.seed,
         )
     else:
-        seating = _organisers_tables(command.tables, entrants, season, where)
+        seating = _organisers_tables(command.tables, entrants, season, where, state.game_type)
     return RoundSeated(
         league_id=command.league_id,
         season_id=season.season_id,
@@ -348,12 +421,11 @@ def _seat(state: LeagueState, command: SeatRound) -> RoundSeated:
 
 
 def _organisers_tables(
-    tables: tuple[tuple[str, ...], ...], entrants: list[str], season: SeasonState, where: str
+    tables: tuple[tuple[str, ...], ...], entrants: list[str], season: SeasonState, where: str, game_type: str
 ) -> Seating:
     seen: set[str] = set()
     for members in tables:
-        if not MIN_TABLE <= len(members) <= MAX_TABLE:
-            raise InvalidCommand(f"a table seats {MIN_TABLE} to {MAX_TABLE} players, not {len(members)}")
+        check_table_size(len(members), game_type)
         for member in members:
             if member not in season.entrants:
                 raise UnknownPlayer(member, where)
@@ -373,6 +445,7 @@ def evolve(state: LeagueState, event: LeagueEvent) -> LeagueState:
         case LeagueFounded():
             state.league_id, state.club_id, state.name = event.league_id, event.club_id, event.name
             state.points, state.seating = event.points, event.seating
+            state.game_type = event.game_type
         case SeasonOpened():
             state.seasons[event.season_id] = SeasonState(event.season_id, event.name, event.points)
         case PlayerEnrolled():
@@ -391,12 +464,15 @@ def evolve(state: LeagueState, event: LeagueEvent) -> LeagueState:
         case GameScheduled():
             state.tournaments[event.tournament_id].rounds[event.round].games[event.table] = event.game_id
             state.games[event.game_id] = (event.tournament_id, event.round, event.table)
+            state.modes[event.game_id] = event.mode
         case ForfeitRecorded():
             state.tournaments[event.tournament_id].rounds[event.round].forfeits[event.member_id] = event.kind
         case RoundClosed():
             state.tournaments[event.tournament_id].rounds[event.round].closed = True
         case GameVoided():
             state.voided[event.game_id] = event.reason
+        case ResultSheetRecorded():
+            state.sheets.add(event.game_id)
         case SeasonClosed():
             state.seasons[event.season_id].closed = True
     return state

@@ -37,13 +37,14 @@ import redis.asyncio as aioredis
 from event_store import PostgresEventStore, RecordedEvent, Subscription
 from event_store.wakeups import WakeupSource
 from services.game.application.lifecycle import GameCreated, PlayerJoined, SeatsDealt
-from services.game.results import GameFinish, Role
+from services.game.results import GameFinish, GameResult, Role
 from services.league.events import (
     ForfeitRecorded,
     GameScheduled,
     GameVoided,
     LeagueEvent,
     PlayerEnrolled,
+    ResultSheetRecorded,
     RoundClosed,
     RoundSeated,
     SeasonClosed,
@@ -121,7 +122,11 @@ class StandingsProjection:
 async def apply_event(event: RecordedEvent, tx: asyncpg.Connection) -> None:
     """Apply one event to the read model through the subscription's transaction."""
     if event.category == "league":
-        await _apply_league(decode_league_event(event), tx)
+        league_fact = decode_league_event(event)
+        if isinstance(league_fact, ResultSheetRecorded):
+            await _record_sheet(league_fact, event.position, tx)
+        else:
+            await _apply_league(league_fact, tx)
         return
     fact = decode_game_event(event)
     if fact is None:
@@ -157,6 +162,30 @@ async def apply_event(event: RecordedEvent, tx: asyncpg.Connection) -> None:
             )
         case GameFinish():
             await _score_game(game_id, fact, event.position, tx)
+
+
+async def _record_sheet(sheet: ResultSheetRecorded, position: int, tx: asyncpg.Connection) -> None:
+    """A game known from its result sheet: claimed, seated and finished at once, not replayable.
+    The league refused a sheet for a game that exists on the server and the server refuses a
+    game once its sheet is in, so a row already there means the sheet lost: it is skipped."""
+    inserted = await tx.fetchval(
+        "INSERT INTO league_games (game_id, league_id, season_id, tournament_id, round, table_no, replayable)"
+        " VALUES ($1, $2, $3, $4, $5, $6, false) ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
+        sheet.game_id,
+        sheet.league_id,
+        sheet.season_id,
+        sheet.tournament_id,
+        sheet.round,
+        sheet.table,
+    )
+    if inserted is None:
+        log.warning("result sheet of game %s skipped: the game is known from its own stream", sheet.game_id)
+        return
+    await tx.executemany(
+        "INSERT INTO league_game_seats (game_id, seat, member_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+        [(sheet.game_id, s.seat, s.member_id) for s in sheet.result.seats],
+    )
+    await _record_results(sheet.game_id, sheet.result, position, tx)
 
 
 async def _apply_league(fact: LeagueEvent, tx: asyncpg.Connection) -> None:
@@ -320,18 +349,27 @@ async def _forfeit(tx: asyncpg.Connection, fact: ForfeitRecorded) -> None:
 async def _score_game(game_id: str, finish: GameFinish, position: int, tx: asyncpg.Connection) -> None:
     """Record the finished game's results (every game claiming a league: an audit reads the
     uncounted ones too), then count it if it counts."""
-    game = await tx.fetchrow(
-        "SELECT league_id, season_id, tournament_id FROM league_games WHERE game_id = $1", game_id
-    )
+    game = await tx.fetchrow("SELECT replayable FROM league_games WHERE game_id = $1", game_id)
     if game is None:
         return  # not a league game
+    if not game["replayable"]:
+        log.warning("game %s finished on the server after its result sheet: the sheet stands", game_id)
+        return
     seats = {
         row["seat"]: row["member_id"]
         for row in await tx.fetch("SELECT seat, member_id FROM league_game_seats WHERE game_id = $1", game_id)
     }
+    await _record_results(game_id, finish.result(game_id, seats), position, tx)
+
+
+async def _record_results(game_id: str, result: GameResult, position: int, tx: asyncpg.Connection) -> None:
+    game = await tx.fetchrow(
+        "SELECT league_id, season_id, tournament_id FROM league_games WHERE game_id = $1", game_id
+    )
+    assert game is not None
     league_id, season_id, tournament_id = game["league_id"], game["season_id"], game["tournament_id"]
     scheme = await _scheme(tx, league_id, season_id)
-    results = member_results(finish.result(game_id, seats))
+    results = member_results(result)
     await tx.executemany(
         "INSERT INTO league_game_results (game_id, member_id, league_id, season_id, tournament_id, role,"
         " side, won, alive, points) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
@@ -354,7 +392,7 @@ async def _score_game(game_id: str, finish: GameFinish, position: int, tx: async
     await tx.execute(
         "UPDATE league_games SET winning_side = $2, ended_at = $3 WHERE game_id = $1",
         game_id,
-        finish.winning_side,
+        result.winning_side,
         position,
     )
     await _settle(tx, game_id)

@@ -11,6 +11,7 @@ from typing import NewType
 
 import msgspec
 
+from services.game.results import GameType
 from services.league.errors import InvalidCommand
 
 MemberId = NewType("MemberId", str)
@@ -25,6 +26,27 @@ _ID = re.compile(r"^[A-Za-z0-9_.:]{1,80}$")
 
 MIN_TABLE, MAX_TABLE = 3, 8
 """A BANG! table seats 3 to 8 players (``ROLES_BY_PLAYER_COUNT`` in services/game/results/__init__.py)."""
+
+GAME_TYPES = (GameType.DICE.value, GameType.CARDS.value)
+"""What a league plays: BANG! The Dice Game or the original card game, never both, since their
+standings and ratings are kept apart."""
+
+TABLE_SIZES: dict[str, tuple[int, int]] = {GameType.DICE.value: (3, 8), GameType.CARDS.value: (4, 8)}
+"""The table sizes of each game type: the dice game seats 3 to 8; the card game 4 to 7, and 8
+with the two-Renegade role set (../shared/rules/RULINGS-cards.md, "Setup")."""
+
+
+def check_game_type(value: str) -> str:
+    if value not in GAME_TYPES:
+        raise InvalidCommand(f"a league plays {' or '.join(GAME_TYPES)}, not {value!r}")
+    return value
+
+
+def check_table_size(size: int, game_type: str = GameType.DICE.value) -> int:
+    low, high = TABLE_SIZES[game_type]
+    if not low <= size <= high:
+        raise InvalidCommand(f"a {game_type} table seats {low} to {high} players, not {size}")
+    return size
 
 
 def check_id(kind: str, value: str) -> str:
@@ -67,10 +89,11 @@ class SeatingPolicy(msgspec.Struct, frozen=True, kw_only=True):
     allowed_sizes: tuple[int, ...] = (4, 5, 6, 7)
     preferred_size: int = 5
 
-    def validate(self) -> SeatingPolicy:
+    def validate(self, game_type: str = GameType.DICE.value) -> SeatingPolicy:
         sizes = self.allowed_sizes
-        if not sizes or any(not MIN_TABLE <= s <= MAX_TABLE for s in sizes):
-            raise InvalidCommand(f"table sizes must lie in {MIN_TABLE}..{MAX_TABLE}: {sizes}")
+        low, high = TABLE_SIZES[game_type]
+        if not sizes or any(not low <= s <= high for s in sizes):
+            raise InvalidCommand(f"{game_type} table sizes must lie in {low}..{high}: {sizes}")
         if len(set(sizes)) != len(sizes) or list(sizes) != sorted(sizes):
             raise InvalidCommand(f"allowed table sizes must be distinct and ascending: {sizes}")
         if self.preferred_size not in sizes:
