@@ -14,7 +14,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from services.game import simulation_cards
 from services.game.bots import BOTS
+from services.game.bots.cards import CARD_BOTS
 from services.game.rules.ruleset import Ruleset, RulesetError, ruleset_of
 from services.game.simulation import SimulationReport, Unplayable, check_playable
 from services.game.simulation import simulate as run_simulation
@@ -25,12 +27,20 @@ _PROGRESS_FROM = 200
 
 def simulate(
     games: int = typer.Option(100, "--games", "-n", min=1, help="How many games to play."),
-    players: int = typer.Option(5, "--players", "-p", min=3, max=8, help="Players per game (3 to 8)."),
+    players: int = typer.Option(
+        5,
+        "--players",
+        "-p",
+        min=3,
+        max=8,
+        help="Players per game (dice 3 to 8; cards 4 to 7, 8 with two Renegades).",
+    ),
     seed: int = typer.Option(
         0, "--seed", "-s", help="Seed of the whole run; the same seed plays the same games."
     ),
     bot: str = typer.Option("heuristic", "--bot", help=f"Bot for every seat: {', '.join(BOTS)}."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object."),
+    game: str = typer.Option("dice", "--game", "-g", help="Game type: dice, or cards (BANG! the card game)."),
     modules: str = typer.Option(
         "",
         "--modules",
@@ -41,6 +51,11 @@ def simulate(
     ),
 ) -> None:
     """Play N bot games of K players and report the wins by side, game length and speed."""
+    if game == "cards":
+        simulate_cards(games, players, seed, bot, as_json=as_json, modules=modules)
+        return
+    if game != "dice":
+        raise typer.BadParameter(f"unknown game type {game!r}; choose dice or cards", param_hint="--game")
     if bot not in BOTS:
         raise typer.BadParameter(f"unknown bot {bot!r}; choose one of {', '.join(BOTS)}", param_hint="--bot")
     factory = BOTS[bot]
@@ -66,6 +81,46 @@ def simulate(
             )
     else:
         report = run_simulation(games, players, seed, factory, bot_name=bot, ruleset=ruleset)
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), indent=2, sort_keys=True))
+    else:
+        console.print(render(report))
+
+
+def simulate_cards(games: int, players: int, seed: int, bot: str, *, as_json: bool, modules: str) -> None:
+    """``--game cards``: the card game's bots, 4 to 7 players (8 with two Renegades)."""
+    if bot not in CARD_BOTS:
+        raise typer.BadParameter(
+            f"unknown card bot {bot!r}; choose one of {', '.join(CARD_BOTS)}", param_hint="--bot"
+        )
+    if modules.strip():
+        raise typer.BadParameter("the card game has no expansion modules here", param_hint="--modules")
+    if players not in simulation_cards.CARD_PLAYER_COUNTS:
+        raise typer.BadParameter(
+            f"the card game is for 4 to 7 players (8 with two Renegades), not {players}",
+            param_hint="--players",
+        )
+    factory = CARD_BOTS[bot]
+    console = Console()
+    if not as_json and games >= _PROGRESS_FROM and sys.stdout.isatty():
+        with Progress(
+            TextColumn("simulating"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+        ) as bar:
+            task = bar.add_task("games", total=games)
+            report = simulation_cards.simulate(
+                games,
+                players,
+                seed,
+                factory,
+                bot_name=bot,
+                progress=lambda done: bar.update(task, completed=done),
+            )
+    else:
+        report = simulation_cards.simulate(games, players, seed, factory, bot_name=bot)
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2, sort_keys=True))
     else:
