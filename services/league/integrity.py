@@ -9,7 +9,7 @@ path creates a league game the schedule does not describe.
 What must match a reservation:
 
 - the context: league, season, tournament, round and table, all of them;
-- the mode (online or table);
+- the mode (online or table), and the game type the league plays (dice or cards);
 - online: the members in the seating's order, and the rotation's Sheriff;
 - table: the same members (in the order they sat at the physical table) and the rotation's
   Sheriff holding the Sheriff's card;
@@ -55,6 +55,11 @@ def check_new_game(reservation: Reservation | None, spec: NewGame, creator: Crea
             f"game id {reservation.game_id!r} is reserved for {reservation.where()}; only that table's "
             "game may use it"
         )
+    if reservation.result_sheet:
+        raise ScheduleMismatch(
+            f"game {reservation.game_id!r} ({reservation.where()}) was played on cardboard: its result "
+            "sheet is recorded, so no game is created for it"
+        )
     if not creator.organises and not (
         reservation.mode == GameMode.TABLE
         and creator.account_id is not None
@@ -95,6 +100,7 @@ def _context_differences(reservation: Reservation, spec: NewGame) -> list[str]:
         ("round", c.round, reservation.round),
         ("table", c.table, reservation.table),
         ("mode", str(spec.mode), reservation.mode),
+        ("game type", str(spec.ruleset.game_type), reservation.game_type),
     ]
     return [
         f"{name} is {given!r}, scheduled {expected!r}"

@@ -38,7 +38,9 @@ from services.game.application.errors import GameIdTaken
 from services.game.application.lifecycle import GameContext, GameMode
 from services.game.application.service import Member, NewGame
 from services.game.edge.gateway import GameGateway
+from services.game.edge.http import RulesetIn
 from services.game.edge.tokens import Principal as GameCaller
+from services.game.results import GameType
 from services.league import league as league_aggregate
 from services.league.commands import (
     CloseRound,
@@ -50,6 +52,7 @@ from services.league.commands import (
     OpenSeason,
     OpenTournament,
     RecordForfeit,
+    RecordResultSheet,
     RegisterPlayer,
     ScheduleGame,
     SeatRound,
@@ -62,6 +65,7 @@ from services.league.events import (
     LeagueEvent,
     LeagueFounded,
     PlayerEnrolled,
+    ResultSheetRecorded,
     RoundClosed,
     RoundSeated,
     SeasonClosed,
@@ -70,7 +74,8 @@ from services.league.events import (
 )
 from services.league.league import LeagueState
 from services.league.read_model import season_scores
-from services.league.reservations import Reservation, reserve
+from services.league.reservations import Reservation, mark_result_sheet, reservation, reserve
+from services.league.result_sheet import NOT_REPLAYABLE, ResultSheet
 from services.league.service import CommandResult, LeagueService
 from services.league.vocabulary import PointsScheme, SeatingPolicy
 
@@ -78,6 +83,9 @@ T = TypeVar("T")
 _IDS = uuid.UUID("6f0c3d2e-8a41-4b7e-9d15-3c2a7e9b0f48")
 ORGANISING = (Role.ORGANISER, Role.ADMIN)
 VOIDING = (Role.REFEREE, Role.ORGANISER, Role.ADMIN)
+SHEET_KEEPING = (Role.SCOREKEEPER, *VOIDING)
+"""Who enters a table's result sheet: its scorekeeper (the role scoped to that game), or a
+referee, organiser or admin of the club."""
 
 
 # -- answers ----------------------------------------------------------------------------------
@@ -94,6 +102,8 @@ class LeagueAnswer(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     points: PointsScheme
     seating: SeatingPolicy
+    game_type: str
+    """``dice`` or ``cards``: every game of the league is of this type."""
 
 
 class SeasonAnswer(msgspec.Struct, frozen=True, kw_only=True):
@@ -160,6 +170,39 @@ class ForfeitAnswer(msgspec.Struct, frozen=True, kw_only=True):
     reason: str
 
 
+class SheetSeatAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    seat: str
+    member: Person
+    role: str
+    character: str
+    side: str
+    alive: bool
+    won: bool
+
+
+class SheetEliminationAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    member: Person
+    by: Person | None
+    """None: nobody (Dynamite, his own Duel)."""
+    turn: int
+
+
+class ResultSheetAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    tournament_id: str
+    round: int
+    table: int
+    game_id: str
+    game_type: str
+    replayable: bool
+    """Always false: a game played on cardboard has no record to replay or audit."""
+    shown_as: str
+    """``result sheet — not replayable``."""
+    winning_side: str
+    seats: list[SheetSeatAnswer]
+    eliminations: list[SheetEliminationAnswer]
+
+
 class RoundClosedAnswer(msgspec.Struct, frozen=True, kw_only=True):
     league_id: str
     tournament_id: str
@@ -213,6 +256,7 @@ class LeagueOrganiser:
         league_id: str | None = None,
         points: PointsScheme | None = None,
         seating: SeatingPolicy | None = None,
+        game_type: str = GameType.DICE.value,
         command_id: str | None = None,
     ) -> Done[LeagueAnswer]:
         require(caller, club_id, *ORGANISING)
@@ -224,6 +268,7 @@ class LeagueOrganiser:
             name=name,
             points=points or PointsScheme(),
             seating=seating or SeatingPolicy(),
+            game_type=game_type,
         )
         existing = await self._league.load_league(league_id)
         if existing.exists and existing.club_id != club_id:
@@ -239,6 +284,7 @@ class LeagueOrganiser:
             name=founded.name,
             points=founded.points,
             seating=founded.seating,
+            game_type=founded.game_type,
         )
         return Done(answer, not result.duplicate)
 
@@ -398,8 +444,18 @@ class LeagueOrganiser:
         )
         seated = state.round(tournament_id, round_number).table(tournament_id, table)
         if scorekeeper is not None and not await is_member(self._pool, state.club_id, scorekeeper):
+            raise InvalidCommand(f"`scorekeeper`: {scorekeeper!r} is not a member of club {state.club_id!r}")
+        if setup is not None and str(setup.ruleset.game_type) != state.game_type:
             raise InvalidCommand(
-                f"`scorekeeper`: {scorekeeper!r} is not a member of club {state.club_id!r}"
+                f"league {league_id!r} plays {state.game_type}: its games cannot be "
+                f"{setup.ruleset.game_type} games"
+            )
+        if setup is None and state.game_type != GameType.DICE:
+            # the game server's default ruleset is the dice game's
+            setup = NewGame(
+                mode=GameMode.ONLINE,
+                player_count=0,
+                ruleset=RulesetIn(game_type=state.game_type).to_ruleset(),
             )
         if not await self._league.applied(league_id, command_id):
             league_aggregate.decide(state, command)  # refuse before the id is reserved
@@ -416,6 +472,7 @@ class LeagueOrganiser:
             sheriff=seated.sheriff,
             scorekeeper=scorekeeper,
             scheduled_by=caller.account_id,
+            game_type=state.game_type,
         )
         held = await reserve(self._pool, wanted)
         if msgspec.structs.replace(held, scheduled_by=wanted.scheduled_by) != wanted:
@@ -473,6 +530,92 @@ class LeagueOrganiser:
         with contextlib.suppress(GameIdTaken):  # created before (a retry under another command id)
             await self._gateway.create_game(GameCaller.of_account(caller), spec, f"schedule/{command_id}")
         return True
+
+    async def record_result_sheet(
+        self,
+        caller: Principal,
+        league_id: str,
+        tournament_id: str,
+        round_number: int,
+        table: int,
+        *,
+        sheet: ResultSheet,
+        command_id: str | None = None,
+    ) -> Done[ResultSheetAnswer]:
+        """The sheet of a card game played entirely on cardboard, for the game scheduled at that
+        table: entered by its scorekeeper, or a referee, organiser or admin of the club."""
+        state = await self._league.load_league(league_id)
+        if not state.exists:
+            raise UnknownEntity("league", league_id)
+        # who may enter it depends on the table's game, but nobody learns of a round before
+        # the roles are checked
+        tournament = state.tournaments.get(tournament_id)
+        seated = None if tournament is None else tournament.rounds.get(round_number)
+        game_id = None if seated is None else seated.games.get(table)
+        held = None if game_id is None else await reservation(self._pool, game_id)
+        keeps_score = (
+            held is not None and held.scorekeeper is not None and held.scorekeeper == caller.account_id
+        )
+        if not keeps_score:
+            require(caller, state.club_id, *SHEET_KEEPING, game_id=game_id)
+        state.round(tournament_id, round_number).table(tournament_id, table)
+        if game_id is None:
+            raise UnknownEntity(
+                "game", f"at {tournament_id} round {round_number} table {table}: schedule it first"
+            )
+        command_id = command_id_or_new(command_id)
+        command = RecordResultSheet(
+            league_id=league_id,
+            tournament_id=tournament_id,
+            round=round_number,
+            table=table,
+            game_id=game_id,
+            sheet=sheet,
+            recorded_by=caller.account_id,
+        )
+        if not await self._league.applied(league_id, command_id):
+            league_aggregate.decide(state, command)  # a bad sheet is refused before anything else
+            if await self._league.store.read_stream(f"game-{game_id}"):
+                raise AlreadyExists(
+                    "game", f"{game_id} on the server: a result sheet is only for a game played on cardboard"
+                )
+        result = await self._run(command, command_id, caller)
+        recorded = _only(result, ResultSheetRecorded)
+        await mark_result_sheet(self._pool, game_id)
+        names = await self._names(state, [s.member_id for s in recorded.result.seats])
+        member_of = {s.seat: s.member_id for s in recorded.result.seats}
+        answer = ResultSheetAnswer(
+            league_id=league_id,
+            tournament_id=tournament_id,
+            round=recorded.round,
+            table=recorded.table,
+            game_id=recorded.game_id,
+            game_type=recorded.result.game_type,
+            replayable=recorded.replayable,
+            shown_as=NOT_REPLAYABLE,
+            winning_side=recorded.result.winning_side or "",
+            seats=[
+                SheetSeatAnswer(
+                    seat=s.seat,
+                    member=_person(s.member_id, names),
+                    role=s.role,
+                    character=character,
+                    side=s.side,
+                    alive=s.alive,
+                    won=s.won,
+                )
+                for s, character in zip(recorded.result.seats, recorded.characters, strict=True)
+            ],
+            eliminations=[
+                SheetEliminationAnswer(
+                    member=_person(member_of[e.seat], names),
+                    by=None if e.by is None else _person(member_of[e.by], names),
+                    turn=e.turn,
+                )
+                for e in recorded.result.eliminations
+            ],
+        )
+        return Done(answer, not result.duplicate)
 
     async def forfeit(
         self,

@@ -30,6 +30,10 @@ class Reservation(msgspec.Struct, frozen=True, kw_only=True):
     sheriff: str | None
     scorekeeper: str | None
     scheduled_by: str
+    game_type: str = "dice"
+    """The league's game type: a game of another type is refused for this table."""
+    result_sheet: bool = False
+    """The table's result sheet is recorded: the game was played on cardboard, none is created."""
 
     def where(self) -> str:
         """The table in words, for messages."""
@@ -41,7 +45,7 @@ class Reservation(msgspec.Struct, frozen=True, kw_only=True):
 
 _COLUMNS = (
     "game_id, league_id, club_id, season_id, tournament_id, round, table_no, mode, members, sheriff,"
-    " scorekeeper, scheduled_by"
+    " scorekeeper, scheduled_by, game_type"
 )
 
 
@@ -59,12 +63,14 @@ def _reservation(row: asyncpg.Record) -> Reservation:
         sheriff=row["sheriff"],
         scorekeeper=row["scorekeeper"],
         scheduled_by=row["scheduled_by"],
+        game_type=row["game_type"],
+        result_sheet=row["result_sheet"],
     )
 
 
 async def reservation(executor: Executor, game_id: str) -> Reservation | None:
     row = await executor.fetchrow(
-        f"SELECT {_COLUMNS} FROM league_game_reservations WHERE game_id = $1", game_id
+        f"SELECT {_COLUMNS}, result_sheet FROM league_game_reservations WHERE game_id = $1", game_id
     )
     return None if row is None else _reservation(row)
 
@@ -74,7 +80,7 @@ async def reservation_for_table(
 ) -> Reservation | None:
     row = await executor.fetchrow(
         f"""
-        SELECT {_COLUMNS} FROM league_game_reservations
+        SELECT {_COLUMNS}, result_sheet FROM league_game_reservations
          WHERE league_id = $1 AND tournament_id = $2 AND round = $3 AND table_no = $4
         """,
         league_id,
@@ -91,7 +97,7 @@ async def reserve(executor: Executor, wanted: Reservation) -> Reservation:
     await executor.execute(
         f"""
         INSERT INTO league_game_reservations ({_COLUMNS})
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
         ON CONFLICT DO NOTHING
         """,
         wanted.game_id,
@@ -106,6 +112,7 @@ async def reserve(executor: Executor, wanted: Reservation) -> Reservation:
         wanted.sheriff,
         wanted.scorekeeper,
         wanted.scheduled_by,
+        wanted.game_type,
     )
     held = await reservation(executor, wanted.game_id)
     if held is None:  # the id is free but the table was reserved under another id
@@ -119,4 +126,12 @@ async def reserve(executor: Executor, wanted: Reservation) -> Reservation:
 async def set_scorekeeper(executor: Executor, game_id: str, scorekeeper: str | None) -> None:
     await executor.execute(
         "UPDATE league_game_reservations SET scorekeeper = $2 WHERE game_id = $1", game_id, scorekeeper
+    )
+
+
+async def mark_result_sheet(executor: Executor, game_id: str) -> None:
+    """The game was played on cardboard and its sheet recorded: from now on the game server
+    refuses to create a game under its id (``integrity.check_new_game``)."""
+    await executor.execute(
+        "UPDATE league_game_reservations SET result_sheet = true WHERE game_id = $1", game_id
     )
