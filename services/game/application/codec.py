@@ -14,8 +14,8 @@ _GAME_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
 
 def build_mapper() -> Mapper:
     mapper = Mapper()
-    for cls in ENGINE_EVENT_TYPES.values():
-        mapper.register(cls, schema_version=cls.VERSION)
+    for name, cls in ENGINE_EVENT_TYPES.items():  # the card game's names carry ``cards.``
+        mapper.register(cls, type_name=name, schema_version=cls.VERSION)
     for cls in LIFECYCLE_EVENTS:
         mapper.register(cls, schema_version=cls.VERSION)
     return mapper

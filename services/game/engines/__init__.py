@@ -13,6 +13,7 @@ from services.game.engines.registry import (
     UnplayableRuleset,
     engine_for,
     implemented_modules,
+    stored_type,
     unplayable,
 )
 
@@ -29,5 +30,6 @@ __all__ = [
     "UnplayableRuleset",
     "engine_for",
     "implemented_modules",
+    "stored_type",
     "unplayable",
 ]

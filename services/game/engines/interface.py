@@ -2,7 +2,7 @@
 
 The application service, its sessions and deadlines, records, the audit and the edge's
 visibility work with a ``GameEngine``; only ``services/game/engines/`` imports an engine
-(``rules/dice`` today, ``rules/cards`` later). An engine is pure, so everything here is too:
+(``rules/dice`` and ``rules/cards``). An engine is pure, so everything here is too:
 no I/O, no clock, no randomness (the random inputs a step needs are named by ``RandomNeed``
 and supplied by the caller, the server's seed or a scorekeeper's table).
 
@@ -88,7 +88,15 @@ class RandomNeed(msgspec.Struct, frozen=True, kw_only=True):
     cards: tuple[str, ...] = ()
     """With ``deck``: the cards the draw is among, in the deck's own order (one is drawn)."""
     draw: int = 0
-    """With ``deck``: how many cards of that deck the game drew before this one."""
+    """With ``deck``: how many cards of that deck the game drew before this one. With
+    ``shuffle`` or ``pick``: how many of the game's engine events precede the answer (the card
+    game: a public number no two of its random inputs share)."""
+    shuffle: tuple[str, ...] = ()
+    """The cards to put in a random order (the card game's new deck: all 80 cards, or the
+    discard pile at a reshuffle), sorted; the answer is the whole order, top card first."""
+    pick: tuple[str, ...] = ()
+    """The cards of a hand one of which is taken at random (the card game's Panic!, Cat Balou,
+    Jesse Jones, El Gringo), sorted; the answer is the card taken."""
 
     @property
     def all_base(self) -> bool:
@@ -232,8 +240,10 @@ class GameEngine(Protocol):
         self, event: Event, hidden: Callable[[str], bool], own: Callable[[str], bool] | None = None
     ) -> dict[str, Any]:
         """``event`` as JSON-ready data, with the role of every seat ``hidden`` says set to
-        null, and a face-down card (UA2's Rage) set to null unless ``own`` says the viewer may
-        see that seat's own cards (the redaction policy, who may see what, is the edge's)."""
+        null, and a face-down card (UA2's Rage, the card game's hands) set to null unless ``own``
+        says the viewer may see that seat's own cards (the redaction policy, who may see what, is
+        the edge's). The card game also asks ``own("table")``: whether the viewer may see every
+        card, the deck's order included (a table game's scorekeeper, anybody once it is over)."""
         ...
 
     def view(

@@ -12,6 +12,10 @@ new ``Fairness`` field), never an edit of an existing one.
   per die kind (base, loudmouth, coward, duel).
 - ``roles-os3-1`` (``special_roles``): OS3's special role card of each seat.
 - ``draws-1`` (``draws``): a card drawn at random among those left (UA2's Rage cards).
+- ``shuffles-1`` (``shuffles``): the card game's decks (the first one and every reshuffle) and
+  the cards taken at random from hands. A card game deals by ``deal-1`` (the card game's 16
+  characters are ``deal-1``'s table, by name, and its role tables are the card game's, 8 players
+  with two Renegades) and rolls no dice.
 - ``legacy-1`` (``legacy``): UA5, the draws between two games of a legacy series (its own seed).
 
 ``fairness_for(ruleset)`` says which versions a new game of that ruleset records; ``deal_seats``
@@ -36,6 +40,7 @@ from services.game.fairness import dice as dice_1
 from services.game.fairness import dice_kinds as dice_2
 from services.game.fairness import draws as draws_1
 from services.game.fairness import legacy as legacy_1
+from services.game.fairness import shuffles as shuffles_1
 from services.game.fairness import special_roles as roles_os3_1
 from services.game.fairness.versions import (
     DEAL_1,
@@ -47,13 +52,14 @@ from services.game.fairness.versions import (
     FAIRNESS_V1,
     LEGACY_1,
     ROLES_OS3_1,
+    SHUFFLES_1,
     Fairness,
 )
 from services.game.rules.dice import Face, Seat
 from services.game.rules.dice.undead.legacy import LegacyEntry, Question
 from services.game.rules.dice.undead.rage import RAGE_DECKS
 from services.game.rules.dice.undead.zombies import BONEYARD_DECKS
-from services.game.rules.ruleset import BASE_DICE, ModuleId, Ruleset
+from services.game.rules.ruleset import BASE_DICE, CARDS_DATA, GameType, ModuleId, Ruleset
 
 
 class DerivationKind(StrEnum):
@@ -66,6 +72,8 @@ class DerivationKind(StrEnum):
     DRAWS = "draws"
     LEGACY = "legacy"
     """UA5: a legacy series' draws between games (recorded by the series, not by a game)."""
+    SHUFFLES = "shuffles"
+    """The card game's decks and random picks from a hand."""
 
 
 class UnknownDerivation(LookupError):
@@ -137,6 +145,14 @@ class DrawDerivation(Derivation):
 
 
 @dataclass(frozen=True, slots=True)
+class ShuffleDerivation(Derivation):
+    shuffle: Callable[[bytes, int, Sequence[int]], tuple[int, ...]]
+    """(seed, the number of card events before the answer, the cards) → the new deck, top first."""
+    pick: Callable[[bytes, int, Sequence[int]], int]
+    """(seed, the number of card events before the answer, the hand) → the card taken."""
+
+
+@dataclass(frozen=True, slots=True)
 class LegacyDerivation(Derivation):
     draw: LegacyDrawFunction
     """(series seed, the number of the game it sets up, the plan's question) → the entry drawn."""
@@ -184,7 +200,12 @@ def _roles_os3_1_tables() -> dict[str, tuple[str, ...]]:
 def _deal_1(
     seed: bytes, members: Sequence[str], sheriff_member: str | None = None, ruleset: Ruleset = BASE_DICE
 ) -> tuple[list[str], list[Seat]]:
-    """``deal-1``, for a ruleset whose characters are the base game's only."""
+    """``deal-1``, for a ruleset whose characters are the base game's only: the base dice game,
+    or the card game (whose 16 characters bear the same names)."""
+    if ruleset.game_type is GameType.CARDS:
+        if ruleset.data.get("characters") != CARDS_DATA["characters"]:
+            raise ValueError(f"{DEAL_1} deals the card game's characters {CARDS_DATA['characters']} only")
+        return deal_1.deal(seed, members, sheriff_member)
     pool = deal_2.character_pool(ruleset)
     if pool != list(deal_1.DEAL_1_CHARACTERS):
         raise ValueError(f"{DEAL_1} deals the 16 base characters only, not the pool of {ruleset.text}")
@@ -212,6 +233,13 @@ DERIVATIONS: Mapping[str, Derivation] = MappingProxyType(
         DRAWS_1: DrawDerivation(
             DRAWS_1, DerivationKind.DRAWS, MappingProxyType(_draws_1_tables()), draws_1.draw
         ),
+        SHUFFLES_1: ShuffleDerivation(
+            SHUFFLES_1,
+            DerivationKind.SHUFFLES,
+            MappingProxyType({"kinds": ("deck", "pick")}),
+            shuffles_1.shuffle,
+            shuffles_1.pick,
+        ),
         LEGACY_1: LegacyDerivation(
             LEGACY_1,
             DerivationKind.LEGACY,
@@ -229,7 +257,10 @@ def fairness_for(ruleset: Ruleset) -> Fairness:
     (``test_base_game_fingerprint``, ``tests/fixtures/online_game_v1.json``). A game with any
     module records ``deal-2`` (the ruleset's character pool; ``deal-3`` when it has UA3) and
     ``dice-2`` (a face table per die kind), with OS3 ``roles-os3-1`` and with UA2 or UA4
-    ``draws-1``."""
+    ``draws-1``. The card game records ``deal-1`` and ``shuffles-1`` (and the unused default
+    ``dice-1``)."""
+    if ruleset.game_type is GameType.CARDS:
+        return Fairness(deal=DEAL_1, shuffles=SHUFFLES_1)
     if ruleset.is_base:
         return FAIRNESS_V1
     fairness = Fairness(deal=DEAL_3 if ruleset.has(ModuleId.UA3) else DEAL_2, dice=DICE_2)
@@ -272,6 +303,13 @@ def draw_derivation(version: str) -> DrawDerivation:
     return found
 
 
+def shuffle_derivation(version: str) -> ShuffleDerivation:
+    found = DERIVATIONS.get(version)
+    if not isinstance(found, ShuffleDerivation):
+        raise UnknownDerivation(DerivationKind.SHUFFLES, version)
+    return found
+
+
 def legacy_derivation(version: str) -> LegacyDerivation:
     found = DERIVATIONS.get(version)
     if not isinstance(found, LegacyDerivation):
@@ -291,6 +329,8 @@ def check_fairness(fairness: Fairness) -> None:
         draw_derivation(fairness.draws_version)
     if fairness.special_roles_version is not None:
         special_roles_derivation(fairness.special_roles_version)
+    if fairness.shuffles_version is not None:
+        shuffle_derivation(fairness.shuffles_version)
 
 
 def deal_seats(

@@ -16,6 +16,9 @@ ROLES_OS3_1 = "roles-os3-1"
 """OS3's special-role deal (``special_roles.py``)."""
 DRAWS_1 = "draws-1"
 """Cards drawn at random from a deck: UA2's Rage cards (``draws.py``)."""
+SHUFFLES_1 = "shuffles-1"
+"""The card game: each new deck's order and each card taken at random from a hand
+(``shuffles.py``)."""
 LEGACY_1 = "legacy-1"
 """UA5: the draws between two games of a legacy series, from the series' seed (``legacy.py``)."""
 
@@ -41,6 +44,15 @@ class Fairness(msgspec.Struct, frozen=True, kw_only=True):
     draws: str | msgspec.UnsetType = msgspec.UNSET
     """Cards drawn at random (UA2's Rage cards: ``services.game.fairness.draws``); unset (and
     not stored) for a game that draws none."""
+
+    shuffles: str | msgspec.UnsetType = msgspec.UNSET
+    """The card game's decks and the cards taken at random from hands
+    (``services.game.fairness.shuffles``); unset (and not stored) for a dice game. A card game
+    rolls no dice: its ``dice`` is the default, never read."""
+
+    @property
+    def shuffles_version(self) -> str | None:
+        return self.shuffles if isinstance(self.shuffles, str) else None
 
     @property
     def draws_version(self) -> str | None:

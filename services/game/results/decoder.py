@@ -6,8 +6,9 @@ engine. Events are read through the game codec (``GAME_MAPPER``), so an event is
 here exactly as the game service wrote it.
 
 An engine plugs in by adding its end event to ``_FINISHES``: a function from that event (and
-its recorded payload) to a ``GameFinish``. Today that is the dice engine's ``GameEnded``, whose
-player lines carry Old Saloon's ``special`` role and ``ghost`` flag when a game has them.
+its recorded payload) to a ``GameFinish``: the dice engine's ``GameEnded``, whose player lines
+carry Old Saloon's ``special`` role and ``ghost`` flag when a game has them, and the card game's
+``cards.GameEnded`` (sides law, outlaws, renegade; who eliminated whom).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 from event_store import RecordedEvent
 from services.game.application.codec import GAME_MAPPER, game_id_of
 from services.game.application.lifecycle import GameAbandoned, GameCreated, PlayerJoined, SeatsDealt, seat_id
+from services.game.engines.cards import STORED_PREFIX, cards_finish
 from services.game.engines.dice import dice_finish
 from services.game.results import (
     BASE_RULESET,
@@ -33,7 +35,10 @@ GameFact = GameCreated | PlayerJoined | SeatsDealt | GameAbandoned | GameFinish
 recorded them, and the engine's end as a neutral ``GameFinish``."""
 
 
-_FINISHES: dict[str, Callable[[GameEnded, Mapping[str, Any]], GameFinish]] = {GameEnded.__name__: dice_finish}
+_FINISHES: dict[str, Callable[[Any, Mapping[str, Any]], GameFinish]] = {
+    GameEnded.__name__: dice_finish,
+    STORED_PREFIX + "GameEnded": lambda ended, payload: cards_finish(ended),
+}
 """Each engine's end event (by stored type name) → its neutral finish, from the decoded event
 and the recorded payload."""
 

@@ -5,7 +5,9 @@ a store or the clock. A ruleset is recorded in ``GameCreated`` and in game recor
 so a game replays and audits with the rules it was played with, whatever the server knows by
 then.
 
-- ``GameType`` — ``dice`` (BANG! The Dice Game); ``cards`` (the card game) comes later.
+- ``GameType`` — ``dice`` (BANG! The Dice Game); ``cards`` (BANG! the card game, base set),
+  with one recorded option, ``eight_players`` (8 players with two Renegades: ``cards
+  eight_players``).
 - ``MODULES`` — the ten expansion modules of the dice game (Old Saloon OS1–OS5, Undead or Alive
   UA1–UA5) with the constraints of ``RULINGS-expansions.md`` §1: the modules each needs and the
   table sizes each allows; ``CHARACTER_NEEDS`` — the character pool rules (§OS4, §UA3).
@@ -28,6 +30,15 @@ import msgspec
 class GameType(StrEnum):
     DICE = "dice"
     """BANG! The Dice Game, with its expansion modules."""
+    CARDS = "cards"
+    """BANG! the card game (base set, 4th edition): 4 to 7 players, 8 with ``eight_players``."""
+
+
+class CardOption(StrEnum):
+    """The card game's recorded options (its text form lists them after ``cards``)."""
+
+    EIGHT_PLAYERS = "eight_players"
+    """8 players with two Renegades (Dodge City's role set, with the base deck)."""
 
 
 class ModuleId(StrEnum):
@@ -170,6 +181,11 @@ Without the needed module the character is left out of the pool; the set is not 
 BASE_DICE_DATA: Mapping[str, str] = MappingProxyType({"characters": "dice-base-1", "dice": "dice-base-1"})
 """The base game's tables: its 16 characters and its die (faces), version 1."""
 
+CARDS_DATA: Mapping[str, str] = MappingProxyType({"characters": "cards-base-1", "deck": "deck-1"})
+"""The card game's tables: its 16 characters and its 80 cards (``rules/cards/deck.py``), version 1."""
+CARDS_MIN_PLAYERS, CARDS_MAX_PLAYERS = 4, 7
+"""The card game's table sizes without an option (8 needs ``eight_players``)."""
+
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
 _PLURAL_SHORTS = ("the special roles", "the duels", "the Rage cards", "the Loudmouth and Coward dice")
 
@@ -187,11 +203,21 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True):
     """Sorted, no repeats (``ruleset_of`` makes one so)."""
     data: dict[str, str] = msgspec.field(default_factory=lambda: dict(BASE_DICE_DATA))
     """Data table → version: the base game's tables and those of each module."""
+    options: tuple[CardOption, ...] | msgspec.UnsetType = msgspec.UNSET
+    """The card game's recorded options, sorted (``eight_players``); unset, and left out of the
+    stored event, for a game without any (every dice game encodes as before)."""
 
     @property
     def text(self) -> str:
-        """The compact form: ``dice``, ``dice OS1 OS4``."""
-        return " ".join([self.game_type.value, *self.modules])
+        """The compact form: ``dice``, ``dice OS1 OS4``, ``cards``, ``cards eight_players``."""
+        return " ".join([self.game_type.value, *self.modules, *self.option_ids])
+
+    @property
+    def option_ids(self) -> tuple[CardOption, ...]:
+        return self.options if isinstance(self.options, tuple) else ()
+
+    def has_option(self, option: CardOption) -> bool:
+        return option in self.option_ids
 
     @property
     def is_base(self) -> bool:
@@ -220,6 +246,8 @@ BASE_DICE = Ruleset()
 
 def default_data(game_type: GameType, modules: Iterable[ModuleId]) -> dict[str, str]:
     """The data versions a new game of these modules uses."""
+    if game_type is GameType.CARDS:
+        return dict(CARDS_DATA)
     data = dict(BASE_DICE_DATA)
     for module in sorted(set(modules)):
         data.update(MODULES[module].data)
@@ -235,6 +263,8 @@ def ruleset_of(modules: Iterable[str] = (), game_type: GameType | str = GameType
         known = ", ".join(t.value for t in GameType)
         raise RulesetError(f"unknown game type {game_type!r} (known: {known})") from None
     named = list(modules)
+    if kind is GameType.CARDS:
+        return _cards_ruleset(named)
     ids: list[ModuleId] = []
     for name in named:
         try:
@@ -245,6 +275,25 @@ def ruleset_of(modules: Iterable[str] = (), game_type: GameType | str = GameType
         if ids.count(module) > 1:
             raise RulesetError(f"module {module} is named twice")
     return Ruleset(game_type=kind, modules=tuple(sorted(ids)), data=default_data(kind, ids))
+
+
+def _cards_ruleset(options: list[str]) -> Ruleset:
+    """The card game with these options (its only words after ``cards``)."""
+    chosen: list[CardOption] = []
+    for name in options:
+        try:
+            option = CardOption(name)
+        except ValueError:
+            known = ", ".join(o.value for o in CardOption)
+            raise RulesetError(f"the card game has no module or option {name!r} (options: {known})") from None
+        if option in chosen:
+            raise RulesetError(f"option {option} is named twice")
+        chosen.append(option)
+    return Ruleset(
+        game_type=GameType.CARDS,
+        data=dict(CARDS_DATA),
+        options=tuple(sorted(chosen)) if chosen else msgspec.UNSET,
+    )
 
 
 def parse_ruleset(text: str) -> Ruleset:
@@ -259,6 +308,10 @@ def refusal(ruleset: Ruleset, players: int) -> str | None:
     """Why ``ruleset`` cannot be played by ``players`` players, or None when it can. The first
     reason in this order: the module set itself (sorted, no repeats, known), what a module
     needs, then table sizes, then data versions."""
+    if ruleset.game_type is GameType.CARDS:
+        return _cards_refusal(ruleset, players)
+    if ruleset.option_ids:
+        return "the dice game has no options (only modules)"
     if list(ruleset.modules) != sorted(set(ruleset.modules)):
         return "the modules must be listed once each, in order"
     for module in ruleset.modules:
@@ -279,6 +332,36 @@ def refusal(ruleset: Ruleset, players: int) -> str | None:
         if version != expected[table]:
             return f"data table {table!r} has no version {version!r} (known: {expected[table]})"
     missing = sorted(set(expected) - set(ruleset.data))
+    if missing:
+        return f"the ruleset does not say which version of {', '.join(missing)} it uses"
+    return None
+
+
+def _cards_refusal(ruleset: Ruleset, players: int) -> str | None:
+    if ruleset.modules:
+        return "the card game has no modules (the dice game's OS/UA modules are not for it)"
+    options = ruleset.option_ids
+    if list(options) != sorted(set(options)):
+        return "the options must be listed once each, in order"
+    eight = CardOption.EIGHT_PLAYERS in options
+    if players == 8 and not eight:
+        return (
+            "8 players play the card game with two Renegades: name the option "
+            "(ruleset 'cards eight_players')"
+        )
+    if eight and players != 8:
+        return f"the option eight_players is for 8 players, not {players}"
+    if not (CARDS_MIN_PLAYERS <= players <= CARDS_MAX_PLAYERS or (eight and players == 8)):
+        return (
+            f"BANG! (the card game) is for {CARDS_MIN_PLAYERS} to {CARDS_MAX_PLAYERS} players "
+            f"(8 with eight_players), not {players}"
+        )
+    for table, version in sorted(ruleset.data.items()):
+        if table not in CARDS_DATA:
+            return f"data table {table!r} is not part of the ruleset {ruleset.text}"
+        if version != CARDS_DATA[table]:
+            return f"data table {table!r} has no version {version!r} (known: {CARDS_DATA[table]})"
+    missing = sorted(set(CARDS_DATA) - set(ruleset.data))
     if missing:
         return f"the ruleset does not say which version of {', '.join(missing)} it uses"
     return None

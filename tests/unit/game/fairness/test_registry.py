@@ -207,6 +207,7 @@ def test_the_registry_holds_deal_1_and_dice_1_with_their_tables_written_out() ->
             },
         ),
         "legacy-1": (DerivationKind.LEGACY, {"asks": ("sheriff", "character", "roles")}),
+        "shuffles-1": (DerivationKind.SHUFFLES, {"kinds": ("deck", "pick")}),
     }
 
 
