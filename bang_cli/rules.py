@@ -1,8 +1,10 @@
 """`bang-league rules run FILE [--json] [--trace]`: replay a game record and show where it stands.
 
-A referee's tool: hand it a rule case or a club's table game and it prints the resulting state
-(players, arrows, whose turn, what is awaited, who won). An input the rules refuse stops the
-replay with exit code 2 and the engine's reason on stderr, naming the input.
+A referee's tool: hand it a rule case or a club's table game, of the dice game
+(``bang-dice-record``) or the card game (``bang-cards-record``), and it prints the resulting
+state (players, life, arrows or cards, whose turn, what is awaited, who won). An input the
+rules refuse stops the replay with exit code 2 and the engine's reason on stderr, naming the
+input.
 """
 
 from __future__ import annotations
@@ -16,24 +18,23 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from services.game.records import (
-    RecordError,
-    read_record,
-    replay_record,
-    summarize,
-    trace_line,
+from services.game.records import RecordError
+from services.game.records.dispatch import (
+    read_any_record,
+    replay_any_record,
+    summarize_any,
+    trace_any_line,
 )
-from services.game.rules.dice import Event
 
 ERROR_EXIT = 2
 """Exit code for a record that is malformed or holds an illegal input (as for a usage error)."""
 
-app = typer.Typer(no_args_is_help=True, help="Rule cases and game records of BANG! The Dice Game.")
+app = typer.Typer(no_args_is_help=True, help="Rule cases and game records of BANG! (dice and cards).")
 
 
 @app.callback()
 def rules() -> None:
-    """Rule cases and game records of BANG! The Dice Game."""
+    """Rule cases and game records of BANG! The Dice Game and the card game."""
     # a callback keeps `run` a sub-command even while it is the only one
 
 
@@ -54,20 +55,22 @@ def run(
 ) -> None:
     """Replay a game record and print the resulting state."""
 
-    def show(n: int, event: Event) -> None:
-        typer.echo(f"[{n}] {trace_line(event)}", err=as_json)
+    def show(n: int, event: Any) -> None:
+        typer.echo(f"[{n}] {trace_any_line(event)}", err=as_json)
 
     try:
-        record = read_record(file)
-        game = replay_record(record, on_event=show if trace else None)
+        record = read_any_record(file)
+        game = replay_any_record(record, on_event=show if trace else None)
     except RecordError as e:  # IllegalInput included: its message names the input
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(ERROR_EXIT) from None
-    state = summarize(game)
+    state = summarize_any(game)
     if as_json:
         typer.echo(json.dumps(state, indent=2))
-    else:
+    elif "arrow_pile" in state:
         Console(file=sys.stdout).print(_table(state))
+    else:
+        Console(file=sys.stdout).print(_card_table(state))
 
 
 def _table(state: dict[str, Any]) -> Table:
@@ -95,5 +98,39 @@ def _table(state: dict[str, Any]) -> Table:
             status += ", won" if p["won"] else ", lost"
         table.add_row(
             p["id"], p["role"], p["character"], f"{p['life']}/{p['max_life']}", str(p["arrows"]), status
+        )
+    return table
+
+
+def _card_table(state: dict[str, Any]) -> Table:
+    if state["status"] == "ended":
+        side = state["winning_side"]
+        verb = "win" if side == "outlaws" else "wins"
+        caption = f"ended on turn {state['turn']}: {side} {verb} ({' '.join(state['winners'])})"
+    else:
+        q = state["awaiting"]
+        caption = f"turn {state['turn']}, {state['active_player']} in phase {state['phase']}; awaiting "
+        caption += f"{q['player']} {q['decision']}" + (f" ({q['count']})" if q.get("count") else "")
+    title = f"deck: {state['deck']}, discard pile: {state['discard']} (top {state['discard_top'] or '-'})"
+    table = Table(title=title, caption=caption)
+    for column in ("player", "role", "character", "life", "hand", "in play", "status"):
+        table.add_column(column, justify="right" if column in ("life", "hand") else "left")
+    for p in state["players"]:
+        if p["alive"]:
+            status = "alive"
+        elif not p["eliminated_turn"]:
+            status = "out before the record"
+        else:
+            status = f"out (turn {p['eliminated_turn']}, {p['eliminated_by']})"
+        if p["won"] is not None:
+            status += ", won" if p["won"] else ", lost"
+        table.add_row(
+            p["id"],
+            p["role"] or "?",
+            p["character"],
+            f"{p['life']}/{p['max_life']}",
+            str(p["hand"]),
+            " ".join(p["in_play"]) or "-",
+            status,
         )
     return table

@@ -9,7 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from services.game.rules.dice import Game, GameCommand, RuleError
+    from services.game.rules import cards, dice
+
+    Game = dice.Game | cards.Game
+    GameCommand = dice.GameCommand | cards.GameCommand
+    RuleError = dice.RuleError | cards.RuleError
 
 
 class RecordError(ValueError):

@@ -282,6 +282,10 @@ def _ruleset(wire: _Record, players: int) -> Ruleset:
         return BASE_DICE
     if wire.game_type is None:
         raise MalformedRecord("record: `$.game_type` is required in format version 2 (e.g. 'dice')")
+    if wire.game_type == "cards":  # its own format: the inputs and the position are a card game's
+        raise MalformedRecord(
+            "record: `$.game_type` 'cards' is a card game, recorded as format 'bang-cards-record'"
+        )
     if wire.ruleset is None:
         raise MalformedRecord('record: `$.ruleset` is required in format version 2 (e.g. {"modules": []})')
     try:
