@@ -30,6 +30,7 @@ from services.league.edge.http import (
     FoundLeagueRequest,
     OpenSeasonRequest,
     OpenTournamentRequest,
+    ResultSheetRequest,
     ScheduleRequest,
     SeatRoundRequest,
     VoidRequest,
@@ -67,6 +68,9 @@ class FoundLeagueInput:
     league_id: str | None = None
     points: LeaguePointsInput | None = None
     seating: LeagueSeatingInput | None = None
+    game_type: str | None = strawberry.field(
+        default=None, description="`dice` (the default) or `cards`: what every game of the league is."
+    )
     command_id: str | None = None
 
 
@@ -150,6 +154,35 @@ class CloseSeasonInput:
     command_id: str | None = None
 
 
+@strawberry.input(description="A seat of a result sheet: who sat there, the role and the character.")
+class ResultSheetSeatInput:
+    member_id: str
+    role: str = strawberry.field(description="`sheriff`, `deputy`, `outlaw` or `renegade`.")
+    character: str = strawberry.field(description="One of the 16, as `bart_cassidy`, `willy_the_kid`…")
+
+
+@strawberry.input(description="An elimination of a result sheet, in the order they happened.")
+class ResultSheetEliminationInput:
+    member_id: str
+    turn: int
+    by: str | None = strawberry.field(
+        default=None, description="Whose card eliminated them; left out: nobody (Dynamite, his own Duel)."
+    )
+
+
+@strawberry.input(description="`POST …/rounds/{round}/tables/{table}/result-sheet`.")
+class RecordResultSheetInput:
+    league_id: str
+    tournament_id: str
+    round: int
+    table: int
+    seats: list[ResultSheetSeatInput]
+    winning_side: str = strawberry.field(description="`law`, `outlaws` or `renegade`.")
+    winners: list[str]
+    eliminations: list[ResultSheetEliminationInput] | None = None
+    command_id: str | None = None
+
+
 @strawberry.input(description="`POST /leagues/{leagueId}/games/{gameId}/void`.")
 class VoidGameInput:
     league_id: str
@@ -183,6 +216,7 @@ class ManagedLeague:
     league_id: strawberry.ID
     club_id: strawberry.ID
     name: str
+    game_type: str = strawberry.field(description="`dice` or `cards`: what every game of the league is.")
     new: bool = strawberry.field(description=NEW)
 
 
@@ -279,6 +313,43 @@ class ManagedVoid:
     new: bool = strawberry.field(description=NEW)
 
 
+@strawberry.type(description="A seat of a recorded result sheet.")
+class ManagedSheetSeat:
+    seat: str
+    member: ManagedMember
+    role: str
+    character: str
+    side: str
+    alive: bool
+    won: bool
+
+
+@strawberry.type(description="An elimination of a recorded result sheet.")
+class ManagedSheetElimination:
+    member: ManagedMember
+    by: ManagedMember | None = strawberry.field(description="None: nobody (Dynamite, his own Duel).")
+    turn: int
+
+
+@strawberry.type(
+    description="A card game played on cardboard, known from its result sheet: it counts for "
+    "standings and ratings, and there is no record to replay or audit."
+)
+class ManagedResultSheet:
+    league_id: strawberry.ID
+    tournament_id: strawberry.ID
+    round: int
+    table: int
+    game_id: strawberry.ID
+    game_type: str
+    replayable: bool = strawberry.field(description="Always false: nothing to replay.")
+    shown_as: str = strawberry.field(description="`result sheet — not replayable`.")
+    winning_side: str
+    seats: list[ManagedSheetSeat]
+    eliminations: list[ManagedSheetElimination]
+    new: bool = strawberry.field(description=NEW)
+
+
 # -- plumbing ---------------------------------------------------------------------------------
 
 
@@ -341,11 +412,16 @@ class LeagueMutation:
             league_id=body.league_id,
             points=None if body.points is None else body.points.to_scheme(),
             seating=None if body.seating is None else body.seating.to_policy(),
+            game_type=body.game_type,
             command_id=body.command_id,
         )
         a = done.answer
         return ManagedLeague(
-            league_id=strawberry.ID(a.league_id), club_id=strawberry.ID(a.club_id), name=a.name, new=done.new
+            league_id=strawberry.ID(a.league_id),
+            club_id=strawberry.ID(a.club_id),
+            name=a.name,
+            game_type=a.game_type,
+            new=done.new,
         )
 
     @strawberry.mutation(description="Open a season of a league.")
@@ -523,6 +599,51 @@ class LeagueMutation:
         a = done.answer
         return ManagedSeasonClosed(
             league_id=strawberry.ID(a.league_id), season_id=strawberry.ID(a.season_id), new=done.new
+        )
+
+    @strawberry.mutation(
+        description="Record the result sheet of a card game played entirely on cardboard (its scorekeeper, "
+        "or a referee, organiser or admin of the club); refused naming the rule an inconsistent sheet breaks."
+    )
+    async def record_result_sheet(self, info: Info, input: RecordResultSheetInput) -> ManagedResultSheet:
+        ids, body = _request(input, ResultSheetRequest, "league_id", "tournament_id", "round", "table")
+        done = await _organiser(info).record_result_sheet(
+            await _caller(info),
+            _id("league_id", ids["league_id"]),
+            _id("tournament_id", ids["tournament_id"]),
+            bounded("input.round", ids["round"], Round),
+            bounded("input.table", ids["table"], Table),
+            sheet=body.to_sheet(),
+            command_id=body.command_id,
+        )
+        a = done.answer
+        return ManagedResultSheet(
+            league_id=strawberry.ID(a.league_id),
+            tournament_id=strawberry.ID(a.tournament_id),
+            round=a.round,
+            table=a.table,
+            game_id=strawberry.ID(a.game_id),
+            game_type=a.game_type,
+            replayable=a.replayable,
+            shown_as=a.shown_as,
+            winning_side=a.winning_side,
+            seats=[
+                ManagedSheetSeat(
+                    seat=s.seat,
+                    member=ManagedMember.of(s.member),
+                    role=s.role,
+                    character=s.character,
+                    side=s.side,
+                    alive=s.alive,
+                    won=s.won,
+                )
+                for s in a.seats
+            ],
+            eliminations=[
+                ManagedSheetElimination(member=ManagedMember.of(e.member), by=_maybe(e.by), turn=e.turn)
+                for e in a.eliminations
+            ],
+            new=done.new,
         )
 
     @strawberry.mutation(

@@ -40,6 +40,7 @@ from services.league.organise import (
     ForfeitAnswer,
     LeagueAnswer,
     LeagueOrganiser,
+    ResultSheetAnswer,
     RoundAnswer,
     RoundClosedAnswer,
     ScheduledAnswer,
@@ -48,6 +49,7 @@ from services.league.organise import (
     TournamentAnswer,
     VoidAnswer,
 )
+from services.league.result_sheet import ResultSheet, SheetElimination, SheetSeat
 from services.league.service import LeagueService
 from services.league.vocabulary import MAX_TABLE, MIN_TABLE, PointsScheme, SeatingPolicy
 
@@ -95,7 +97,54 @@ class FoundLeagueRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
     """Left out: derived from ``command_id`` (a retry names the same league)."""
     points: PointsIn | None = None
     seating: SeatingIn | None = None
+    game_type: Literal["dice", "cards"] = "dice"
+    """What the league plays: BANG! The Dice Game, or the original card game (4-7 players, 8
+    with the two-Renegade set). Every game scheduled for it is of this type."""
     command_id: CommandId | None = None
+
+
+Word = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[a-z_]+$")]
+Turn = Annotated[int, msgspec.Meta(ge=1, le=100_000)]
+
+
+class SheetSeatIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    member_id: Identifier
+    role: Word
+    """``sheriff``, ``deputy``, ``outlaw`` or ``renegade``."""
+    character: Word
+    """One of the 16 characters, as ``bart_cassidy``, ``willy_the_kid``…"""
+
+
+class SheetEliminationIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    member_id: Identifier
+    by: Identifier | None = None
+    """The member whose card eliminated them; left out: nobody (Dynamite, his own Duel)."""
+    turn: Turn
+
+
+class ResultSheetRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A card game played entirely on cardboard, as the table wrote it down."""
+
+    seats: Annotated[list[SheetSeatIn], msgspec.Meta(min_length=1, max_length=MAX_TABLE)]
+    """In the order the players sat."""
+    eliminations: Annotated[list[SheetEliminationIn], msgspec.Meta(max_length=MAX_TABLE)] = []
+    """In the order they happened."""
+    winning_side: Literal["law", "outlaws", "renegade"]
+    winners: Annotated[list[Identifier], msgspec.Meta(max_length=MAX_TABLE)]
+    """Every member of the winning side, dead or alive (a Renegade's win: the living Renegade)."""
+    command_id: CommandId | None = None
+
+    def to_sheet(self) -> ResultSheet:
+        return ResultSheet(
+            seats=tuple(
+                SheetSeat(member_id=s.member_id, role=s.role, character=s.character) for s in self.seats
+            ),
+            eliminations=tuple(
+                SheetElimination(member_id=e.member_id, by=e.by, turn=e.turn) for e in self.eliminations
+            ),
+            winning_side=self.winning_side,
+            winners=tuple(self.winners),
+        )
 
 
 class OpenSeasonRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -218,6 +267,7 @@ class ClubLeagueController(Controller):
             league_id=data.league_id,
             points=None if data.points is None else data.points.to_scheme(),
             seating=None if data.seating is None else data.seating.to_policy(),
+            game_type=data.game_type,
             command_id=data.command_id,
         )
         return answered(done)
@@ -362,6 +412,33 @@ class LeagueManagementController(Controller):
             game_id=data.game_id,
             scorekeeper=data.scorekeeper,
             setup=data.setup(),
+            command_id=data.command_id,
+        )
+        return answered(done)
+
+    @post(
+        "/tournaments/{tournament_id:str}/rounds/{round:int}/tables/{table:int}/result-sheet",
+        operation_id="recordResultSheet",
+        summary="Record the result sheet of a card game played entirely on cardboard (not replayable)",
+        security=SECURED,
+    )
+    async def result_sheet(
+        self,
+        league_id: str,
+        tournament_id: str,
+        round: int,
+        table: int,
+        data: ResultSheetRequest,
+        caller: Principal,
+        organiser: LeagueOrganiser,
+    ) -> Response[ResultSheetAnswer]:
+        done = await organiser.record_result_sheet(
+            caller,
+            _id("league_id", league_id),
+            _id("tournament_id", tournament_id),
+            _round(round),
+            bounded("table", table, Table),
+            sheet=data.to_sheet(),
             command_id=data.command_id,
         )
         return answered(done)

@@ -15,6 +15,10 @@ from litestar import Litestar
 
 from tests.integration.clubs.conftest import Person
 from tests.integration.league_api.conftest import LEAGUE, SEASON, Clubs, clubs, post, writes
+from tests.integration.league_api.sheets import law_win
+
+CARDS = "cardnight"
+"""The matrix's card-game league: result sheets are for card games only."""
 
 MATRIX = Path(__file__).resolve().parents[3] / "docs" / "permissions.md"
 ROW = re.compile(r"^\| (?P<method>[A-Z]+) \| `(?P<path>[^`]+)` \|(?P<cells>.*)\|$")
@@ -120,6 +124,32 @@ def targets(client: httpx.AsyncClient, c: Clubs) -> dict[str, Target]:
         game = await post(client, path, org, {"mode": "table"})
         return {"game": game["game_id"]}, {"reason": "entered at the wrong table"}
 
+    cards_league: list[str] = []
+
+    async def result_sheet() -> tuple[dict[str, str], dict[str, Any]]:
+        # a table of a cards league whose game has no scorekeeper (the matrix's keeps another's)
+        if not cards_league:
+            await post(
+                client,
+                f"/clubs/{c.home}/leagues",
+                org,
+                {"league_id": CARDS, "name": "C", "game_type": "cards"},
+            )
+            await post(client, f"/leagues/{CARDS}/seasons", org, {"season_id": SEASON, "name": "Main"})
+            await post(client, f"/leagues/{CARDS}/seasons/{SEASON}/entrants", org, {"member_ids": members})
+            cards_league.append(CARDS)
+        tournament_id = f"t{next(counter)}"
+        await post(
+            client, f"/leagues/{CARDS}/seasons/{SEASON}/tournaments", org,
+            {"tournament_id": tournament_id, "name": tournament_id},
+        )  # fmt: skip
+        seated = await post(client, f"/leagues/{CARDS}/tournaments/{tournament_id}/rounds", org, {})
+        rounds = f"/leagues/{CARDS}/tournaments/{tournament_id}/rounds/1"
+        await post(client, f"{rounds}/tables/1/game", org, {"mode": "table"})
+        table = seated["tables"][0]
+        sheet = law_win([m["member_id"] for m in table["members"]], table["sheriff"]["member_id"])
+        return {"league": CARDS, "tournament": tournament_id, "round": "1", "table": "1"}, sheet
+
     base = "/leagues/{league}"
     return {
         f"{base}/seasons": new_season,
@@ -128,6 +158,7 @@ def targets(client: httpx.AsyncClient, c: Clubs) -> dict[str, Target]:
         f"{base}/seasons/{{season}}/close": closing_season,
         f"{base}/tournaments/{{tournament}}/rounds": seating,
         f"{base}/tournaments/{{tournament}}/rounds/{{round}}/tables/{{table}}/game": scheduling,
+        f"{base}/tournaments/{{tournament}}/rounds/{{round}}/tables/{{table}}/result-sheet": result_sheet,
         f"{base}/tournaments/{{tournament}}/rounds/{{round}}/forfeits": forfeit,
         f"{base}/tournaments/{{tournament}}/rounds/{{round}}/close": closing_round,
         f"{base}/games/{{game}}/void": void,
@@ -160,9 +191,10 @@ async def test_every_cell_of_the_league_table(app: Litestar, client: httpx.Async
         assert method == "POST"
         for column, expected in zip(COLUMNS, cells, strict=True):
             values, body = await prepare[path]()
-            url = path.replace("{league}", LEAGUE)
+            url = path
             for name, value in values.items():
                 url = url.replace(f"{{{name}}}", value)
+            url = url.replace("{league}", LEAGUE)
             before = await writes(app)
             caller = callers[column]
             answer = await client.post(url, json=body, headers={} if caller is None else caller.auth)
