@@ -45,6 +45,9 @@ def outlaws_left(view: SeatView) -> int:
 
 def enemy_scores(view: SeatView) -> dict[PlayerId, float]:
     """Each other living player's score: above 0 an enemy to attack, the higher the surer."""
+    cached = view.cache.get("enemy_scores")
+    if isinstance(cached, dict):
+        return cached
     me = view.me
     role = me.role
     left = view.roles_left()
@@ -71,6 +74,7 @@ def enemy_scores(view: SeatView) -> dict[PlayerId, float]:
             scores[p.id] = left[Role.OUTLAW] / hidden - _PRIOR_BAR + evidence + back
         else:
             scores[p.id] = 1.0 - left[Role.DEPUTY] / hidden - _PRIOR_BAR + evidence + back
+    view.cache["enemy_scores"] = scores
     return scores
 
 

@@ -93,50 +93,52 @@ class Seen:
 class SeatView:
     """One seat's knowledge of a game at rest, for one question."""
 
-    __slots__ = ("_legal", "_players", "_state", "knowledge", "me", "question")
+    __slots__ = ("_legal", "_players", "_state", "cache", "knowledge", "me", "question")
 
     def __init__(self, state: GameState, question: Awaiting, knowledge: Knowledge) -> None:
         self._state = state
         self.question = question
         self.knowledge = knowledge
         self._legal: LegalCommands | None = None
+        self._players: list[Seen] | None = None
+        self.cache: dict[str, object] = {}
+        """Readings derived from this view (``sides.enemy_scores``), computed once per question."""
         self.me: PlayerState = state.player(question.player)
-        over = state.is_over
-        self._players = [
-            Seen(
-                id=p.id,
-                seat=p.seat,
-                character=p.character,
-                life=p.life,
-                max_life=p.max_life,
-                alive=p.alive,
-                hand_size=len(p.hand),
-                in_play=tuple(p.in_play),
-                role=p.role
-                if (p.id == self.me.id or p.role is Role.SHERIFF or not p.alive or over)
-                else None,
-            )
-            for p in state.players
-        ]
 
     # -- who is where ---------------------------------------------------------------------------
 
     @property
     def players(self) -> list[Seen]:
+        if self._players is None:
+            me, over = self.me.id, self._state.is_over
+            self._players = [
+                Seen(
+                    id=p.id,
+                    seat=p.seat,
+                    character=p.character,
+                    life=p.life,
+                    max_life=p.max_life,
+                    alive=p.alive,
+                    hand_size=len(p.hand),
+                    in_play=tuple(p.in_play),
+                    role=p.role if (p.id == me or p.role is Role.SHERIFF or not p.alive or over) else None,
+                )
+                for p in self._state.players
+            ]
         return self._players
 
     def others(self) -> list[Seen]:
         """The other living players."""
-        return [p for p in self._players if p.alive and p.id != self.me.id]
+        return [p for p in self.players if p.alive and p.id != self.me.id]
 
     def seen(self, pid: PlayerId) -> Seen:
-        return next(p for p in self._players if p.id == pid)
+        return next(p for p in self.players if p.id == pid)
 
     def sheriff(self) -> Seen:
-        return next(p for p in self._players if p.role is Role.SHERIFF)
+        return next(p for p in self.players if p.role is Role.SHERIFF)
 
     def living_count(self) -> int:
-        return sum(p.alive for p in self._players)
+        return sum(p.alive for p in self._state.players)
 
     def distance_to(self, pid: PlayerId) -> int:
         return distance(self._state, self.me.id, pid)
@@ -150,12 +152,17 @@ class SeatView:
     def roles_left(self) -> Counter[Role]:
         """Roles still living among the players whose role I do not know (all but me, the
         Sheriff and the revealed dead)."""
-        n = len(self._players)
+        cached = self.cache.get("roles_left")
+        if isinstance(cached, Counter):
+            return cached
+        n = len(self._state.players)
         left = Counter(EIGHT_PLAYER_ROLES if self._state.eight_players else ROLES_BY_PLAYER_COUNT[n])
-        for p in self._players:
+        for p in self.players:
             if p.role is not None:
                 left[p.role] -= 1
-        return +left
+        left = +left
+        self.cache["roles_left"] = left
+        return left
 
     def unknown(self) -> list[Seen]:
         return [p for p in self.others() if p.role is None]
