@@ -63,7 +63,7 @@ def test_mixed_tables_of_random_and_heuristic_bots_finish() -> None:
         seats = deal(4 + index % 4, rng)
         heuristic, rand = HeuristicCardBot(), RandomCardBot()
         bots = {s.player: (heuristic if k % 2 else rand) for k, s in enumerate(seats)}
-        game = play_game(seats, bots, table, rng)  # type: ignore[arg-type]
+        game = play_game(seats, bots, table, rng)
         assert game.result is not None
 
 
@@ -88,7 +88,7 @@ class _Spy:
     def __init__(self, bot: HeuristicCardBot, seen: Counter[Decision]) -> None:
         self.bot, self.seen = bot, seen
 
-    def choose(self, game: Game, question: Awaiting, rng: random.Random) -> cmd.Command:
+    def choose(self, game: Game | GameState, question: Awaiting, rng: random.Random) -> cmd.Command:
         self.seen[question.decision] += 1
         return self.bot.choose(game, question, rng)
 
