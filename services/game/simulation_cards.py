@@ -1,17 +1,15 @@
 """Card-game bot games from deal to result: ``bang-league simulate --game cards`` and its bench.
 
-Everything random comes from the run's seed. Game ``i`` of a run seeded ``s``:
+Games go through the card game's engine (``engines.engine_for(ruleset_of(..., "cards"))``) and
+take their randomness as an online game does, from a seed: game ``i`` of a run seeded ``s`` has
+the seed ``sha256(f"bang-league-sim-cards:{s}:{i}")``, which deals its seats (the ruleset's
+``deal`` derivation, ``deal-1``) and answers every ``TABLE`` question (each deck's order, each
+card taken at random from a hand) by its ``shuffles`` derivation (``shuffles-1``), exactly as
+the server would for that seed; its bots draw any chance from ``random.Random(f"cards:{s}:{i}")``.
+So a run is reproduced by its seed, one game of it by its index (``game_seeds``).
 
-- deals (roles shuffled, characters drawn) and feeds its bots from
-  ``random.Random(f"cards:{s}:{i}")``;
-- answers ``TABLE`` (every shuffle's order, every card taken at random from a hand) from the
-  byte stream ``streams.ByteStream(sha256(f"bang-league-sim-cards:{s}:{i}"), b"sim-cards-table")``:
-  a shuffle is ``ByteStream.shuffle`` of the cards asked, a random card is ``hand[below(len(hand))]``
-  (``SeededTable``).
-
-So a run is reproduced exactly by its seed, one game of it by its index (``game_seeds``). The
-report has the dice simulation's shape (``SimulationReport``), ``wins`` keyed by side: ``law``,
-``outlaws``, ``renegade``.
+The report has the dice simulation's shape (``SimulationReport``), ``wins`` keyed by side:
+``law``, ``outlaws``, ``renegade``.
 """
 
 from __future__ import annotations
@@ -22,13 +20,14 @@ import time
 from collections.abc import Callable, Mapping
 
 from services.game.bots.cards import CARD_BOTS, CardBot
-from services.game.fairness.streams import ByteStream
+from services.game.engines import engine_for
+from services.game.engines.interface import GameEngine
+from services.game.fairness.registry import deal_seats, fairness_for, shuffle_derivation
 from services.game.rules.cards import commands as cmd
-from services.game.rules.cards.awaiting import Awaiting
 from services.game.rules.cards.events import Seat
 from services.game.rules.cards.game import Game
-from services.game.rules.cards.setup import EIGHT_PLAYER_ROLES, ROLES_BY_PLAYER_COUNT
-from services.game.rules.cards.vocabulary import TABLE, CharacterId, Decision, PlayerId, Side
+from services.game.rules.cards.vocabulary import TABLE, CharacterId, PlayerId, Role, Side
+from services.game.rules.ruleset import CardOption, GameType, Ruleset, ruleset_of
 from services.game.simulation import GameDidNotEnd, SimulationReport
 
 MAX_COMMANDS = 5_000
@@ -38,44 +37,54 @@ CARD_PLAYER_COUNTS = range(4, 9)
 """4 to 7 players, and 8 with the two-Renegade option."""
 
 SIDES: tuple[str, ...] = tuple(side.value for side in Side)
-TABLE_LABEL = b"sim-cards-table"
 
 CardBotFactory = Callable[[], CardBot]
 
 
+def ruleset_for(players: int) -> Ruleset:
+    """The card game, with the two-Renegade option at 8 players."""
+    return ruleset_of([CardOption.EIGHT_PLAYERS.value] if players == 8 else [], GameType.CARDS)
+
+
 class SeededTable:
-    """``TABLE``'s answers for one simulated game, from its own byte stream."""
+    """``TABLE``'s answers for one game, from its seed, by the ruleset's shuffle derivation."""
 
-    __slots__ = ("_stream",)
+    __slots__ = ("_derivation", "_engine", "seed")
 
-    def __init__(self, key: bytes) -> None:
-        self._stream = ByteStream(key, TABLE_LABEL)
+    def __init__(self, seed: bytes, ruleset: Ruleset) -> None:
+        self.seed = seed
+        self._engine: GameEngine = engine_for(ruleset)
+        version = fairness_for(ruleset).shuffles_version
+        assert version is not None, f"{ruleset.text} records no shuffle derivation"
+        self._derivation = shuffle_derivation(version)
 
-    def answer(self, game: Game, question: Awaiting) -> cmd.Command:
-        if question.decision is Decision.SHUFFLE:
-            return cmd.ShuffleDeck(player=TABLE, order=tuple(self._stream.shuffle(question.cards)))
-        if question.decision is Decision.RANDOM_CARD:
-            assert question.from_player is not None
-            hand = sorted(game.state.player(question.from_player).hand)
-            return cmd.PickRandomCard(player=TABLE, card=hand[self._stream.below(len(hand))])
-        raise ValueError(f"a simulated deck is in a known order: no {question.decision.value}")
+    def answer(self, game: Game) -> cmd.Command:
+        need = self._engine.random_need(game)
+        assert need is not None, "the table is not asked"
+        if need.shuffle:
+            order = self._derivation.shuffle(self.seed, need.draw, [int(c) for c in need.shuffle])
+            return self._engine.supply(game, need, order)  # type: ignore[no-any-return]
+        if need.pick:
+            card = self._derivation.pick(self.seed, need.draw, [int(c) for c in need.pick])
+            return self._engine.supply(game, need, (card,))  # type: ignore[no-any-return]
+        raise ValueError("a simulated deck is shuffled in a known order: no card is named")
 
 
-def game_seeds(seed: int, index: int) -> tuple[random.Random, SeededTable]:
-    """The generator (deal, bots) and the table's answers of game ``index`` of run ``seed``."""
+def game_seeds(seed: int, index: int, players: int = 5) -> tuple[random.Random, SeededTable]:
+    """The bots' generator and the table of game ``index`` of run ``seed``."""
     rng = random.Random(f"cards:{seed}:{index}")
     key = hashlib.sha256(f"bang-league-sim-cards:{seed}:{index}".encode()).digest()
-    return rng, SeededTable(key)
+    return rng, SeededTable(key, ruleset_for(players))
 
 
-def deal(n: int, rng: random.Random) -> list[Seat]:
-    """Seats ``p1``..``pn``: the role table shuffled, distinct random characters."""
-    roles = list(EIGHT_PLAYER_ROLES if n == 8 else ROLES_BY_PLAYER_COUNT[n])
-    rng.shuffle(roles)
-    characters = rng.sample(list(CharacterId), n)
+def deal(players: int, table: SeededTable) -> list[Seat]:
+    """Seats ``p1``..``pn`` dealt from the game's seed, as online (members ``m1``..``mn``)."""
+    ruleset = ruleset_for(players)
+    members = [f"m{k + 1}" for k in range(players)]
+    _seated, seats = deal_seats(fairness_for(ruleset), table.seed, members, ruleset=ruleset)
     return [
-        Seat(player=PlayerId(f"p{i + 1}"), role=role, character=ch)
-        for i, (role, ch) in enumerate(zip(roles, characters, strict=True))
+        Seat(player=PlayerId(s.player), role=Role(s.role.value), character=CharacterId(s.character.value))
+        for s in seats
     ]
 
 
@@ -90,14 +99,14 @@ def play_game(
 ) -> Game:
     """Play a card game to its end: the table answers every random input, the bots every seat's
     question. Raises ``GameDidNotEnd`` past ``max_commands`` commands."""
-    game = Game.start(seats, eight_players=len(seats) == 8)
+    game: Game = engine_for(ruleset_for(len(seats))).start(seats)  # type: ignore[assignment]
     per_player = bots if isinstance(bots, Mapping) else None
     played = 0
     while not game.is_over:
         question = game.awaiting
         assert question is not None
         if question.player == TABLE:
-            command = table.answer(game, question)
+            command = table.answer(game)
         else:
             bot = bots if per_player is None else per_player[question.player]
             command = bot.choose(game, question, rng)  # type: ignore[union-attr]
@@ -126,13 +135,15 @@ def simulate(
     plays every seat (a bot keeps only public knowledge). Deterministic for a seed."""
     if players not in CARD_PLAYER_COUNTS:
         raise ValueError(f"the card game is for 4 to 7 players (8 with two Renegades), not {players}")
-    report = SimulationReport(games=games, players=players, seed=seed, bot=bot_name, ruleset="cards")
+    report = SimulationReport(
+        games=games, players=players, seed=seed, bot=bot_name, ruleset=ruleset_for(players).text
+    )
     report.wins = dict.fromkeys(SIDES, 0)
     started = time.perf_counter()
     for index in range(games):
-        rng, table = game_seeds(seed, index)
+        rng, table = game_seeds(seed, index, players)
         record: list[cmd.Command] = []
-        game = play_game(deal(players, rng), bot_factory(), table, rng, record=record)
+        game = play_game(deal(players, table), bot_factory(), table, rng, record=record)
         result = game.result
         assert result is not None
         report.finished += 1
