@@ -16,6 +16,7 @@ from litestar import Litestar
 from tests.integration.clubs.conftest import Person
 from tests.integration.clubs.test_permission_matrix import matrix as club_matrix
 from tests.integration.league_api.conftest import LEAGUE, SEASON, Clubs, clubs, post, writes
+from tests.integration.league_api.series_targets import SeriesTarget, series_matrix, series_targets
 from tests.integration.league_api.test_permission_matrix import (
     COLUMNS,
     MATRIX,
@@ -62,6 +63,7 @@ def expected_rows() -> dict[str, list[int]]:
     assert columns == COLUMNS
     expected = {f"{method} {path}": cells for method, path, cells in rows}
     expected |= {f"{method} {path}": cells for method, path, cells in league_matrix()}
+    expected |= {f"{method} {path}": cells for method, path, cells in series_matrix()}
     expected["POST /games"] = friendly_game_row()
     return expected
 
@@ -95,6 +97,29 @@ Target = Callable[[Person | None], Awaitable[dict[str, Any]]]
 """Prepares a fresh target for one caller: the mutation's input."""
 
 
+def camel_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {camel(k): camel_keys(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [camel_keys(v) for v in value]
+    return value
+
+
+def series_inputs(app: Litestar, client: httpx.AsyncClient, c: Clubs) -> dict[str, Target]:
+    """The series table's targets as GraphQL inputs: REST's body camel-cased, the path's series
+    id as ``seriesId``."""
+
+    def as_input(prepare: SeriesTarget) -> Target:
+        async def given(caller: Person | None) -> dict[str, Any]:
+            series_id, body = await prepare(caller)
+            fields: dict[str, Any] = camel_keys(body)
+            return fields if series_id is None else {"seriesId": series_id, **fields}
+
+        return given
+
+    return {route: as_input(prepare) for route, prepare in series_targets(app, client, c).items()}
+
+
 def targets(client: httpx.AsyncClient, c: Clubs) -> dict[str, Target]:
     counter = itertools.count(1)
     league = league_targets(client, c)
@@ -110,7 +135,7 @@ def targets(client: httpx.AsyncClient, c: Clubs) -> dict[str, Target]:
             given: dict[str, Any] = {"leagueId": LEAGUE}
             for name, value in values.items():
                 given[path_inputs[name]] = int(value) if name in ("round", "table") else value
-            return given | {camel(key): value for key, value in body.items()}
+            return given | camel_keys(body)
 
         return prepare
 
@@ -191,7 +216,7 @@ async def test_every_mutation_answers_every_caller_as_its_rest_twin(
     }  # fmt: skip
     inputs = await mutation_fields(client)
     rows = expected_rows()
-    prepare = targets(client, c)
+    prepare = targets(client, c) | series_inputs(app, client, c)
     for field, twin in twins().items():
         query = f"mutation($input: {inputs[field]}!) {{ {field}(input: $input) {{ __typename }} }}"
         for column, expected in zip(COLUMNS, rows[twin], strict=True):
