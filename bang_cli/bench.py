@@ -2,7 +2,8 @@
 
 Every benchmark module exposes `run() -> dict` (the figures, JSON-ready, each measured next to
 an anchor from the same run) and `render(result) -> rich renderable` for a terminal reader. A
-`run(seconds=…)` takes `--seconds`; a result with `"ok": false` exits 1.
+`run(seconds=…)` takes `--seconds`, a `run(game=…)` takes `--game` (`engine`: dice or cards);
+a result with `"ok": false` exits 1.
 """
 
 from __future__ import annotations
@@ -28,13 +29,22 @@ def bench(
     seconds: float | None = typer.Option(
         None, "--seconds", min=1.0, help="How long the load runs, for benchmarks that take it (soak)."
     ),
+    game: str | None = typer.Option(
+        None, "--game", help="Game type, for benchmarks that take it (engine): dice or cards."
+    ),
 ) -> None:
     if name not in available():
         raise typer.BadParameter(f"unknown benchmark {name!r}; available: {', '.join(available())}")
     module = importlib.import_module(f"ops.bench.{name}")
-    options = {} if seconds is None else {"seconds": seconds}
-    if options and "seconds" not in inspect.signature(module.run).parameters:
-        raise typer.BadParameter(f"benchmark {name!r} does not take --seconds")
+    options: dict[str, object] = {} if seconds is None else {"seconds": seconds}
+    if game is not None:
+        options["game"] = game
+    parameters = inspect.signature(module.run).parameters
+    for option in options:
+        if option not in parameters:
+            raise typer.BadParameter(f"benchmark {name!r} does not take --{option}")
+    if game not in (None, "dice", "cards"):
+        raise typer.BadParameter(f"unknown game type {game!r}; choose dice or cards", param_hint="--game")
     result = module.run(**options)
     if as_json:
         typer.echo(json.dumps(result, indent=2, sort_keys=True))

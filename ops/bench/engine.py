@@ -8,6 +8,10 @@ the same run let a reader compare machines: ``replay_events_per_second`` (foldin
 events into states, the event-store read path) and ``calibration_mops`` (a fixed pure-Python
 loop, millions of iterations per second). Target: 1,000 five-player games per second.
 
+``--game cards`` (``run(game="cards")``) measures the card game instead, 4 to 8 players
+(``_engine_cards``), each figure beside the dice engine's five-player games per second from the
+same run.
+
 Every time here is the process's CPU time (``time.process_time``), not wall time: the benchmark
 runs on one core, and on a shared machine wall time also counts whatever else ran meanwhile.
 """
@@ -22,6 +26,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from ops.bench import _engine_cards
 from services.game.bots import HeuristicBot
 from services.game.rules.dice import Game, GameCommand, Seat, fold
 from services.game.rules.dice.events import Event
@@ -88,7 +93,11 @@ def _fold_events(games: Played) -> float:
     return _clock() - started
 
 
-def run(seconds_per_count: float = SECONDS_PER_COUNT) -> dict[str, object]:
+def run(seconds_per_count: float = SECONDS_PER_COUNT, game: str = "dice") -> dict[str, object]:
+    if game == "cards":
+        return _run_cards(seconds_per_count)
+    if game != "dice":
+        raise ValueError(f"unknown game type {game!r}: dice or cards")
     random.seed(SEED)  # nothing here should use the global generator; pinned all the same
     calibration = calibration_mops()
     games_per_second: dict[str, float] = {}
@@ -127,7 +136,16 @@ def run(seconds_per_count: float = SECONDS_PER_COUNT) -> dict[str, object]:
     }
 
 
+def _run_cards(seconds_per_count: float) -> dict[str, object]:
+    random.seed(SEED)
+    calibration = calibration_mops()
+    dice_seconds, dice_games = _play(_engine_cards.DICE_ANCHOR_PLAYERS, seconds_per_count)
+    return _engine_cards.run(seconds_per_count, len(dice_games) / dice_seconds, calibration)
+
+
 def render(result: dict[str, object]) -> Group:
+    if result.get("game") == "cards":
+        return _engine_cards.render(result)
     gps = result["games_per_second"]
     share = result["engine_share"]
     played = result["games_played"]
