@@ -169,8 +169,7 @@ async def test_an_online_zombie_game_shows_the_boneyard_the_outbreak_the_zombies
         # the replay, anonymous: a face-up Boneyard card with its hands at its reveal, the outbreak
         # line standing out in the timeline, and at the end the zombies, the banner and the win
         watcher = await stack.enter_async_context(person_page(chromium, base_url, "zombie-watcher"))
-        shown = [e for e in events if e["type"] == "BoneyardRevealed" and e["data"]["hands"]]
-        reveal = shown[0]
+        reveal = next(e for e in events if e["type"] == "BoneyardRevealed" and e["data"]["hands"])
         await watcher.goto(f"/#/game/{ZOMBIE_GAME}/replay?v={reveal['version']}")
         table = watcher.get_by_test_id("replay-table")
         hands = reveal["data"]["hands"]
@@ -193,8 +192,8 @@ async def test_an_online_zombie_game_shows_the_boneyard_the_outbreak_the_zombies
         await expect(board.get_by_test_id("outbreak")).to_be_visible()
         await expect(board.get_by_test_id("outbreak-fact")).to_contain_text("the Boneyard is out of the game")
         for zombie in zombies:
-            seat = board.get_by_test_id(f"seat-{zombie}")
-            await expect(seat.get_by_test_id("zombie")).to_contain_text("3 dice, no arrows")
+            zombie_seat = board.get_by_test_id(f"seat-{zombie}")
+            await expect(zombie_seat.get_by_test_id("zombie")).to_contain_text("3 dice, no arrows")
         ended = next(e for e in events if e["type"] == "GameEnded")
         await expect(timeline.locator(f'li[data-version="{ended["version"]}"]')).to_contain_text(
             f"game over after the outbreak of turn {began['data']['turn']}: {words}"

@@ -158,6 +158,6 @@ export function zombieGoal(player, state) {
   if (outbreakTurn(state) === null) return null;
   if (isZombie(player)) return "You are a zombie: with the Zombie Master, eliminate every survivor.";
   if (isZombieMaster(player)) return "You are the Zombie Master: with the zombies, eliminate every survivor.";
-  if (player.alive) return "Zombie outbreak: with the other survivors, eliminate every zombie and the Zombie Master.";
-  return null;
+  // a survivor out of the game still shares the survivors' win
+  return "Zombie outbreak: with the other survivors, eliminate every zombie and the Zombie Master.";
 }

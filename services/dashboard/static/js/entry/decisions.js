@@ -6,7 +6,7 @@
 
 import { h, properName } from "../dom.js";
 import { die, faceLabel } from "../board.js";
-import { keepLabel } from "../seat/decisions.js";
+import { declineWords, keepLabel } from "../seat/decisions.js";
 import { rageCardName } from "../undead.js";
 import { boneyardCardName } from "../zombies.js";
 
@@ -70,7 +70,7 @@ export function describeCommand(text, state) {
     case "reroll":
       return `Reroll ${args.map((d) => `die ${Number(d) + 1}`).join(", ")}`;
     case "decline":
-      return "Decline";
+      return declineWords(state.awaiting?.decision);
     case "pass":
       return "Nobody reveals a role: pass";
     case "saloon":

@@ -34,6 +34,20 @@ const DECISIONS = {
   sean_reroll: "decide whether to throw the losing Duel die again",
 };
 
+// A UA3 character's "no" in the words of what he leaves undone ("Decline" elsewhere).
+const DECLINES = {
+  sam_heal: "Heal nobody for this shot",
+  belle_convert: "Keep the dynamite",
+  chuck_set: "Set no die",
+  pat_move: "Move no Rage card",
+  sean_reroll: "Let the throw stand",
+};
+
+/** What declining `decision` means, in words. */
+export function declineWords(decision) {
+  return DECLINES[decision] ?? "Decline";
+}
+
 /** "reroll_or_stop" → "choose which dice to reroll, or keep them"; an unknown one in its own words. */
 export function decisionWords(decision) {
   const window = /^role_window_(.+)$/.exec(decision ?? "");
@@ -86,7 +100,7 @@ export function label(command, state) {
     case "reroll":
       return `Reroll ${a.map((i) => dieName(state, Number(i))).join(", ")}`;
     case "decline":
-      return "Decline";
+      return declineWords(state.awaiting?.decision);
     case "pass":
       return "Pass";
     case "target": {

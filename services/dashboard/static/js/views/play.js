@@ -16,7 +16,7 @@ import { aimTitle, aimVerb, currentAim, targetsOf } from "../seat/targets.js";
 import { dice, seats } from "../seat/table.js";
 import { follow } from "../seat/feed.js";
 import { tableUndead } from "../undead.js";
-import { outbreakBanner, sideWins, zombieGoal } from "../zombies.js";
+import { isZombie, isZombieMaster, outbreakBanner, sideWins, zombieGoal } from "../zombies.js";
 
 const GOALS = {
   sheriff: "Eliminate the Outlaws and the Renegade.",
@@ -238,9 +238,14 @@ export function renderPlay(main, { args: [gameId], signal }) {
       h(
         "p",
         { class: "play-role-more" },
-        `You are ${mine.id}, playing ${properName(mine.character)}`,
+        // a plain zombie's character card went back at his elimination (§UA4)
+        isZombie(mine) ? `You are ${mine.id}, a zombie without a character` : `You are ${mine.id}, playing ${properName(mine.character)}`,
         mine.special_role ? `, with the special role ${specialRoleName(mine.special_role)}` : "",
-        state.status === "ended" ? ". The game is over: every role is shown." : ". Only you see your role.",
+        state.status === "ended"
+          ? ". The game is over: every role is shown."
+          : isZombie(mine) || isZombieMaster(mine)
+            ? ". Since the outbreak your role is shown to everyone."
+            : ". Only you see your role.",
       ),
     );
   }
