@@ -48,6 +48,12 @@ def enemy_scores(view: SeatView) -> dict[PlayerId, float]:
     cached = view.cache.get("enemy_scores")
     if isinstance(cached, dict):
         return cached
+    # the scores change only with the viewer, the hostile acts and who is alive
+    key = (view.me.id, view.knowledge.facts, view.alive_key())
+    known = view.knowledge.memo.get(key)
+    if isinstance(known, dict):
+        view.cache["enemy_scores"] = known
+        return known
     me = view.me
     role = me.role
     left = view.roles_left()
@@ -74,7 +80,7 @@ def enemy_scores(view: SeatView) -> dict[PlayerId, float]:
             scores[p.id] = left[Role.OUTLAW] / hidden - _PRIOR_BAR + evidence + back
         else:
             scores[p.id] = 1.0 - left[Role.DEPUTY] / hidden - _PRIOR_BAR + evidence + back
-    view.cache["enemy_scores"] = scores
+    view.cache["enemy_scores"] = view.knowledge.memo[key] = scores
     return scores
 
 

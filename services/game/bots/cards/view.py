@@ -47,19 +47,23 @@ sides (Gatling and Indians! hit everybody and say nothing)."""
 class Knowledge:
     """Public history of one game: hostile cards aimed from one player at another."""
 
-    __slots__ = ("events", "hostile", "seen")
+    __slots__ = ("events", "facts", "hostile", "memo", "seen")
 
     def __init__(self) -> None:
         self.events: list[ev.Event] | None = None
         self.seen = 0
         self.hostile: Counter[tuple[PlayerId, PlayerId]] = Counter()
+        self.facts = 0
+        """How many hostile acts have been counted: readings derived from them change only with it."""
+        self.memo: dict[tuple[object, ...], object] = {}
+        """Derived readings (``sides.enemy_scores``) by what they depend on."""
 
     def update(self, events: list[ev.Event] | None) -> None:
         if events is None:
             return
         if events is not self.events or len(events) < self.seen:
             # another game (one bot may play several in turn): start over
-            self.events, self.seen, self.hostile = events, 0, Counter()
+            self.events, self.seen, self.hostile, self.facts, self.memo = events, 0, Counter(), 0, {}
         for event in events[self.seen :]:
             if (
                 isinstance(event, ev.CardPlayed)
@@ -68,6 +72,7 @@ class Knowledge:
                 and (event.as_bang or name_of(event.card) in HOSTILE)
             ):
                 self.hostile[(event.player, event.target)] += 1
+                self.facts += 1
         self.seen = len(events)
 
 
@@ -136,6 +141,9 @@ class SeatView:
 
     def sheriff(self) -> Seen:
         return next(p for p in self.players if p.role is Role.SHERIFF)
+
+    def alive_key(self) -> tuple[bool, ...]:
+        return tuple(p.alive for p in self._state.players)
 
     def living_count(self) -> int:
         return sum(p.alive for p in self._state.players)
