@@ -71,9 +71,13 @@ class Knowledge:
                 and event.target != event.player
                 and (event.as_bang or name_of(event.card) in HOSTILE)
             ):
-                self.hostile[(event.player, event.target)] += 1
-                self.facts += 1
+                self.note(event.player, event.target)
         self.seen = len(events)
+
+    def note(self, source: PlayerId, target: PlayerId) -> None:
+        """``source`` aimed a hostile card at ``target``."""
+        self.hostile[(source, target)] += 1
+        self.facts += 1
 
 
 @dataclass(frozen=True, slots=True)

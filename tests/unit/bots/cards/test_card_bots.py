@@ -246,10 +246,11 @@ def test_a_deputy_never_shoots_the_sheriff_and_shoots_who_shot_him() -> None:
     bang = _ids(CardName.BANG)[0]
     game = _at_play(P[2], (bang,))
     knowledge = Knowledge()
-    knowledge.hostile[(P[3], P[0])] = 1  # p4 shot the Sheriff
+    knowledge.note(P[3], P[0])  # p4 shot the Sheriff
     assert _choice(game, knowledge) == cmd.PlayCard(player=P[2], card=bang, target=P[3])
-    knowledge.hostile.clear()
-    knowledge.hostile[(P[1], P[0])] = 2
+    knowledge = Knowledge()
+    knowledge.note(P[1], P[0])
+    knowledge.note(P[1], P[0])
     assert _choice(game, knowledge) == cmd.PlayCard(player=P[2], card=bang, target=P[1])
 
 
