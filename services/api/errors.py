@@ -77,6 +77,7 @@ from services.game.edge.gateway import (
     VersionOutOfRange,
 )
 from services.game.records import IllegalInput, MalformedRecord, RecordError
+from services.game.rules import cards as card_rules
 from services.game.rules.dice import (
     GameOver,
     IllegalCommand,
@@ -153,6 +154,13 @@ PROBLEMS: dict[type[BaseException], Problem] = {
     MalformedCommand: Problem(422, "malformed-command", "The command cannot be read", "command"),
     InvalidSetup: Problem(422, "invalid-setup", "The rules do not allow this setup"),
     RuleError: Problem(422, "rule-error", "The rules refuse this"),
+    # the card game's refusals: the same tree, the same answers
+    card_rules.GameOver: Problem(409, "game-finished", "The game is over"),
+    card_rules.NotAwaited: Problem(409, "not-awaited", "Not your decision now", "command"),
+    card_rules.IllegalCommand: Problem(422, "illegal-command", "The rules forbid this command", "command"),
+    card_rules.MalformedCommand: Problem(422, "malformed-command", "The command cannot be read", "command"),
+    card_rules.InvalidSetup: Problem(422, "invalid-setup", "The rules do not allow this setup"),
+    card_rules.RuleError: Problem(422, "rule-error", "The rules refuse this"),
     InvalidRuleset: Problem(422, "invalid-ruleset", "The rules do not allow this ruleset", "ruleset"),
     InvalidGameSpec: Problem(422, "invalid-game", "The game cannot be created or joined like this"),
     VersionOutOfRange: Problem(422, "version-out-of-range", "No such version"),

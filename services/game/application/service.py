@@ -80,6 +80,7 @@ from services.game.fairness.registry import (
     dice_derivation,
     draw_derivation,
     fairness_for,
+    shuffle_derivation,
     with_special_roles,
 )
 from services.game.fairness.vault import SeedVault
@@ -596,9 +597,10 @@ class GameService:
         assert session.created.derivations is not None
         dice = session.created.derivations.dice
         draws = session.created.derivations.draws_version
+        shuffles = session.created.derivations.shuffles_version
         engine = session.engine
         faces = session.faces_rolled + _faces_in(engine, events)
-        added = _roll_online(engine, working, seed, faces, dice, draws)
+        added = _roll_online(engine, working, seed, faces, dice, draws, shuffles)
         if working.is_over:
             added.append(SeedRevealed(seed=seed.hex()))
         return added
@@ -828,7 +830,9 @@ def _deal_and_start(
     seats = with_special_roles(fairness, seed, seats, engine.ruleset)
     game = _start(engine, seats, None)
     started = list(game.events)
-    opening = _roll_online(engine, game, seed, 0, fairness.dice, fairness.draws_version)
+    opening = _roll_online(
+        engine, game, seed, 0, fairness.dice, fairness.draws_version, fairness.shuffles_version
+    )
     return [SeatsDealt(members=tuple(seated)), *started, *opening]
 
 
@@ -841,7 +845,9 @@ def _start_fixed(
     dealt = with_special_roles(fairness, seed, seats, engine.ruleset)
     game = _start(engine, dealt, None)
     started = list(game.events)  # before the opening roll adds its own
-    opening = _roll_online(engine, game, seed, 0, fairness.dice, fairness.draws_version)
+    opening = _roll_online(
+        engine, game, seed, 0, fairness.dice, fairness.draws_version, fairness.shuffles_version
+    )
     return [SeatsDealt(members=tuple(members)), *started, *opening]
 
 
@@ -852,17 +858,30 @@ def _roll_online(
     faces_rolled: int,
     version: str,
     draws: str | None = None,
+    shuffles: str | None = None,
 ) -> list[msgspec.Struct]:
     """Roll from the game's face stream (derivation ``version``) for as long as the engine
     awaits dice. Each die is rolled over its own kind's faces; a game whose dice are all base
     dice asks the source as ``dice-1`` games always have (``roll(count)``). A card drawn at
-    random (UA2's Rage cards) comes from the game's draw derivation ``draws``."""
+    random (UA2's Rage cards) comes from the game's draw derivation ``draws``; the card game's
+    decks and the cards it takes at random from hands from its ``shuffles`` derivation."""
     produced: list[msgspec.Struct] = []
     dice: DiceSource | None = None
     while True:
         need = engine.random_need(game)
         if need is None:
             return produced
+        if need.shuffle or need.pick:
+            if shuffles is None:
+                raise ValueError("the game shuffles cards but records no shuffle derivation")
+            derivation = shuffle_derivation(shuffles)
+            values: tuple[int, ...] = (
+                derivation.shuffle(seed, need.draw, [int(c) for c in need.shuffle])
+                if need.shuffle
+                else (derivation.pick(seed, need.draw, [int(c) for c in need.pick]),)
+            )
+            produced += engine.play(game, engine.supply(game, need, values))
+            continue
         if need.deck is not None:
             if draws is None:
                 raise ValueError(f"the game draws from {need.deck} but records no draw derivation")

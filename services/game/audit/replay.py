@@ -63,6 +63,7 @@ def replay_events(engine: Sequence[StoredEvent], ruleset: Ruleset = BASE_DICE) -
     except RULE_ERRORS as error:
         return _diverged(first, f"the game cannot start like this: {error}", None)
     pending: deque[msgspec.Struct] = deque(game.events)
+    events = [stored.event for stored in engine]
     compared = inputs = 0
     index = 0
     while index < len(engine):
@@ -80,7 +81,7 @@ def replay_events(engine: Sequence[StoredEvent], ruleset: Ruleset = BASE_DICE) -
             continue
         if game.is_over:
             break
-        command = input_of(stored.event)
+        command = rules.input_at(game, events, index)
         if command is None:
             question = rules.question(game)
             wanted = "nothing more" if question is None else f"{question.describe} next"

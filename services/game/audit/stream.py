@@ -23,7 +23,7 @@ from services.game.application.lifecycle import (
 )
 from services.game.audit.corrections import Correction, take_back
 from services.game.audit.words import Unreadable
-from services.game.engines import ENDING_TYPES, ENGINE_EVENT_TYPES, OPENING_TYPES
+from services.game.engines import ENDING_TYPES, ENGINE_EVENT_TYPES, OPENING_TYPES, stored_type
 
 
 class StoredEvent(msgspec.Struct, frozen=True):
@@ -39,7 +39,7 @@ class StoredEvent(msgspec.Struct, frozen=True):
         """Produced by the rules engine (as opposed to the service's lifecycle facts)."""
         if isinstance(self.event, Unreadable):
             return self.event.type in ENGINE_EVENT_TYPES
-        return type(self.event).__name__ in ENGINE_EVENT_TYPES
+        return stored_type(self.event) in ENGINE_EVENT_TYPES
 
 
 def decode_stream(recorded: Sequence[RecordedEvent], mapper: Mapper) -> list[StoredEvent]:
@@ -119,7 +119,7 @@ def parse_stream(events: Sequence[StoredEvent]) -> GameStream:
 
 def _named(event: msgspec.Struct, types: frozenset[str]) -> bool:
     # by the stored type name, as the store knows it: any engine's opening or end
-    return not isinstance(event, Unreadable) and type(event).__name__ in types
+    return not isinstance(event, Unreadable) and stored_type(event) in types
 
 
 def _after_end(stream: GameStream, stored: StoredEvent) -> None:

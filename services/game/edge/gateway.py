@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
+from itertools import islice
 from typing import Any, Protocol
 
 import msgspec
@@ -48,6 +49,7 @@ from services.game.audit import AuditCache, AuditReport
 from services.game.edge.fanout import GameFanout
 from services.game.edge.tokens import Principal, TokenKind, TokenVault, viewer_for
 from services.game.edge.visibility import Viewer, redact_event, redact_state
+from services.game.engines import RULE_ERRORS, stored_type
 from services.game.records import (
     DiceSource,
     GameRecord,
@@ -58,7 +60,8 @@ from services.game.records import (
     replay_record,
 )
 from services.game.records.writer import record_from_events
-from services.game.rules.dice import Decision, GameCommand, RuleError
+from services.game.rules.dice import Decision, GameCommand
+from services.game.rules.ruleset import GameType
 from services.runtime.logging import bind_game
 from services.runtime.metrics import count_command
 
@@ -313,6 +316,10 @@ class GameGateway:
             game_id=game_id, member_id=member.member_id, token=token, state=redact_state(session, viewer)
         )
 
+    async def game_type(self, game_id: str) -> GameType:
+        """The game's type, which says how its commands read (``GameNotFound`` for no game)."""
+        return (await self.service.load(game_id)).created.ruleset.game_type
+
     async def play(
         self,
         principal: Principal | None,
@@ -328,7 +335,7 @@ class GameGateway:
                 outcome = await self.service.play(
                     game_id, command, actor=actor, command_id=command_id, expected_version=expected_version
                 )
-            except (RuleError, GameServiceError) as refusal:
+            except (*RULE_ERRORS, GameServiceError) as refusal:
                 count_command(kind, "conflict" if isinstance(refusal, StaleVersion) else "rejected")
                 raise
             except Exception:
@@ -464,10 +471,11 @@ class GameGateway:
         face_down = [
             p["id"] for p in visible["players"] if p.get("rage_count") and p.get("rage_cards") is None
         ]
-        if face_down:  # UA2: a record names every card drawn
+        face_down += [p["id"] for p in visible["players"] if p.get("hand_count") and p.get("hand") is None]
+        if face_down:  # UA2, the card game: a record names every card drawn
             raise ExportRefused(
-                f"game {game_id} is {session.status.value} and {len(face_down)} player(s) hold Rage cards "
-                "face down; a record names every card drawn, so it is exported once the game has ended"
+                f"game {game_id} is {session.status.value} and {len(face_down)} player(s) hold cards "
+                "hidden from you; a record names every card drawn, so it is exported once the game has ended"
             )
         online = session.mode is GameMode.ONLINE
         record = record_from_events(
@@ -564,13 +572,13 @@ def _legal_for(session: GameSession, viewer: Viewer) -> list[str]:
     game = session.game
     if game is None or session.status is not GameStatus.ONGOING:
         return []
-    question = game.awaiting
-    if question is None or question.decision is Decision.ROLL:
+    asked = session.engine.question(game)
+    if asked is None or asked.decision == Decision.ROLL.value:
         return []
     if viewer.scorekeeper:
-        return [str(c) for c in game.legal_commands()]
+        return [str(c) for c in islice(game.legal_commands(), LEGAL_LIST_LIMIT)]
     seat = None if viewer.member_id is None else session.seat_of(viewer.member_id)
-    asked = session.engine.question(game)
+    question = asked
     # A question open to the table (OS3's role windows) lists every holder's uses: each player
     # sees only their own (whose power acts there is hidden), the awaited one and holders alike.
     if seat is None or (question.player != seat and not (asked is not None and asked.table)):
@@ -578,9 +586,16 @@ def _legal_for(session: GameSession, viewer: Viewer) -> list[str]:
     # online, what only the server sends (a window's pass, dice) is no option of a player's
     online = session.mode is GameMode.ONLINE
     engine = session.engine
-    return [
-        str(c) for c in game.legal_commands() if c.player == seat and not (online and engine.server_only(c))
-    ]
+    legal = (
+        c for c in engine.legal_commands(game) if c.player == seat and not (online and engine.server_only(c))
+    )
+    return [str(c) for c in islice(legal, LEGAL_LIST_LIMIT)]
+
+
+LEGAL_LIST_LIMIT = 200
+"""The most legal commands a state lists: the card game's discards down to the hand limit are
+every k of n cards (C(20, 10) = 184,756 of them); past this many, the player names his own,
+and the command route checks it all the same."""
 
 
 def _deadline(session: GameSession) -> str | None:
@@ -608,7 +623,7 @@ def _event_view(
     data = redact_event(session, viewer, event)
     return {
         "version": version,
-        "type": type(event).__name__,
+        "type": stored_type(event),
         "recorded_at": None if recorded_at is None else recorded_at.isoformat(),
         "data": data,
     }

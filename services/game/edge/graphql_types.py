@@ -67,15 +67,40 @@ class GamePlayer:
     zombie_master: bool | None = strawberry.field(
         default=None, description="UA4: the Zombie Master since the outbreak (null without UA4)."
     )
+    hand_count: int | None = strawberry.field(
+        default=None, description="The card game: how many cards this player holds (null in a dice game)."
+    )
+    hand: list[str] | None = strawberry.field(
+        default=None,
+        description="The card game: the hand (`bang:AS`), to its holder only (null to everyone else).",
+    )
+    hand_ids: list[int] | None = strawberry.field(
+        default=None, description="The card game: the hand's card ids, to its holder only."
+    )
+    in_play: list[str] | None = strawberry.field(
+        default=None, description="The card game: the cards in play in front of this player, face up."
+    )
+    in_play_ids: list[int] | None = strawberry.field(
+        default=None, description="The card game: the ids of the cards in play."
+    )
 
 
 @strawberry.type(description="The one decision the game waits for.")
 class GameAwaiting:
     player: str
     decision: str
-    dice: list[int]
-    max_count: int
-    rolls_left: int
+    dice: list[int] = strawberry.field(default_factory=list, description="The dice game: the dice concerned.")
+    max_count: int = 0
+    rolls_left: int = 0
+    from_player: str | None = strawberry.field(
+        default=None, description="The card game: whose hand a random card comes from, who sees a card."
+    )
+    count: int | None = strawberry.field(
+        default=None, description="The card game: cards to discard, Missed! still needed, life to regain."
+    )
+    cards: list[int] | None = strawberry.field(
+        default=None, description="The card game: a draw!'s flipped cards Lucky Duke chooses between."
+    )
 
 
 @strawberry.type(description="The rules a game is played with: its expansion modules and data versions.")
@@ -89,7 +114,7 @@ class GameRuleset:
 class Game:
     id: strawberry.ID
     mode: str
-    game_type: str = strawberry.field(description="`dice` (BANG! The Dice Game).")
+    game_type: str = strawberry.field(description="`dice` (BANG! The Dice Game) or `cards` (BANG!).")
     ruleset: GameRuleset
     fairness: str | None = strawberry.field(
         description="Online games: the versions of the derivations from the seed (`deal-1 dice-1`)."
@@ -116,6 +141,20 @@ class Game:
     result: JSON | None
     legal_commands: list[str] = strawberry.field(
         description="The awaited decision's legal commands (text form), shown only to whoever must decide."
+    )
+    phase: str | None = strawberry.field(default=None, description="The card game: the turn's phase.")
+    deck: int | None = strawberry.field(default=None, description="The card game: cards left in the deck.")
+    discard: list[str] | None = strawberry.field(
+        default=None, description="The card game: the discard pile, face up, top card last."
+    )
+    general_store: list[str] | None = strawberry.field(
+        default=None, description="The card game: the General Store's face-up cards."
+    )
+    kit_carlson: JSON | None = strawberry.field(
+        default=None, description="The card game: Kit Carlson's look (how many; which, to him only)."
+    )
+    resolving: JSON | None = strawberry.field(
+        default=None, description="The card game: the card being resolved, its player and target."
     )
 
     @classmethod
@@ -146,6 +185,12 @@ class Game:
             awaiting=None if awaiting is None else GameAwaiting(**awaiting),
             result=state["result"],
             legal_commands=state.get("legal_commands", []),
+            phase=state.get("phase"),
+            deck=state.get("deck"),
+            discard=state.get("discard"),
+            general_store=state.get("general_store"),
+            kit_carlson=state.get("kit_carlson"),
+            resolving=state.get("resolving"),
         )
 
 

@@ -42,11 +42,13 @@ from services.game.edge.chain import CHAIN_PAGE_LIMIT, published_chain
 from services.game.edge.gateway import EVENTS_PAGE_LIMIT, Created, GameGateway, Imported, Joined, Played
 from services.game.edge.tokens import Principal
 from services.game.records import GameRecord, read_record
+from services.game.rules.cards import commands as card_cmd
+from services.game.rules.cards.errors import MalformedCommand as CardMalformed
 from services.game.rules.dice import GameCommand, MalformedCommand, parse_command
 from services.game.rules.dice import commands as cmd
 from services.game.rules.dice.characters import CharacterId
 from services.game.rules.dice.vocabulary import Role, SpecialRole
-from services.game.rules.ruleset import BASE_DICE, Ruleset, RulesetError, ruleset_of
+from services.game.rules.ruleset import BASE_DICE, GameType, Ruleset, RulesetError, ruleset_of
 
 MemberId = Identifier
 
@@ -59,6 +61,16 @@ _COMMAND_TYPES: dict[str, type[cmd.Command]] = {
     c.__name__: c
     for c in GameCommand.__args__  # type: ignore[attr-defined]
 }
+_CARD_COMMAND_TYPES: dict[str, type[card_cmd.Command]] = {
+    c.__name__: c
+    for c in card_cmd.GameCommand.__args__  # type: ignore[attr-defined]
+}
+_PARSERS: dict[GameType, tuple[Any, dict[str, Any], type[Exception]]] = {
+    GameType.DICE: (parse_command, _COMMAND_TYPES, MalformedCommand),
+    GameType.CARDS: (card_cmd.parse_command, _CARD_COMMAND_TYPES, CardMalformed),
+}
+"""Each game type's commands: its text parser, its command objects by ``type``, its refusal of
+a command that cannot be read."""
 
 
 class MemberIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -176,24 +188,26 @@ class CommandRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     expected_version: Version | None = None
     """Refuse the command (409) unless the game is still at this version."""
 
-    def parsed(self) -> GameCommand | TakeBack:
+    def parsed(self, game_type: GameType = GameType.DICE) -> GameCommand | TakeBack:
+        """The command in the words of the game's type (a dice game's or the card game's)."""
         command_text("command", self.command)
-        take_back = parse_take_back(self.command, MalformedCommand)
+        parse, types, malformed = _PARSERS[game_type]
+        take_back = parse_take_back(self.command, malformed)
         if take_back is not None:
             return take_back
         if isinstance(self.command, str):
-            return parse_command(self.command)
+            return parse(self.command)  # type: ignore[no-any-return]
         kind = self.command.get("type")
-        cls = _COMMAND_TYPES.get(kind) if isinstance(kind, str) else None
+        cls = types.get(kind) if isinstance(kind, str) else None
         if cls is None:
-            raise MalformedCommand(f"`command.type` must be one of {', '.join(_COMMAND_TYPES)}, got {kind!r}")
+            raise malformed(f"`command.type` must be one of {', '.join(types)}, got {kind!r}")
         unknown = sorted(set(self.command) - {f.name for f in msgspec.structs.fields(cls)} - {"type"})
         if unknown:
-            raise MalformedCommand(f"unknown field(s) in `command` ({kind}): {', '.join(unknown)}")
+            raise malformed(f"unknown field(s) in `command` ({kind}): {', '.join(unknown)}")
         try:
-            return msgspec.convert(self.command, cls, strict=True)  # type: ignore[return-value]
+            return msgspec.convert(self.command, cls, strict=True)  # type: ignore[no-any-return]
         except msgspec.ValidationError as error:
-            raise MalformedCommand(f"`command` ({kind}): {str(error).replace('`$', '`$.command')}") from None
+            raise malformed(f"`command` ({kind}): {str(error).replace('`$', '`$.command')}") from None
 
 
 class ImportRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -254,7 +268,8 @@ class GameController(Controller):
     async def play(
         self, game_id: str, data: JSONBody[CommandRequest], gateway: GameGateway, principal: Principal | None
     ) -> Played:
-        return await gateway.play(principal, game_id, data.parsed(), data.command_id, data.expected_version)
+        command = data.parsed(await gateway.game_type(game_id))
+        return await gateway.play(principal, game_id, command, data.command_id, data.expected_version)
 
     @get(
         "/{game_id:str}",

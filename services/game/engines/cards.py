@@ -55,7 +55,7 @@ from services.game.rules.cards.errors import InvalidSetup
 from services.game.rules.cards.evolve import evolve
 from services.game.rules.cards.state import GameState, PlayerState
 from services.game.rules.cards.summary import role_public
-from services.game.rules.cards.vocabulary import CardId, PlayerId
+from services.game.rules.cards.vocabulary import CardId, CheckReason, PlayerId
 from services.game.rules.ruleset import CardOption, GameType, Ruleset
 
 STORED_PREFIX = "cards."
@@ -123,6 +123,13 @@ class CardEngine:
 
     def turn_number(self, game: Game) -> int:
         return game.state.turn
+
+    def input_at(self, game: Game, events: Sequence[object], index: int) -> cmd.Command | None:
+        # at rest the engine asks one question, and the events that answered it say how
+        q = awaiting(game.state)
+        if q is None or index >= len(events) or not isinstance(events[index], Event):
+            return None
+        return answer_of(q, events, index, game.state)
 
     def entry_text(self, events: Sequence[Event]) -> str | None:
         # the card events do not name the command that made them; the records read inputs off
@@ -296,8 +303,8 @@ def _resolving_view(state: GameState) -> dict[str, Any] | None:
 
 
 def awaiting_view(q: Awaiting, sees: Callable[[str], bool]) -> dict[str, Any]:
-    """The open question as JSON data. The cards it names are a shuffle's (the discard pile,
-    face up) or a draw!'s flips (face up), so public; Kit Carlson's look is not named here."""
+    """The open question as JSON data. The only cards it names are a draw!'s flips (face up);
+    Kit Carlson's look is not named here (``kit_carlson`` in the view, to him alone)."""
     out: dict[str, Any] = {"player": q.player, "decision": q.decision.value}
     if q.from_player is not None:
         out["from_player"] = q.from_player
@@ -305,8 +312,6 @@ def awaiting_view(q: Awaiting, sees: Callable[[str], bool]) -> dict[str, Any]:
         out["count"] = q.count
     if q.decision is Decision.DRAW_RESULT:
         out["cards"] = list(q.cards)
-    elif q.decision is Decision.SHUFFLE:
-        out["cards"] = len(q.cards)
     return out
 
 
@@ -349,6 +354,61 @@ def _audience(event: Event) -> frozenset[str] | None:
     from services.game.rules.cards.visibility import audience
 
     return audience(event)
+
+
+def answer_of(q: Awaiting, events: Sequence[object], n: int, state: GameState) -> cmd.Command | None:
+    """The command that answered ``q`` with ``events[n:]`` (their first events), or None when
+    they answer nothing ``q`` asks: each decision leaves an event naming the choice."""
+    e = events[n]
+    who = q.player
+    d = q.decision
+    if d is Decision.SHUFFLE:
+        return cmd.ShuffleDeck(player=TABLE, order=e.order) if isinstance(e, ev.DeckShuffled) else None
+    if d is Decision.TOP_CARD:
+        return cmd.NameTopCard(player=TABLE, card=e.card) if isinstance(e, ev.TopCardNamed) else None
+    if d is Decision.RANDOM_CARD:
+        if isinstance(e, ev.CardTaken | ev.CardDiscarded):
+            return cmd.PickRandomCard(player=TABLE, card=e.card)
+        return None
+    if isinstance(e, ev.SidKetchumHealed) and e.player == who:
+        return cmd.UseSidKetchum(player=who, cards=e.cards)
+    if d is Decision.DRAW_SOURCE and isinstance(e, ev.DrawSourceChosen):
+        return cmd.ChooseDrawSource(player=who, from_player=e.from_player, from_discard=e.from_discard)
+    if d is Decision.KIT_RETURN and isinstance(e, ev.KitReturned) and e.card is not None:
+        return cmd.KitReturn(player=who, card=e.card)
+    if d is Decision.DRAW_RESULT and isinstance(e, ev.CheckResolved) and e.card is not None:
+        return cmd.ChooseDrawResult(player=who, card=e.card)
+    if d is Decision.STORE_PICK and isinstance(e, ev.StoreCardPicked):
+        return cmd.PickStoreCard(player=who, card=e.card)
+    if d is Decision.DISCARD_ORDER or d is Decision.DISCARD:
+        count = state.player(who).card_count if d is Decision.DISCARD_ORDER else q.count
+        cards: list[CardId] = []
+        for x in events[n:]:
+            if not (isinstance(x, ev.CardDiscarded) and x.player == who) or len(cards) == count:
+                break
+            cards.append(x.card)
+        if not cards:
+            return None
+        if d is Decision.DISCARD:
+            return cmd.Discard(player=who, cards=tuple(cards))
+        return cmd.OrderDiscards(player=who, cards=tuple(cards))
+    if d is Decision.PLAY:
+        if isinstance(e, ev.PlayEnded):
+            return cmd.EndPlay(player=who)
+        # a new weapon first discards the old one: the play is the event after it
+        played = events[n + 1] if isinstance(e, ev.CardDiscarded) and n + 1 < len(events) else e
+        if not isinstance(played, ev.CardPlayed):
+            return None
+        return cmd.PlayCard(
+            player=who, card=played.card, target=played.target, target_card=played.target_card
+        )
+    if isinstance(e, ev.Responded):
+        return cmd.Respond(player=who, card=e.card)
+    if isinstance(e, ev.Passed) and not e.automatic:
+        return cmd.Pass(player=who, timeout=e.timeout)
+    if isinstance(e, ev.CheckBegan) and e.reason in (CheckReason.BARREL, CheckReason.JOURDONNAIS):
+        return cmd.UseBarrel(player=who, card=e.barrel)
+    return None
 
 
 def cards_finish(ended: GameEnded) -> GameFinish:

@@ -116,6 +116,13 @@ class DiceEngine:
         state = game.state
         return state.turn.number if state.turn is not None else state.last_turn_number
 
+    def input_at(self, game: Game, events: Sequence[object], index: int) -> GameCommand | None:
+        # a dice input is one event of its own (a roll, a decision): the records read it so
+        from services.game.records.writer import inputs_from_events
+
+        commands = inputs_from_events([events[index]])  # type: ignore[list-item]
+        return commands[0] if commands else None
+
     def entry_text(self, events: Sequence[Event]) -> str | None:
         # the records' own reading of inputs off events (imported here: records import the engines)
         from services.game.records.writer import inputs_from_events

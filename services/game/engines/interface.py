@@ -165,6 +165,13 @@ class GameEngine(Protocol):
         (``services/game/application/corrections.py``)."""
         ...
 
+    def input_at(self, game: PlayedGame, events: Sequence[object], index: int) -> Command | None:
+        """The command that ``events[index:]`` record as the answer to the question ``game`` asks
+        now (at rest), read off the events; None when they record no input there (an output,
+        or an answer to nothing asked). The audit's replay plays it and compares what it
+        produces with the events."""
+        ...
+
     def entry_text(self, events: Sequence[Event]) -> str | None:
         """The text form of the input that one command's events record (``p2 reroll 0 2``), as a
         scorekeeper entered it; None when they record none (the game's opening)."""
