@@ -49,11 +49,11 @@ from event_store import (
 from event_store.wakeups import WakeupSource
 from services.game.application.codec import GAME_CATEGORY, GAME_MAPPER, game_id_of
 from services.game.application.lifecycle import GameAbandoned, GameCreated, SeatsDealt, seat_id
-from services.game.results import GameFinish
+from services.game.results import GameFinish, GameResult
 from services.game.results.decoder import FINISH_TYPES, decode_game_fact, identity_of
 from services.ratings import store
 from services.ratings.model import RatingConfig
-from services.ratings.outcome import InvalidOutcome, LeaguePlayerId, from_finish
+from services.ratings.outcome import GameOutcome, InvalidOutcome, LeaguePlayerId, from_finish, from_result
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,15 @@ SUBSCRIPTION_NAME = "ratings"
 """The live consumer's checkpoint key (and its name in the runtime's projection registry)."""
 
 _HANDLED = (
-    frozenset({GameCreated.__name__, SeatsDealt.__name__, GameAbandoned.__name__, store.GAME_VOIDED})
+    frozenset(
+        {
+            GameCreated.__name__,
+            SeatsDealt.__name__,
+            GameAbandoned.__name__,
+            store.GAME_VOIDED,
+            store.RESULT_SHEET,
+        }
+    )
     | FINISH_TYPES
 )
 CATEGORIES = (GAME_CATEGORY, store.LEAGUE_CATEGORY)
@@ -74,6 +82,18 @@ class _Void(msgspec.Struct, kw_only=True):
 
     league_id: str
     game_id: str
+
+
+class _Sheet(msgspec.Struct, kw_only=True):
+    """The fields of the league's ``ResultSheetRecorded`` the ratings read: a card game played on
+    cardboard, its result in the neutral words every engine reports in."""
+
+    league_id: str
+    season_id: str
+    game_id: str
+    result: GameResult
+
+
 # 'ratings' in ASCII + 1: rebuilds take turns on this session lock (the migrator's is 'bang' + 1)
 REBUILD_LOCK_KEY = 0x72617469 + 1
 
@@ -116,9 +136,13 @@ class RatingsProjection:
             # the checkpoint alone) but the rows did not; applying again would count twice
             return
         if event.category == store.LEAGUE_CATEGORY:
+            games = target.games
             if event.type == store.GAME_VOIDED:
                 await _void(connection, target, msgspec.convert(event.data, _Void), event)
-            await store.advance(connection, target.generation, event.position, target.games)
+            elif event.type == store.RESULT_SHEET:
+                sheet = msgspec.convert(event.data, _Sheet)
+                games = await _rate_sheet(connection, target, sheet, ended_at=event.recorded_at)
+            await store.advance(connection, target.generation, event.position, games)
             return
         game_id = game_id_of(event.stream)
         number = target.generation
@@ -184,8 +208,51 @@ async def _rate(
         log.warning("game %s is not rated: %s", game_id, error)
         await store.mark_unrated(connection, target.generation, game_id, str(error))
         return target.games
+    return await _apply(connection, target, outcome, ended_at=ended_at)
+
+
+async def _rate_sheet(
+    connection: asyncpg.Connection, target: store.Generation, sheet: _Sheet, *, ended_at: datetime | None
+) -> int:
+    """Rate a game known from its league's result sheet, as a finished game and marked not
+    replayable. A game the ratings know from its own stream keeps that (the league refuses a
+    sheet for a game on the server, and the server a game once its sheet is in)."""
+    if await store.known_game(connection, target.generation, sheet.game_id):
+        log.warning("result sheet of game %s skipped: the game is known from its own stream", sheet.game_id)
+        return target.games
+    result = sheet.result
+    await store.remember_game(
+        connection,
+        target.generation,
+        sheet.game_id,
+        sheet.league_id,
+        sheet.season_id,
+        game_type=result.game_type,
+        ruleset=result.ruleset,
+        replayable=False,
+    )
+    if await store.voided(connection, target.generation, sheet.game_id):
+        await store.mark_unrated(connection, target.generation, sheet.game_id, "voided by its league")
+        return target.games
+    try:
+        outcome = from_result(result)
+    except InvalidOutcome as error:
+        log.warning("result sheet of game %s is not rated: %s", sheet.game_id, error)
+        await store.mark_unrated(connection, target.generation, sheet.game_id, str(error))
+        return target.games
+    return await _apply(connection, target, outcome, ended_at=ended_at)
+
+
+async def _apply(
+    connection: asyncpg.Connection,
+    target: store.Generation,
+    outcome: GameOutcome,
+    *,
+    ended_at: datetime | None,
+) -> int:
     # a ruleset never rated before has no offset rows: its cells start from the base game's
-    # (OffsetTable), so loading its own rows and the base ruleset's is all it takes
+    # (OffsetTable), so loading its own rows and the base ruleset's is all it takes; the
+    # players' rows are those of the game's type, so a card game never moves a dice rating
     book = await store.load_book(
         connection,
         target,

@@ -36,6 +36,15 @@ from services.ratings import store
 NAME = "The member's display name (member ids are for links, not for reading)."
 
 
+@strawberry.enum(
+    description="A game type: a player has one rating per game type, and side offsets are "
+    "fitted per ruleset of each."
+)
+class RatingGameType(Enum):
+    DICE = "dice"
+    CARDS = "cards"
+
+
 @strawberry.enum(description="A role of BANG! The Dice Game, for role ratings.")
 class RatingRole(Enum):
     SHERIFF = "sheriff"
@@ -48,6 +57,7 @@ class RatingRole(Enum):
 class RatingLeaderboardEntry:
     rank: int
     member_id: str
+    game_type: RatingGameType = strawberry.field(description="The game type this rating is of.")
     display_name: str = strawberry.field(description=NAME)
     role: RatingRole | None = strawberry.field(description="Null on the overall leaderboard.")
     rating: float = strawberry.field(description="The overall rating, or the role rating on a role's board.")
@@ -89,6 +99,7 @@ class RatingHistory:
 @strawberry.type(description="A player's ratings: overall, per role, and their history.")
 class RatingProfile:
     member_id: str
+    game_type: RatingGameType = strawberry.field(description="The game type these ratings are of.")
     display_name: str = strawberry.field(description=NAME)
     rating: float
     games: int
@@ -141,6 +152,17 @@ def _ruleset(argument: str, value: str | None) -> str | None:
     return value
 
 
+def _game_type(game_type: RatingGameType | None, ruleset: str | None) -> str:
+    """The game type asked about: the given one, else the ruleset's, else the dice game; a
+    ruleset of another game type than the one given is refused by name."""
+    of_ruleset = None if ruleset is None else ruleset.split(maxsplit=1)[0]
+    if game_type is not None and of_ruleset is not None and of_ruleset != game_type.value:
+        raise InvalidArgument("ruleset", f"a ruleset of gameType {game_type.value}, not {ruleset!r}")
+    if game_type is not None:
+        return game_type.value
+    return of_ruleset or RatingGameType.DICE.value
+
+
 def _role(role: RatingRole | None) -> Role | None:
     return None if role is None else Role(role.value)
 
@@ -152,9 +174,10 @@ def _rating_role(role: Role | str) -> RatingRole:
 @strawberry.type
 class RatingsQuery:
     @strawberry.field(
-        description="Best first. A role's board lists who played the role at least once. With "
-        "league_id (and season_id) only members with a rated game there, with ruleset ('dice OS1 OS3') "
-        "only members with a rated game under it; a rating is one across leagues and rulesets."
+        description="Best first, the ratings of one game type (gameType; else the ruleset's; else "
+        "dice). A role's board lists who played the role at least once. With league_id (and "
+        "season_id) only members with a rated game there, with ruleset ('dice OS1 OS3') only members "
+        "with a rated game under it; a rating is one across leagues and rulesets of its game type."
     )
     async def rating_leaderboard(
         self,
@@ -166,10 +189,12 @@ class RatingsQuery:
         include_provisional: bool = True,
         limit: int = 50,
         offset: int = 0,
+        game_type: RatingGameType | None = None,
     ) -> list[RatingLeaderboardEntry]:
         pool = _pool(info)
         rows = await store.leaderboard(
             pool,
+            game_type=_game_type(game_type, _ruleset("ruleset", ruleset)),
             role=_role(role),
             league_id=bounded("leagueId", league_id, Identifier),
             season_id=bounded("seasonId", season_id, Identifier),
@@ -183,6 +208,7 @@ class RatingsQuery:
             RatingLeaderboardEntry(
                 rank=row.rank,
                 member_id=row.member_id,
+                game_type=RatingGameType(row.game_type),
                 display_name=names[row.member_id],
                 role=None if row.role is None else _rating_role(row.role),
                 rating=row.rating,
@@ -194,10 +220,15 @@ class RatingsQuery:
             for row in rows
         ]
 
-    @strawberry.field(description="A member's ratings and history; null before their first rated game.")
-    async def player_rating(self, info: Info, member_id: str) -> RatingProfile | None:
+    @strawberry.field(
+        description="A member's ratings and history in one game type (dice unless gameType says); null "
+        "before their first rated game of it."
+    )
+    async def player_rating(
+        self, info: Info, member_id: str, game_type: RatingGameType = RatingGameType.DICE
+    ) -> RatingProfile | None:
         pool = _pool(info)
-        found = await store.profile(pool, bounded("memberId", member_id, Identifier))
+        found = await store.profile(pool, bounded("memberId", member_id, Identifier), game_type.value)
         if found is None:
             return None
         names = await names_of(pool, [found.member_id])
@@ -214,6 +245,7 @@ class RatingsQuery:
             )
         return RatingProfile(
             member_id=found.member_id,
+            game_type=RatingGameType(found.game_type),
             display_name=names[found.member_id],
             rating=found.rating,
             games=found.games,
@@ -237,13 +269,20 @@ class RatingsQuery:
 
     @strawberry.field(
         description="The fitted side offsets per ruleset, table size and faction (optionally one size, "
-        "one ruleset)."
+        "one ruleset, or the rulesets of one game type)."
     )
     async def rating_offsets(
-        self, info: Info, players: int | None = None, ruleset: str | None = None
+        self,
+        info: Info,
+        players: int | None = None,
+        ruleset: str | None = None,
+        game_type: RatingGameType | None = None,
     ) -> list[RatingFactionOffset]:
         rows = await store.offsets(
-            _pool(info), bounded("players", players, TablePlayers), _ruleset("ruleset", ruleset)
+            _pool(info),
+            bounded("players", players, TablePlayers),
+            _ruleset("ruleset", ruleset),
+            None if game_type is None else _game_type(game_type, ruleset),
         )
         return [
             RatingFactionOffset(

@@ -31,10 +31,18 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 COMPONENT = "ratings"
 LEAGUE_CATEGORY = "league"
 GAME_VOIDED = "GameVoided"
+RESULT_SHEET = "ResultSheetRecorded"
+"""The league's event of a card game played on cardboard: rated from its sheet, not replayable."""
 """The league's event that takes a game out of the ratings (read from its stored JSON: the
 ratings do not import the league, their neighbour in the layers)."""
 OVERALL = "overall"
 """The ``role`` of a history row of the overall rating."""
+
+
+def game_type_of(ruleset: str) -> str:
+    """The game type of a ruleset in ``Ruleset.text`` form (``dice OS1`` → ``dice``, ``cards``):
+    its base ruleset, whose first word it is."""
+    return base_ruleset_of(ruleset)
 
 
 class GenerationStatus:
@@ -193,18 +201,32 @@ async def remember_game(
     *,
     game_type: str = GameType.DICE,
     ruleset: str = BASE_RULESET,
+    replayable: bool = True,
 ) -> None:
+    """``replayable`` false: a game known only from its league's result sheet."""
     await connection.execute(
-        "INSERT INTO ratings_games (generation, game_id, league_id, season_id, game_type, ruleset)"
-        " VALUES ($1, $2, $3, $4, $5, $6) "
+        "INSERT INTO ratings_games (generation, game_id, league_id, season_id, game_type, ruleset, "
+        "replayable) VALUES ($1, $2, $3, $4, $5, $6, $7) "
         "ON CONFLICT (generation, game_id) DO UPDATE SET league_id = EXCLUDED.league_id, "
-        "season_id = EXCLUDED.season_id, game_type = EXCLUDED.game_type, ruleset = EXCLUDED.ruleset",
+        "season_id = EXCLUDED.season_id, game_type = EXCLUDED.game_type, ruleset = EXCLUDED.ruleset, "
+        "replayable = EXCLUDED.replayable",
         number,
         game_id,
         league_id,
         season_id,
         game_type,
         ruleset,
+        replayable,
+    )
+
+
+async def known_game(connection: asyncpg.Connection, number: int, game_id: str) -> bool:
+    return bool(
+        await connection.fetchval(
+            "SELECT EXISTS (SELECT 1 FROM ratings_games WHERE generation = $1 AND game_id = $2)",
+            number,
+            game_id,
+        )
     )
 
 
@@ -339,23 +361,31 @@ async def load_book(
     table_size: int | None = None,
     ruleset: str = BASE_RULESET,
 ) -> RatingBook:
-    """The generation's book; with ``players`` and ``table_size``, only what rating one game
-    of ``ruleset`` at that table reads and writes (those players; the offsets of that ruleset
-    and of the base ruleset its new cells start from, at that table size), which
-    ``RatingBook.apply`` cannot tell from the whole book."""
+    """The generation's book of ``ruleset``'s game type (a player's dice and card ratings are
+    two books); with ``players`` and ``table_size``, only what rating one game of ``ruleset``
+    at that table reads and writes (those players; the offsets of that ruleset and of the base
+    ruleset its new cells start from, at that table size), which ``RatingBook.apply`` cannot
+    tell from the whole book."""
+    game_type = game_type_of(ruleset)
     if players is None:
         player_rows = await connection.fetch(
-            "SELECT member_id, state::text FROM ratings_players WHERE generation = $1", gen.generation
+            "SELECT member_id, state::text FROM ratings_players WHERE generation = $1 AND game_type = $2",
+            gen.generation,
+            game_type,
         )
         offset_rows = await connection.fetch(
-            f"SELECT {_OFFSET_COLUMNS} FROM ratings_offsets WHERE generation = $1", gen.generation
+            f"SELECT {_OFFSET_COLUMNS} FROM ratings_offsets "
+            "WHERE generation = $1 AND split_part(ruleset, ' ', 1) = $2",
+            gen.generation,
+            game_type,
         )
     else:
         player_rows = await connection.fetch(
             "SELECT member_id, state::text FROM ratings_players "
-            "WHERE generation = $1 AND member_id = ANY($2)",
+            "WHERE generation = $1 AND game_type = $3 AND member_id = ANY($2)",
             gen.generation,
             list(players),
+            game_type,
         )
         offset_rows = await connection.fetch(
             f"SELECT {_OFFSET_COLUMNS} FROM ratings_offsets "
@@ -382,10 +412,12 @@ async def write_game(
     *,
     ended_at: datetime | None = None,
 ) -> None:
-    """What rating ``outcome`` changed in ``book``: the seated players' rows (overall, four
-    roles, state), their history points, the offsets of the game's ruleset at its table size,
-    the game's number and when its end was recorded (``ended_at``, the event's time)."""
+    """What rating ``outcome`` changed in ``book`` (the book of its game type): the seated
+    players' rows of that game type (overall, four roles, state), their history points, the
+    offsets of the game's ruleset at its table size, the game's number and when its end was
+    recorded (``ended_at``, the event's time)."""
     game_number = book.games
+    game_type = game_type_of(outcome.ruleset)
     await connection.execute(
         "INSERT INTO ratings_games (generation, game_id, game_number, ended_at) VALUES ($1, $2, $3, $4) "
         "ON CONFLICT (generation, game_id) DO UPDATE SET game_number = EXCLUDED.game_number, "
@@ -401,22 +433,33 @@ async def write_game(
         rating = book.rating(seat.player)
         state = msgspec.json.encode(book.players[seat.player]).decode()
         player_rows.append(
-            (number, seat.player, rating.rating, rating.games, rating.wins, rating.provisional, state)
+            (
+                number,
+                seat.player,
+                rating.rating,
+                rating.games,
+                rating.wins,
+                rating.provisional,
+                state,
+                game_type,
+            )
         )
         for rr in rating.roles:
             role_rows.append(
-                (number, seat.player, rr.role.value, rr.rating, rr.games, rr.wins, rr.provisional)
+                (number, seat.player, rr.role.value, rr.rating, rr.games, rr.wins, rr.provisional, game_type)
             )
     await connection.executemany(
-        "INSERT INTO ratings_players (generation, member_id, rating, games, wins, provisional, state) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7::json) ON CONFLICT (generation, member_id) DO UPDATE SET "
+        "INSERT INTO ratings_players (generation, member_id, rating, games, wins, provisional, state, "
+        "game_type) VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8) "
+        "ON CONFLICT (generation, game_type, member_id) DO UPDATE SET "
         "rating = EXCLUDED.rating, games = EXCLUDED.games, wins = EXCLUDED.wins, "
         "provisional = EXCLUDED.provisional, state = EXCLUDED.state",
         player_rows,
     )
     await connection.executemany(
-        "INSERT INTO ratings_roles (generation, member_id, role, rating, games, wins, provisional) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (generation, member_id, role) DO UPDATE SET "
+        "INSERT INTO ratings_roles (generation, member_id, role, rating, games, wins, provisional, "
+        "game_type) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+        "ON CONFLICT (generation, game_type, member_id, role) DO UPDATE SET "
         "rating = EXCLUDED.rating, games = EXCLUDED.games, wins = EXCLUDED.wins, "
         "provisional = EXCLUDED.provisional",
         role_rows,
@@ -424,21 +467,29 @@ async def write_game(
     history_rows = []
     for change in changes:
         history_rows.append(
-            (number, change.player, OVERALL, game_number, change.game_id, change.rating_after)
+            (number, change.player, OVERALL, game_number, change.game_id, change.rating_after, game_type)
         )
         if change.role_rated:  # not after an Undead or Alive outbreak: roles were not rated
             role_point = (change.role.value, game_number, change.game_id, change.role_rating_after)
-            history_rows.append((number, change.player, *role_point))
+            history_rows.append((number, change.player, *role_point, game_type))
     await connection.executemany(
-        "INSERT INTO ratings_history (generation, member_id, role, game_number, game_id, rating) "
-        "VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO ratings_history (generation, member_id, role, game_number, game_id, rating, game_type) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7)",
         history_rows,
     )
     players, ruleset = outcome.players, outcome.ruleset
     normalised = book.offsets.normalised().get(ruleset, {}).get(players, {})
     offset_rows = [
-        (number, ruleset, players, kind.value, cell.value, cell.information, cell.games,
-         normalised.get(kind, 0.0))
+        (
+            number,
+            ruleset,
+            players,
+            kind.value,
+            cell.value,
+            cell.information,
+            cell.games,
+            normalised.get(kind, 0.0),
+        )
         for kind, cell in book.offsets.cells.get(ruleset, {}).get(players, {}).items()
     ]
     await connection.executemany(
@@ -458,6 +509,8 @@ async def write_game(
 class LeaderboardRow(msgspec.Struct, frozen=True, kw_only=True):
     rank: int
     member_id: str
+    game_type: str
+    """The game type the rating is of (``dice``, ``cards``): a player has one of each."""
     role: Role | None
     """None: the overall leaderboard."""
     rating: float
@@ -487,6 +540,7 @@ class HistoryRow(msgspec.Struct, frozen=True, kw_only=True):
 
 class ProfileRow(msgspec.Struct, frozen=True, kw_only=True):
     member_id: str
+    game_type: str
     rating: float
     games: int
     wins: int
@@ -518,7 +572,8 @@ def _played_in(ruleset: str) -> str:
     AND (($3::text IS NULL AND {ruleset}::text IS NULL) OR EXISTS (
         SELECT 1 FROM ratings_history h
           JOIN ratings_games gm ON gm.generation = h.generation AND gm.game_id = h.game_id
-         WHERE h.generation = p.generation AND h.member_id = p.member_id AND h.role = 'overall'
+         WHERE h.generation = p.generation AND h.game_type = p.game_type AND h.member_id = p.member_id
+           AND h.role = 'overall'
            AND ($3::text IS NULL OR (gm.league_id = $3 AND ($4::text IS NULL OR gm.season_id = $4)))
            AND ({ruleset}::text IS NULL OR coalesce(gm.ruleset, '{BASE_RULESET}') = {ruleset})))
     """
@@ -534,37 +589,46 @@ async def leaderboard(
     include_provisional: bool = True,
     limit: int = 50,
     offset: int = 0,
+    game_type: str = GameType.DICE,
 ) -> list[LeaderboardRow]:
-    """Best first (ties by member id), ranked after filtering. A role's board lists those who
-    played the role at least once. ``season_id`` narrows ``league_id``'s filter; ``ruleset``
-    keeps those with a rated game under that ruleset (``dice OS1 OS3``)."""
+    """Best first (ties by member id), ranked after filtering: the ratings of ``game_type``
+    (a ``ruleset`` names its own). A role's board lists those who played the role at least
+    once. ``season_id`` narrows ``league_id``'s filter; ``ruleset`` keeps those with a rated
+    game under that ruleset (``dice OS1 OS3``)."""
+    if ruleset is not None:
+        game_type = game_type_of(ruleset)
     if role is None:
         sql = f"""
             SELECT row_number() OVER (ORDER BY p.rating DESC, p.member_id) AS rank, p.member_id,
                    p.rating, p.games, p.wins, p.provisional, p.rating AS overall_rating
               FROM ratings_players p
               JOIN ratings_generations g ON g.generation = p.generation AND g.status = 'current'
-             WHERE ($5 OR NOT p.provisional) {_played_in("$6")}
+             WHERE p.game_type = $7 AND ($5 OR NOT p.provisional) {_played_in("$6")}
              ORDER BY rank LIMIT $1 OFFSET $2
         """
-        rows = await pool.fetch(sql, limit, offset, league_id, season_id, include_provisional, ruleset)
+        rows = await pool.fetch(
+            sql, limit, offset, league_id, season_id, include_provisional, ruleset, str(game_type)
+        )
     else:
         sql = f"""
             SELECT row_number() OVER (ORDER BY r.rating DESC, r.member_id) AS rank, r.member_id,
                    r.rating, r.games, r.wins, r.provisional, p.rating AS overall_rating
               FROM ratings_roles r
-              JOIN ratings_players p ON p.generation = r.generation AND p.member_id = r.member_id
+              JOIN ratings_players p ON p.generation = r.generation AND p.game_type = r.game_type
+                   AND p.member_id = r.member_id
               JOIN ratings_generations g ON g.generation = r.generation AND g.status = 'current'
-             WHERE r.role = $6 AND r.games > 0 AND ($5 OR NOT r.provisional) {_played_in("$7")}
+             WHERE r.game_type = $8 AND r.role = $6 AND r.games > 0 AND ($5 OR NOT r.provisional)
+                   {_played_in("$7")}
              ORDER BY rank LIMIT $1 OFFSET $2
         """
         rows = await pool.fetch(
-            sql, limit, offset, league_id, season_id, include_provisional, role.value, ruleset
+            sql, limit, offset, league_id, season_id, include_provisional, role.value, ruleset, str(game_type)
         )
     return [
         LeaderboardRow(
             rank=row["rank"],
             member_id=row["member_id"],
+            game_type=str(game_type),
             role=role,
             rating=row["rating"],
             games=row["games"],
@@ -579,8 +643,8 @@ async def leaderboard(
 _HISTORY_ORDER = {OVERALL: 0} | {role.value: i + 1 for i, role in enumerate(ROLES)}
 
 
-async def profile(pool: asyncpg.Pool, member_id: str) -> ProfileRow | None:
-    """A member's ratings and history, or None if they have no rated game."""
+async def profile(pool: asyncpg.Pool, member_id: str, game_type: str = GameType.DICE) -> ProfileRow | None:
+    """A member's ratings and history in ``game_type``, or None if they have no rated game of it."""
     async with (
         pool.acquire() as connection,
         connection.transaction(isolation="repeatable_read", readonly=True),
@@ -589,23 +653,26 @@ async def profile(pool: asyncpg.Pool, member_id: str) -> ProfileRow | None:
         player = await connection.fetchrow(
             "SELECT p.generation, p.rating, p.games, p.wins, p.provisional FROM ratings_players p "
             "JOIN ratings_generations g ON g.generation = p.generation AND g.status = 'current' "
-            "WHERE p.member_id = $1",
+            "WHERE p.member_id = $1 AND p.game_type = $2",
             member_id,
+            str(game_type),
         )
         if player is None:
             return None
         roles = await connection.fetch(
             "SELECT role, rating, games, wins, provisional FROM ratings_roles "
-            "WHERE generation = $1 AND member_id = $2",
+            "WHERE generation = $1 AND member_id = $2 AND game_type = $3",
             player["generation"],
             member_id,
+            str(game_type),
         )
         history = await connection.fetch(
             "SELECT h.role, h.game_number, h.game_id, h.rating, gm.ended_at FROM ratings_history h "
             "LEFT JOIN ratings_games gm ON gm.generation = h.generation AND gm.game_id = h.game_id "
-            "WHERE h.generation = $1 AND h.member_id = $2 ORDER BY h.game_number",
+            "WHERE h.generation = $1 AND h.member_id = $2 AND h.game_type = $3 ORDER BY h.game_number",
             player["generation"],
             member_id,
+            str(game_type),
         )
     by_role = {Role(r["role"]): r for r in roles}
     points = sorted(
@@ -623,6 +690,7 @@ async def profile(pool: asyncpg.Pool, member_id: str) -> ProfileRow | None:
     )
     return ProfileRow(
         member_id=member_id,
+        game_type=str(game_type),
         rating=player["rating"],
         games=player["games"],
         wins=player["wins"],
@@ -642,17 +710,19 @@ async def profile(pool: asyncpg.Pool, member_id: str) -> ProfileRow | None:
 
 
 async def offsets(
-    pool: asyncpg.Pool, players: int | None = None, ruleset: str | None = None
+    pool: asyncpg.Pool, players: int | None = None, ruleset: str | None = None, game_type: str | None = None
 ) -> list[OffsetRow]:
-    """The fitted offsets, by ruleset, table size and faction; optionally of one size or one
-    ruleset only."""
+    """The fitted offsets, by ruleset, table size and faction; optionally of one size, one
+    ruleset or the rulesets of one game type only."""
     rows = await pool.fetch(
         "SELECT o.ruleset, o.players, o.faction, o.normalised, o.value, o.games FROM ratings_offsets o "
         "JOIN ratings_generations g ON g.generation = o.generation AND g.status = 'current' "
         "WHERE ($1::smallint IS NULL OR o.players = $1) AND ($2::text IS NULL OR o.ruleset = $2) "
+        "AND ($3::text IS NULL OR split_part(o.ruleset, ' ', 1) = $3) "
         "ORDER BY o.ruleset, o.players, o.faction",
         players,
         ruleset,
+        game_type,
     )
     return [
         OffsetRow(

@@ -42,25 +42,38 @@ def expected_rows(book: RatingBook) -> Rows:
     return {"players": players, "roles": roles, "history": history, "offsets": offsets}
 
 
-async def table_rows(pool: asyncpg.Pool, generation: int) -> Rows:
-    """The tables' rows of one generation, in ``expected_rows``' shape."""
+async def table_rows(pool: asyncpg.Pool, generation: int, game_type: str = "dice") -> Rows:
+    """The tables' rows of one generation and game type, in ``expected_rows``' shape."""
     players = {
         (r["member_id"],): (r["rating"], r["games"], r["wins"], r["provisional"])
-        for r in await pool.fetch("SELECT * FROM ratings_players WHERE generation = $1", generation)
+        for r in await pool.fetch(
+            "SELECT * FROM ratings_players WHERE generation = $1 AND game_type = $2", generation, game_type
+        )
     }
     roles = {
         (r["member_id"], r["role"]): (r["rating"], r["games"], r["wins"], r["provisional"])
-        for r in await pool.fetch("SELECT * FROM ratings_roles WHERE generation = $1", generation)
+        for r in await pool.fetch(
+            "SELECT * FROM ratings_roles WHERE generation = $1 AND game_type = $2", generation, game_type
+        )
     }
     history = {
         (r["member_id"], r["role"], r["game_number"]): (r["game_id"], r["rating"])
-        for r in await pool.fetch("SELECT * FROM ratings_history WHERE generation = $1", generation)
+        for r in await pool.fetch(
+            "SELECT * FROM ratings_history WHERE generation = $1 AND game_type = $2", generation, game_type
+        )
     }
     offsets = {
         (r["ruleset"], r["players"], r["faction"]): (
-            r["value"], r["information"], r["games"], r["normalised"]
+            r["value"],
+            r["information"],
+            r["games"],
+            r["normalised"],
         )
-        for r in await pool.fetch("SELECT * FROM ratings_offsets WHERE generation = $1", generation)
+        for r in await pool.fetch(
+            "SELECT * FROM ratings_offsets WHERE generation = $1 AND split_part(ruleset, ' ', 1) = $2",
+            generation,
+            game_type,
+        )
     }
     return {"players": players, "roles": roles, "history": history, "offsets": offsets}
 
