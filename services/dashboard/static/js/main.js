@@ -22,6 +22,7 @@ import { renderWho } from "./who.js";
 import { renderNewClub } from "./views/organise/club-new.js";
 import { renderClub } from "./views/organise/club.js";
 import { renderLeague } from "./views/organise/league.js";
+import { renderSeries } from "./views/series/series.js";
 import { onChange } from "./session.js";
 import "./skip-link.js"; // the skip link moves the focus, not the hash router
 
@@ -32,6 +33,7 @@ const ROUTES = [
   { pattern: /^\/clubs\/new$/, nav: "me", title: "Found a club", render: renderNewClub },
   { pattern: /^\/club\/([^/]+)$/, nav: "me", title: "Club", render: renderClub },
   { pattern: /^\/league\/([^/]+)$/, nav: "standings", title: "League", render: renderLeague },
+  { pattern: /^\/series\/([^/]+)$/, nav: "me", title: "Legacy series", render: renderSeries },
   { pattern: /^\/leaderboard$/, nav: "leaderboard", title: "Leaderboards", render: renderLeaderboard },
   { pattern: /^\/standings$/, nav: "standings", title: "Standings", render: renderStandings },
   { pattern: /^\/player\/([^/]+)$/, nav: "leaderboard", title: "Player", render: renderPlayer },

@@ -10,6 +10,7 @@ import { holds, mayOrganise, profile } from "../../me.js";
 import { current, setCachedProfile } from "../../session.js";
 import { empty, load } from "../../status.js";
 import { actionForm, disclosure, inviteBox, problemNotice, select, textInput } from "./forms.js";
+import { seriesSection } from "../series/club-series.js";
 
 const ROLES = ["admin", "organiser", "referee", "scorekeeper", "player"];
 const enc = encodeURIComponent;
@@ -260,6 +261,7 @@ export function renderClub(main, { args, signal }) {
           ? h("section", { class: "panel org-tools", "aria-labelledby": "tools-head", "data-testid": "club-tools" }, h("h2", { id: "tools-head" }, "Organise"), ...tools)
           : null,
         leaguesSection(clubId, signal),
+        seriesSection(clubId, { organises, signal }),
         section.node,
       );
     },
