@@ -196,7 +196,7 @@ async def test_an_online_zombie_game_shows_the_boneyard_the_outbreak_the_zombies
             await expect(zombie_seat.get_by_test_id("zombie")).to_contain_text("3 dice, no arrows")
         ended = next(e for e in events if e["type"] == "GameEnded")
         await expect(timeline.locator(f'li[data-version="{ended["version"]}"]')).to_contain_text(
-            f"game over after the outbreak of turn {began['data']['turn']}: {words}"
+            f"game over after the outbreak of turn {began['data']['turn']}: {words[0].lower()}{words[1:]}"
         )
         await screenshot(watcher, "zombie-replay-end")
 

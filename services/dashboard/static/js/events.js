@@ -68,7 +68,7 @@ function gameOver(e, seen) {
   if (seen && (!roles.length || roles.some((r) => !r))) return "game over";
   const after = e.outbreak_turn ? ` after the outbreak of turn ${e.outbreak_turn}` : "";
   return e.winning_side
-    ? `game over${after}: ${sideWins(e.winning_side)} (${(e.winners ?? []).join(" ")})`
+    ? `game over${after}: ${sideWins(e.winning_side, true)} (${(e.winners ?? []).join(" ")})`
     : "game over: nobody wins";
 }
 

@@ -4,7 +4,7 @@
 // zombie and the Zombie Master are known to all since the outbreak. Nothing is inferred: the
 // hands a card shows come from the deck's own table, a card of another deck is named by its id.
 
-import { h, titleCase } from "./dom.js";
+import { h } from "./dom.js";
 
 // boneyard-1 (services/game/rules/dice/undead/zombies.py BONEYARD_DECKS): card id → hands shown.
 const BONEYARD_1 = {};
@@ -146,11 +146,14 @@ export function boneyardTurnNote(player, state) {
   return h("span", { class: "boneyard-turn muted", "data-testid": "boneyard-turn" }, " · reveals a Boneyard card on his turn");
 }
 
-/** "Zombies and the Zombie Master win", "Survivors win", "Outlaws win", "Law wins". */
-export function sideWins(side) {
-  if (side === "zombies" || side === "zombie_master") return "Zombies and the Zombie Master win";
-  if (side === "survivors") return "Survivors win";
-  return `${titleCase(side)} ${side === "outlaws" ? "win" : "wins"}`;
+/**
+ * "Zombies and the Zombie Master win", "Survivors win", "Outlaws win", "Law wins"; `lower`: as an
+ * event line writes it (trace.py's "law wins", "zombies and the Zombie Master win").
+ */
+export function sideWins(side, lower = false) {
+  const named = side === "zombies" || side === "zombie_master" ? "zombies and the Zombie Master" : side;
+  const words = `${named} ${named === "law" || named === "renegade" || named === "deputy" || named === "outlaw" ? "wins" : "win"}`;
+  return lower ? words : words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** A seat's goal once the outbreak has changed the sides. */
