@@ -1,0 +1,128 @@
+"""Result sheets over the API: a card game played on cardboard, entered by its table's scorekeeper,
+counts for the standings and the card-game ratings and moves no dice rating; a foreign organiser,
+a player who is not the scorekeeper and an inconsistent sheet are refused with nothing stored; a
+cards league refuses a dice game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from litestar import Litestar
+
+from tests.integration.league_api.conftest import SEASON, Clubs, clubs, post, writes
+from tests.integration.league_api.sheets import law_win
+from tests.integration.league_api.test_standings_and_ratings import consume
+
+CARDS = "cardnight"
+TOURNAMENT = "saturdays"
+ROUND = f"/leagues/{CARDS}/tournaments/{TOURNAMENT}/rounds/1"
+QUERY = """
+query ($league: ID!, $season: ID, $member: String!) {
+  leagueStandings(leagueId: $league, seasonId: $season) { lines { memberId games points wins } }
+  cards: ratingLeaderboard(limit: 100, gameType: CARDS) { memberId rating games gameType }
+  dice: ratingLeaderboard(limit: 100) { memberId }
+  cardRating: playerRating(memberId: $member, gameType: CARDS) { games gameType }
+  diceRating: playerRating(memberId: $member) { games }
+}
+"""
+
+
+async def cards_round(client: httpx.AsyncClient, c: Clubs) -> dict[str, Any]:
+    """A cards league with every player enrolled, round 1 seated (8 players: two tables of 4)."""
+    league = await post(
+        client,
+        f"/clubs/{c.home}/leagues",
+        c.organiser,
+        {"league_id": CARDS, "name": "Card Night", "game_type": "cards"},
+    )
+    assert league["game_type"] == "cards"
+    await post(client, f"/leagues/{CARDS}/seasons", c.organiser, {"season_id": SEASON, "name": "Spring"})
+    members = [p.account_id for p in c.players]
+    await post(client, f"/leagues/{CARDS}/seasons/{SEASON}/entrants", c.organiser, {"member_ids": members})
+    await post(
+        client, f"/leagues/{CARDS}/seasons/{SEASON}/tournaments", c.organiser,
+        {"tournament_id": TOURNAMENT, "name": "Saturdays"},
+    )  # fmt: skip
+    seated = await post(
+        client, f"/leagues/{CARDS}/tournaments/{TOURNAMENT}/rounds", c.organiser, {"seed": "s1"}
+    )
+    assert all(4 <= len(t["members"]) <= 7 for t in seated["tables"])
+    return seated
+
+
+async def test_a_sheet_entered_by_the_scorekeeper_counts_for_standings_and_card_ratings_only(
+    app: Litestar, client: httpx.AsyncClient
+) -> None:
+    c = await clubs(app, client)
+    table = (await cards_round(client, c))["tables"][0]
+    members = [m["member_id"] for m in table["members"]]
+    await post(
+        client, f"{ROUND}/tables/1/game", c.organiser, {"mode": "table", "scorekeeper": c.keeper.account_id}
+    )
+    sheet = law_win(members, table["sheriff"]["member_id"])
+    url = f"{ROUND}/tables/1/result-sheet"
+
+    outsider = next(p for p in c.players if p.account_id not in members)
+    for caller in (c.foreign_organiser, c.by_id(members[0]), outsider):
+        before = await writes(app)
+        refused = await client.post(url, json=sheet, headers=caller.auth)
+        assert refused.status_code == 403, refused.text
+        assert refused.json()["type"].endswith("role-required")
+        assert await writes(app) == before
+
+    before = await writes(app)
+    wrong = sheet | {
+        "winning_side": "outlaws",
+        "winners": [s["member_id"] for s in sheet["seats"] if s["role"] == "outlaw"],
+    }
+    refused = await client.post(url, json=wrong, headers=c.keeper.auth)
+    assert refused.status_code == 422, refused.text
+    assert "law won" in refused.json()["detail"]
+    assert await writes(app) == before
+
+    answer = await post(client, url, c.keeper, sheet)
+    assert (answer["replayable"], answer["shown_as"], answer["winning_side"]) == (
+        False, "result sheet — not replayable", "law",
+    )  # fmt: skip
+    assert [s["member"]["display_name"] for s in answer["seats"]][:1] == [c.by_id(members[0]).display_name]
+    again = await client.post(url, json=sheet, headers=c.keeper.auth)
+    assert again.status_code == 409, again.text  # one sheet per game
+
+    await consume(app)
+    variables = {"league": CARDS, "season": SEASON, "member": members[0]}
+    response = await client.post("/graphql", json={"query": QUERY, "variables": variables})
+    data = response.json()["data"]
+    standings = {line["memberId"]: line for line in data["leagueStandings"]["lines"]}
+    winners = set(sheet["winners"])
+    for member in members:
+        assert standings[member]["games"] == 1
+        assert standings[member]["points"] == (3 if member in winners else 0)
+    cards = {row["memberId"]: row for row in data["cards"]}
+    assert set(cards) == set(members)
+    assert all(row["games"] == 1 and row["gameType"] == "CARDS" for row in cards.values())
+    assert all((cards[m]["rating"] > 1500) == (m in winners) for m in members)
+    assert data["dice"] == [] and data["diceRating"] is None
+    assert data["cardRating"] == {"games": 1, "gameType": "CARDS"}
+
+
+async def test_a_cards_league_refuses_a_dice_game_and_sheets_of_unscheduled_tables(
+    app: Litestar, client: httpx.AsyncClient
+) -> None:
+    c = await clubs(app, client)
+    seated = await cards_round(client, c)
+    before = await writes(app)
+    dice = {"mode": "online", "ruleset": {"game_type": "dice"}}
+    refused = await client.post(f"{ROUND}/tables/1/game", json=dice, headers=c.organiser.auth)
+    assert refused.status_code == 422, refused.text
+    assert "plays cards" in refused.json()["detail"]
+    table = seated["tables"][1]
+    sheet = law_win([m["member_id"] for m in table["members"]], table["sheriff"]["member_id"])
+    refused = await client.post(f"{ROUND}/tables/2/result-sheet", json=sheet, headers=c.organiser.auth)
+    assert refused.status_code == 404, refused.text
+    assert "schedule it first" in refused.json()["detail"]
+    assert await writes(app) == before
+    # three players is no card table
+    small = {"name": "Small", "game_type": "cards", "seating": {"allowed_sizes": [3, 4], "preferred_size": 4}}
+    refused = await client.post(f"/clubs/{c.home}/leagues", json=small, headers=c.organiser.auth)
+    assert refused.status_code == 422 and "cards table sizes must lie in 4..8" in refused.json()["detail"]
