@@ -8,7 +8,8 @@ before the game is created, so the deal, every roll and every Boneyard reveal ar
 every run: with this seed two players fall on turn 11, their Boneyard cards bring the outbreak on
 turn 16 at the start of a dead player's turn, who plays it as a zombie from his seat page and
 shoots the Sheriff. The test reads what happened from the game's own events and checks that the
-pages show it. A scorekeeper then enters a Boneyard reveal of a table game through the page."""
+pages show it. A scorekeeper then enters a UA4 table game's Boneyard reveals through the page: a
+no-hands card, two hands, and the card that starts the outbreak, then a zombie's three dice."""
 
 from __future__ import annotations
 
@@ -209,16 +210,18 @@ async def test_an_online_zombie_game_shows_the_boneyard_the_outbreak_the_zombies
 
 
 TO_THE_BONEYARD = (
-    "p1 roll shoot1 shoot1 shoot1 shoot1 shoot1", "p1 stop",
-    *(f"p1 target {d} p2" for d in range(5)),
-    "p2 roll beer beer beer beer arrow", "p2 stop", *(f"p2 target {d} p1" for d in range(4)),
-    "p3 roll shoot1 shoot1 shoot1 shoot1 shoot1", "p3 stop",
-    *(f"p3 target {d} p2" for d in range(5)),
+    "p1 roll shoot1 shoot1 shoot1 shoot1 shoot1", "p1 stop", *(f"p1 target {d} p2" for d in range(5)),
+    "p2 roll shoot2 shoot2 shoot2 shoot2 shoot2", "p2 stop", *(f"p2 target {d} p4" for d in range(5)),
+    "p3 roll shoot1 shoot1 shoot1 shoot1 arrow", "p3 stop",
+    "p3 target 0 p2", "p3 target 1 p2", "p3 target 2 p4", "p3 target 3 p4",
+    "p4 roll arrow arrow arrow arrow arrow", "p4 stop",
+    "p1 roll gatling gatling gatling arrow arrow", "p1 stop",
 )  # fmt: skip
-"""p1 and p3 shoot p2 down by the end of turn 3: p2 then reveals a Boneyard card (E6)."""
+"""Four turns bring p2 and p4 down to 1 life; p1's gatling on turn 5 eliminates both at once,
+so each reveals a Boneyard card at the end of that turn (E6), p2 first."""
 
 
-async def test_a_scorekeeper_enters_a_boneyard_reveal_at_a_ua4_table(
+async def test_a_scorekeeper_enters_boneyard_reveals_up_to_an_outbreak_at_a_ua4_table(
     base_url: str, chromium: Browser, people: People
 ) -> None:
     keeper = await people("bonekeep.keeper", "Keeper Bonekeep")
@@ -238,7 +241,7 @@ async def test_a_scorekeeper_enters_a_boneyard_reveal_at_a_ua4_table(
         assert created.status_code == 201, created.text
         game_id, version = created.json()["game_id"], created.json()["state"]["version"]
         # the turns before are entered as the page would enter them (tests/browser/test_table_views.py
-        # enters dice and targets through the page); only the reveal is this test's
+        # enters dice and targets through the page); the reveals are this test's
         for n, command in enumerate(TO_THE_BONEYARD):
             answer = await client.post(
                 f"/games/{game_id}/commands",
@@ -250,22 +253,70 @@ async def test_a_scorekeeper_enters_a_boneyard_reveal_at_a_ua4_table(
     async with person_page(chromium, base_url, "bonekeeper") as page:
         await sign_in(page, keeper)
         await page.goto(f"/#/game/{game_id}/table")
-        await expect(page.get_by_test_id("entering")).to_have_text("p2 decides: boneyard draw")
         board = page.get_by_test_id("board")
-        await expect(board.get_by_test_id("boneyard")).to_have_attribute("data-pile", "11")
-        await expect(board.get_by_test_id("seat-p2")).to_contain_text("reveals a Boneyard card on his turn")
-        choices = page.get_by_test_id("choices")
-        await expect(choices.get_by_role("button")).to_have_count(11)
-        reveal = choices.get_by_role("button", name=re.compile(r"Revealed Boneyard card b09 \(2 hands\)"))
-        await screenshot(page, "zombie-table-boneyard-draw")
-        before = await page.get_by_test_id("table-entry").get_attribute("data-version")
-        await reveal.click()
-        await expect(page.get_by_test_id("table-entry")).not_to_have_attribute("data-version", before or "")
-        await expect(page.get_by_test_id("last-entry")).to_have_text("Entered: p2 draw b09")
         boneyard = board.get_by_test_id("boneyard")
-        await expect(boneyard).to_have_attribute("data-face-up", "b09")
-        await expect(boneyard).to_contain_text("10 face down · face up: b09 (2 hands)")
-        await expect(boneyard).to_contain_text("2 hands showing vs 3 alive")
-        await expect(page.get_by_test_id("feed")).to_contain_text("p2 reveals Boneyard card b09 (2 hands)")
-        await expect(page.get_by_test_id("entering")).to_have_text("Enter the dice p4 rolled")
-        await screenshot(page, "zombie-table-boneyard-face-up")
+        choices = page.get_by_test_id("choices")
+
+        async def reveal(seat: str, card: str, words: str) -> None:
+            await expect(page.get_by_test_id("entering")).to_have_text(f"{seat} decides: boneyard draw")
+            button = choices.get_by_role(
+                "button", name=re.compile(rf"Revealed Boneyard card {re.escape(words)}")
+            )
+            await expect(button).to_have_count(1)
+            before = await page.get_by_test_id("table-entry").get_attribute("data-version")
+            await button.click()
+            await expect(page.get_by_test_id("table-entry")).not_to_have_attribute(
+                "data-version", before or ""
+            )
+            await expect(page.get_by_test_id("last-entry")).to_have_text(f"Entered: {seat} draw {card}")
+
+        # both fell in p1's turn: the eleven cards face down, one button each, for p2 first
+        await expect(boneyard).to_have_attribute("data-pile", "11")
+        await expect(board.get_by_test_id("seat-p4")).to_contain_text("reveals a Boneyard card on his turn")
+        await expect(page.get_by_test_id("entering")).to_have_text("p2 decides: boneyard draw")
+        await expect(choices.get_by_role("button")).to_have_count(11)
+        await screenshot(page, "zombie-table-boneyard-draw")
+
+        # a no-hands card: face up until the turn ends, and no outbreak may begin in it
+        await reveal("p2", "b01", "b01 (no hands)")
+        await expect(boneyard).to_have_attribute("data-face-up", "b01")
+        await expect(board.get_by_test_id("boneyard-no-hands")).to_contain_text(
+            "no hands: no outbreak this turn"
+        )
+        await expect(page.get_by_test_id("feed")).to_contain_text("p2 reveals Boneyard card b01 (no hands")
+        await screenshot(page, "zombie-table-no-hands")
+        # p4's two hands: 2 showing vs 2 alive; the turn ends and the no-hands card goes back
+        await reveal("p4", "b10", "b10 (2 hands)")
+        await expect(boneyard).to_have_attribute("data-face-up", "b10")
+        await expect(boneyard).to_contain_text("10 face down · face up: b10 (2 hands)")
+        await expect(boneyard).to_contain_text("2 hands showing vs 2 alive")
+        await expect(board.get_by_test_id("boneyard-no-hands")).to_have_count(0)
+
+        # p2's own turn starts with a reveal: 3 hands > 2 alive, the outbreak begins at once and
+        # p2 plays this turn as a zombie, his three dice entered like anyone's
+        await reveal("p2", "b03", "b03 (1 hand)")
+        await expect(board.get_by_test_id("outbreak")).to_contain_text(
+            "Zombie outbreak on turn 6! p2, p4 are zombies"
+        )
+        await expect(board.get_by_test_id("outbreak-fact")).to_contain_text("the Boneyard is out of the game")
+        await expect(page.locator("[data-testid=feed] li.event-outbreak")).to_contain_text(
+            "OUTBREAK! p2 p4 rise as zombies with 2 life"
+        )
+        for zombie in ("p2", "p4"):
+            await expect(board.get_by_test_id(f"seat-{zombie}").get_by_test_id("zombie")).to_be_visible()
+        await expect(page.get_by_test_id("entering")).to_have_text(
+            re.compile(r"^Enter the (3 )?dice p2 rolled$")
+        )
+        await expect(page.get_by_test_id("die-entry-2")).to_have_count(1)
+        await expect(page.get_by_test_id("die-entry-3")).to_have_count(0)
+        await screenshot(page, "zombie-table-outbreak")
+        # a zombie's arrows take nothing from the pile
+        pile = await board.get_by_test_id("arrow-pile").inner_text()
+        await expect(page.get_by_test_id("die-entry-0").get_by_role("radio").first).to_be_focused()
+        await page.keyboard.type("aaa")
+        before = await page.get_by_test_id("table-entry").get_attribute("data-version")
+        await page.keyboard.press("Enter")
+        await expect(page.get_by_test_id("table-entry")).not_to_have_attribute("data-version", before or "")
+        await expect(page.get_by_test_id("last-entry")).to_have_text("Entered: p2 roll arrow arrow arrow")
+        await expect(board.get_by_test_id("arrow-pile")).to_have_text(pile)
+        await expect(board.get_by_test_id("seat-p2").get_by_test_id("arrows")).to_have_text("0")
