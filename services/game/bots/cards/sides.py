@@ -12,7 +12,11 @@ from services.game.bots.cards.view import SeatView, Seen
 from services.game.rules.cards.vocabulary import PlayerId, Role
 
 _PRIOR_BAR = 0.55
-"""The share of enemies among the hidden roles above which a seat shoots an unknown player."""
+"""The share of enemies among the hidden roles above which the Law shoots an unknown player."""
+_CAUTIOUS_BAR = 0.75
+"""The Outlaws and the Renegade shoot an unknown player only on surer odds: an Outlaw keeps his
+BANG!s for the Sheriff and spares his partners, the Renegade keeps out of the fight while
+Outlaws live."""
 _EVIDENCE = 0.8
 _RETALIATION = 0.3
 NEVER = -5.0
@@ -75,9 +79,9 @@ def enemy_scores(view: SeatView) -> dict[PlayerId, float]:
         evidence = _EVIDENCE * anti_law(view, p.id)
         if role is Role.OUTLAW:
             share = (left[Role.DEPUTY] + left[Role.RENEGADE]) / hidden
-            scores[p.id] = share - _PRIOR_BAR - evidence + back
+            scores[p.id] = share - _CAUTIOUS_BAR - evidence + back
         elif role is Role.RENEGADE:
-            scores[p.id] = left[Role.OUTLAW] / hidden - _PRIOR_BAR + evidence + back
+            scores[p.id] = left[Role.OUTLAW] / hidden - _CAUTIOUS_BAR + evidence + back
         else:
             scores[p.id] = 1.0 - left[Role.DEPUTY] / hidden - _PRIOR_BAR + evidence + back
     view.cache["enemy_scores"] = view.knowledge.memo[key] = scores
