@@ -62,11 +62,14 @@ def found_league(
     name: Annotated[str, typer.Option("--name", help="The league's name.")],
     token: Token,
     league_id: Annotated[str | None, typer.Option("--league-id", help="Default: derived.")] = None,
+    game_type: Annotated[
+        str, typer.Option("--game-type", help="dice (BANG! The Dice Game) or cards (the card game).")
+    ] = "dice",
     command_id: CommandId = None,
     url: Url = DEFAULT_URL,
 ) -> None:
-    """Found a league of a club."""
-    body = {"name": name, "league_id": league_id, "command_id": command_id}
+    """Found a league of a club, playing one game type."""
+    body = {"name": name, "league_id": league_id, "game_type": game_type, "command_id": command_id}
     call(url, token, f"/clubs/{club_id}/leagues", body)
 
 
@@ -146,6 +149,40 @@ def schedule(
     """Schedule a seated table's game."""
     body = {"mode": mode, "game_id": game_id, "scorekeeper": scorekeeper, "command_id": command_id}
     path = f"/leagues/{league_id}/tournaments/{tournament_id}/rounds/{round_number}/tables/{table}/game"
+    call(url, token, path, body)
+
+
+@app.command("result-sheet")
+def result_sheet(
+    league_id: str,
+    tournament_id: str,
+    round_number: Annotated[int, typer.Argument(metavar="ROUND")],
+    table: int,
+    sheet: Annotated[
+        typer.FileText,
+        typer.Option(
+            "--sheet",
+            help="The sheet as JSON (- for stdin): seats [{member_id, role, character}] in seating order, "
+            "eliminations [{member_id, by, turn}] in order (by left out: nobody), winning_side, winners.",
+        ),
+    ],
+    token: Token,
+    command_id: CommandId = None,
+    url: Url = DEFAULT_URL,
+) -> None:
+    """Record the result sheet of a card game played entirely on cardboard (not replayable)."""
+    try:
+        body: dict[str, Any] = json.load(sheet)
+    except json.JSONDecodeError as error:
+        typer.echo(f"the sheet is not JSON: {error}", err=True)
+        raise typer.Exit(1) from None
+    if not isinstance(body, dict):
+        typer.echo("the sheet is a JSON object: seats, eliminations, winning_side, winners", err=True)
+        raise typer.Exit(1)
+    body["command_id"] = command_id
+    path = (
+        f"/leagues/{league_id}/tournaments/{tournament_id}/rounds/{round_number}/tables/{table}/result-sheet"
+    )
     call(url, token, path, body)
 
 
