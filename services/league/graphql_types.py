@@ -29,6 +29,7 @@ from services.clubs.names import names_of
 from services.game.edge.bounds import Identifier, bounded
 from services.league import read_model
 from services.league.ranking import Standing
+from services.league.result_sheet import NOT_REPLAYABLE
 from services.league.standings import PROJECTION_NAME, standings_channel
 
 DEFAULT_POLL_SECONDS = 2.0
@@ -121,6 +122,14 @@ class LeagueTable:
     forfeits: list[LeagueForfeit] = strawberry.field(default_factory=list)
     voided: bool = strawberry.field(
         default=False, description="The table's game was voided: it does not count in the standings."
+    )
+    replayable: bool = strawberry.field(
+        default=True,
+        description="False for a card game played on cardboard, known only from its result sheet: it "
+        "counts, and there is no record to replay or audit.",
+    )
+    shown_as: str | None = strawberry.field(
+        default=None, description="`result sheet — not replayable` for such a game; null otherwise."
     )
 
 
@@ -233,6 +242,8 @@ class LeagueQuery:
                             mode=t.mode,
                             forfeits=[LeagueForfeit.of(f, names) for f in t.forfeits],
                             voided=t.voided,
+                            replayable=t.replayable,
+                            shown_as=None if t.replayable else NOT_REPLAYABLE,
                         )
                         for t in r.tables
                     ],

@@ -78,6 +78,8 @@ class SeatedTableView(msgspec.Struct, frozen=True, kw_only=True):
     winning_side: str | None
     mode: str | None = None
     """``online`` or ``table`` once scheduled (None: scheduled before the mode was recorded)."""
+    replayable: bool = True
+    """False for a card game known only from its result sheet: there is no record to replay."""
     forfeits: tuple[ForfeitView, ...] = ()
     counted: bool = False
     """Whether the table's game counts in the standings (finished and not voided)."""
@@ -210,7 +212,8 @@ async def head_to_head(
 async def rounds(db: Executor, league_id: str, tournament_id: str) -> list[RoundView]:
     tables = await db.fetch(
         "SELECT t.round, t.table_no, t.members, t.sheriff, t.game_id, g.winning_side, s.mode,"
-        " coalesce(g.counted, false) AS counted, coalesce(g.voided, v.game_id IS NOT NULL) AS voided"
+        " coalesce(g.counted, false) AS counted, coalesce(g.voided, v.game_id IS NOT NULL) AS voided,"
+        " coalesce(g.replayable, true) AS replayable"
         " FROM league_tables t LEFT JOIN league_games g ON g.game_id = t.game_id"
         " LEFT JOIN league_scheduled_games s ON s.league_id = t.league_id AND s.game_id = t.game_id"
         " LEFT JOIN league_voided_games v ON v.league_id = t.league_id AND v.game_id = t.game_id"
@@ -257,6 +260,7 @@ async def rounds(db: Executor, league_id: str, tournament_id: str) -> list[Round
                     ),
                     counted=t["counted"],
                     voided=t["voided"],
+                    replayable=t["replayable"],
                 )
                 for t in tables
                 if t["round"] == n

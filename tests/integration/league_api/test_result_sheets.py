@@ -24,6 +24,9 @@ query ($league: ID!, $season: ID, $member: String!) {
   dice: ratingLeaderboard(limit: 100) { memberId }
   cardRating: playerRating(memberId: $member, gameType: CARDS) { games gameType }
   diceRating: playerRating(memberId: $member) { games }
+  leagueTournament(leagueId: $league, tournamentId: "saturdays") {
+    rounds { tables { table gameId replayable shownAs winningSide } }
+  }
 }
 """
 
@@ -104,6 +107,11 @@ async def test_a_sheet_entered_by_the_scorekeeper_counts_for_standings_and_card_
     assert all((cards[m]["rating"] > 1500) == (m in winners) for m in members)
     assert data["dice"] == [] and data["diceRating"] is None
     assert data["cardRating"] == {"games": 1, "gameType": "CARDS"}
+    shown = data["leagueTournament"]["rounds"][0]["tables"][0]
+    assert shown == {
+        "table": 1, "gameId": answer["game_id"], "replayable": False,
+        "shownAs": "result sheet — not replayable", "winningSide": "law",
+    }  # fmt: skip
 
 
 async def test_a_cards_league_refuses_a_dice_game_and_sheets_of_unscheduled_tables(
