@@ -323,6 +323,10 @@ def referee_words(event: msgspec.Struct) -> str:
             return f"{p} healed {target} for a shoot1 he used"
         case ua3.ShotHealDeclined(player=p):
             return f"{p} healed nobody for a shoot1 he used"
+        case ua3.SecondHealGiven(player=p, target=target, die=die):
+            return f"{p} gave the second heal of his beer (die {die}) to {target}"
+        case ua3.SecondHealDeclined(player=p, die=die):
+            return f"{p} gave the second heal of his beer (die {die}) to nobody"
         case ua3.DynamiteConverted(player=p, die=die):
             return f"{p} turned die {die} from a dynamite to a beer"
         case ua3.ConvertDeclined(player=p):

@@ -6,8 +6,10 @@ cannot explode; Pat Brennan takes a face-down Rage card from the player he most 
 Rage card adds symbols to its holder's results); Pixie Pete keeps, of his two Rage cards, the one
 whose symbols serve him best (shots and gatling when someone is wanted hurt, a beer when he is
 hurt himself, never a dynamite or an arrow if he can help it); Sean Mallory always throws his
-losing Duel die again (a second throw can only win him the duel). Sam the Healer's heals go by
-their hint (HELP)."""
+losing Duel die again (a second throw can only win him the duel); Greg Digger gives each beer's
+second heal where a beer of his would go (himself when low, else the friend to heal) if that
+player can gain from it, else to himself if he is hurt, else to nobody (a heal on a player at his
+maximum or on a zombie is wasted). Sam the Healer's heals go by their hint (HELP)."""
 
 from __future__ import annotations
 
@@ -15,9 +17,9 @@ import random
 
 from services.game.bots.old_saloon import Answer
 from services.game.bots.view import PlayerView
-from services.game.bots.wants import wants
+from services.game.bots.wants import heal_target, wants
 from services.game.rules.dice import Awaiting, GameCommand
-from services.game.rules.dice.commands import Decline, KeepCard, MoveRage, RerollThrow, SetDie
+from services.game.rules.dice.commands import ChooseTarget, Decline, KeepCard, MoveRage, RerollThrow, SetDie
 from services.game.rules.dice.vocabulary import Face
 
 
@@ -76,6 +78,16 @@ def _answer_pixie(view: PlayerView, q: Awaiting, rng: random.Random) -> GameComm
     return KeepCard(player=q.player, slot=1 if worth[1] > worth[0] else 0)
 
 
+def _answer_greg(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
+    target = heal_target(view)
+    if target.zombie or target.life >= target.max_life:
+        me = view.me
+        if me.life >= me.max_life:
+            return Decline(player=q.player)
+        target = me
+    return ChooseTarget(player=q.player, target=target.id)
+
+
 def _answer_sean(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:
     return RerollThrow(player=q.player)  # he is asked only after a throw that loses the duel
 
@@ -83,6 +95,7 @@ def _answer_sean(view: PlayerView, q: Awaiting, rng: random.Random) -> GameComma
 UNDEAD_ANSWERS: dict[str, Answer] = {
     "belle_convert": _answer_belle,
     "chuck_set": _answer_chuck,
+    "greg_heal": _answer_greg,
     "pat_move": _answer_pat,
     "pixie_keep": _answer_pixie,
     "sean_reroll": _answer_sean,

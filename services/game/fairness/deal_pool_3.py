@@ -4,7 +4,9 @@ Exactly ``deal-2``'s algorithm (``deal_pool.py``: the ``b"deal"`` stream, seats,
 pool Fisher–Yates-shuffled, seat i taking the i-th) over ``deal-3``'s own tables:
 
 - ``DEAL_3_CHARACTERS``: ``deal-2``'s two tables written again, plus ``characters-ua3 ua3-1``
-  (the eight UA3 characters in the order written below);
+  (the eight UA3 characters in the order written below) and ``characters-ua3 ua3-2`` (the same
+  eight in the same order: ua3-2 changes Greg Digger's rule, not who is dealt, so a ua3-2 game
+  deals exactly as a ua3-1 game of the same seed);
 - ``DEAL_3_TABLE_ORDER``: ``characters``, ``characters-os4``, ``characters-ua3``;
 - ``DEAL_3_NEEDS``: ``deal-2``'s pool rules (§OS4) plus §UA3's: Herb Hunter and Sean Mallory
   need UA1, Pat Brennan and Pixie Pete need UA2.
@@ -36,20 +38,23 @@ from services.game.rules.ruleset import BASE_DICE, Ruleset
 DEAL_3_ROLES: Mapping[int, tuple[str, ...]] = DEAL_2_ROLES
 """``deal-3``'s role table per player count: ``deal-2``'s."""
 
+_UA3_CHARACTERS = (
+    "belle_star",
+    "chuck_wengam",
+    "greg_digger",
+    "herb_hunter",
+    "pat_brennan",
+    "pixie_pete",
+    "sam_the_healer",
+    "sean_mallory",
+)
+
 DEAL_3_CHARACTERS: Mapping[tuple[str, str], tuple[str, ...]] = MappingProxyType(
     {
         ("characters", "dice-base-1"): DEAL_2_CHARACTERS[("characters", "dice-base-1")],
         ("characters-os4", "os4-1"): DEAL_2_CHARACTERS[("characters-os4", "os4-1")],
-        ("characters-ua3", "ua3-1"): (
-            "belle_star",
-            "chuck_wengam",
-            "greg_digger",
-            "herb_hunter",
-            "pat_brennan",
-            "pixie_pete",
-            "sam_the_healer",
-            "sean_mallory",
-        ),
+        ("characters-ua3", "ua3-1"): _UA3_CHARACTERS,
+        ("characters-ua3", "ua3-2"): _UA3_CHARACTERS,
     }
 )
 """(data table, version) → its characters, in the order the pool takes them. Never reorder."""

@@ -152,6 +152,10 @@ def trace_line(event: Event) -> str:
             return f"{p}'s shoot1 heals {target}"
         case ua3.ShotHealDeclined(player=p):
             return f"{p}'s shoot1 heals nobody"
+        case ua3.SecondHealGiven(player=p, target=target, die=die):
+            return f"{p}'s beer {die} heals {target} a second time"
+        case ua3.SecondHealDeclined(player=p, die=die):
+            return f"{p}'s beer {die} heals nobody a second time"
         case ua3.DynamiteConverted(player=p, die=die):
             return f"{p} turns die {die} from dynamite to beer"
         case ua3.ConvertDeclined(player=p):

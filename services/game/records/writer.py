@@ -56,7 +56,7 @@ from services.game.rules.dice.undead import duels as ua1
 from services.game.rules.dice.undead import rage as ua2
 from services.game.rules.dice.undead import zombies as ua4
 from services.game.rules.dice.vocabulary import ArrowReason, Face, RollingEnd, SpecialRole
-from services.game.rules.ruleset import BASE_DICE, Ruleset, ruleset_of
+from services.game.rules.ruleset import BASE_DICE, Ruleset
 
 
 def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
@@ -133,6 +133,10 @@ def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
                 inputs.append(ChooseTarget(player=p, target=target))
             case ua3.ShotHealDeclined(player=p) | ua3.ConvertDeclined(player=p) | ua3.DieNotBought(player=p):
                 inputs.append(Decline(player=p))
+            case ua3.SecondHealGiven(player=p, target=target):
+                inputs.append(ChooseTarget(player=p, target=target))
+            case ua3.SecondHealDeclined(player=p):
+                inputs.append(Decline(player=p))
             case ua3.DynamiteConverted(player=p, die=die):
                 inputs.append(SetDie(player=p, die=die, face=Face.BEER))
             case ua3.DieBought(player=p, die=die, face=face):
@@ -184,7 +188,7 @@ def write_record(
             )
     else:
         events = source.events if isinstance(source, Game) else source
-        played = ruleset_of(source.state.rules.modules) if isinstance(source, Game) else BASE_DICE
+        played = source.state.rules.ruleset if isinstance(source, Game) else BASE_DICE
         record = record_from_events(events, options=options, meta=meta, ruleset=played)
     return _dump(record_to_object(record, structured=structured))
 

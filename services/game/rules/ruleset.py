@@ -70,6 +70,9 @@ class Module:
     requires: frozenset[ModuleId] = frozenset()
     data: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """The data tables this module adds, with the version a new game uses."""
+    older: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    """Data table → its earlier versions, still played by the games that recorded them (UA3:
+    ``characters-ua3 ua3-1``); a new game gets the version in ``data``."""
 
 
 def _module(
@@ -81,9 +84,17 @@ def _module(
     min_players: int = 3,
     requires: Iterable[ModuleId] = (),
     data: Mapping[str, str] | None = None,
+    older: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Module:
     return Module(
-        id, name, short, expansion, min_players, frozenset(requires), MappingProxyType(dict(data or {}))
+        id,
+        name,
+        short,
+        expansion,
+        min_players,
+        frozenset(requires),
+        MappingProxyType(dict(data or {})),
+        MappingProxyType(dict(older or {})),
     )
 
 
@@ -148,7 +159,11 @@ MODULES: Mapping[ModuleId, Module] = MappingProxyType(
                 "A New Posse in Town",
                 "the Undead or Alive characters (UA3)",
                 UNDEAD_OR_ALIVE,
-                data={"characters-ua3": "ua3-1"},
+                # ua3-2: Greg Digger's second heal of each beer goes to a player of his choice
+                # (greg_heal); ua3-1, both heals to the beer's target, replays the games recorded
+                # with it (docs/rulings.md, UA3)
+                data={"characters-ua3": "ua3-2"},
+                older={"characters-ua3": ("ua3-1",)},
             ),
             _module(
                 ModuleId.UA4,
@@ -296,6 +311,14 @@ def _cards_ruleset(options: list[str]) -> Ruleset:
     )
 
 
+def older_versions(modules: Iterable[ModuleId]) -> dict[str, tuple[str, ...]]:
+    """Data table → its earlier versions still played, for these modules' tables."""
+    older: dict[str, tuple[str, ...]] = {}
+    for module in sorted(set(modules)):
+        older.update(MODULES[module].older)
+    return older
+
+
 def parse_ruleset(text: str) -> Ruleset:
     """``Ruleset.text`` read back: the game type, then module ids, separated by spaces."""
     words = text.split()
@@ -326,11 +349,13 @@ def refusal(ruleset: Ruleset, players: int) -> str | None:
             verb = "need" if info.short.startswith(_PLURAL_SHORTS) else "needs"
             return f"{info.short} {verb} {info.min_players} or more players"
     expected = default_data(ruleset.game_type, ruleset.modules)
+    older = older_versions(ruleset.modules)
     for table, version in sorted(ruleset.data.items()):
         if table not in expected:
             return f"data table {table!r} is not part of the ruleset {ruleset.text}"
-        if version != expected[table]:
-            return f"data table {table!r} has no version {version!r} (known: {expected[table]})"
+        if version != expected[table] and version not in older.get(table, ()):
+            known = ", ".join([*older.get(table, ()), expected[table]])
+            return f"data table {table!r} has no version {version!r} (known: {known})"
     missing = sorted(set(expected) - set(ruleset.data))
     if missing:
         return f"the ruleset does not say which version of {', '.join(missing)} it uses"

@@ -126,6 +126,8 @@ EXAMPLES: list[tuple[msgspec.Struct, str]] = [
     (ua1.WoundsApplied(player=P2, dice=(2,)), "p2's wound tokens cancelled dice 2"),
     (ua3.ShotHealed(player=P2, target=P1), "p2 healed p1 for a shoot1 he used"),
     (ua3.ShotHealDeclined(player=P2), "p2 healed nobody for a shoot1 he used"),
+    (ua3.SecondHealGiven(player=P2, target=P1, die=3), "p2 gave the second heal of his beer (die 3) to p1"),
+    (ua3.SecondHealDeclined(player=P2, die=3), "p2 gave the second heal of his beer (die 3) to nobody"),
     (ua3.DynamiteConverted(player=P2, die=0), "p2 turned die 0 from a dynamite to a beer"),
     (ua3.ConvertDeclined(player=P2), "p2 kept this roll's dynamite"),
     (ua3.DieBought(player=P2, die=1, face=Face.ARROW), "p2 paid 1 life to set die 1 to arrow"),

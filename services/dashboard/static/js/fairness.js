@@ -197,12 +197,16 @@ export const DEAL_2_NEEDS = Object.freeze({ jose_delgado: "OS1", tequila_joe: "O
 
 // --- deal-3 (deal_pool_3.py): deal-2's algorithm over deal-2's tables plus UA3's ------------------
 
+const UA3_CHARACTERS = Object.freeze([
+  "belle_star", "chuck_wengam", "greg_digger", "herb_hunter", "pat_brennan", "pixie_pete",
+  "sam_the_healer", "sean_mallory",
+]);
+
+// ua3-2 changes Greg Digger's rule, not who is dealt: the same eight in the same order
 export const DEAL_3_CHARACTERS = Object.freeze({
   ...DEAL_2_CHARACTERS,
-  "characters-ua3 ua3-1": Object.freeze([
-    "belle_star", "chuck_wengam", "greg_digger", "herb_hunter", "pat_brennan", "pixie_pete",
-    "sam_the_healer", "sean_mallory",
-  ]),
+  "characters-ua3 ua3-1": UA3_CHARACTERS,
+  "characters-ua3 ua3-2": UA3_CHARACTERS,
 });
 
 export const DEAL_3_TABLE_ORDER = Object.freeze(["characters", "characters-os4", "characters-ua3"]);

@@ -122,7 +122,10 @@ class Ability:
     own_beer: OwnBeer | None = None
     others_beer: OwnBeer | None = None
     """``TurnPoint.ON_RESOLVE_BEERS``: life each beer the active player gives another heals
-    (base: 1; UA3's Greg Digger: 2)."""
+    (base: 1; UA3's Greg Digger under ``characters-ua3 ua3-1``: 2)."""
+    after_beers: ResolvingStep | None = None
+    """``TurnPoint.AFTER_BEERS``, the active player's: his own question or step once the beers
+    are poured (UA3's Greg Digger, ``ua3-2``: a second heal per beer); None once done."""
     after_gatling: AfterGatling | None = None
     on_damage: OnDamage | None = None
     after_damage: AfterDamage | None = None

@@ -251,6 +251,12 @@ def _resolving_move(s: GameState, t: TurnState, active: PlayerState) -> Move:
             if untargeted:
                 return Awaiting(player=active.id, decision=_BEER_TARGET, dice=untargeted)
             return _pour_beers
+    else:
+        after_beers = ability.after_beers
+        if after_beers is not None:  # the pourer's own step after the beers (UA3's Greg Digger)
+            move = after_beers(s, t, active)
+            if move is not None:
+                return move
     gatlings = final.gatling
     if gatlings >= ch.gatling_threshold and not t.gatling_done:
         planned = {p.id: 1 for p in gatling_victims(s, active)}

@@ -11,15 +11,23 @@ the bots read the game's table, never a module's globals.
 The base game is the empty module set. Each expansion module is a file of its expansion's
 package (``old_saloon``) that ``register``s its ``RulesModule`` when the engine is imported;
 ``ENGINE_MODULES`` shows what is registered and ``rules_for`` refuses any other module by name.
+
+A module's rules follow the versions of its data tables (``Ruleset.data``): when a table's
+version changes a rule, the module keeps the older version's rules as ``RulesModule.versions``
+(UA3: ``characters-ua3 ua3-1``, Greg Digger's two heals to one target), and ``rules_of`` plays a
+recorded game with the versions it recorded, so a stored game replays exactly as it was played.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.abilities import Ability, Emit, Step
@@ -29,7 +37,7 @@ from services.game.rules.dice.decisions import BASE_DECISIONS, DecisionSpec
 from services.game.rules.dice.errors import InvalidSetup
 from services.game.rules.dice.kinds import BASE, BASE_HAND, DieKind
 from services.game.rules.dice.vocabulary import Cause, CharacterId, DieIndex, PlayerId
-from services.game.rules.ruleset import CHARACTER_NEEDS, MODULES, GameType, ModuleId, Ruleset
+from services.game.rules.ruleset import CHARACTER_NEEDS, MODULES, GameType, ModuleId, Ruleset, ruleset_of
 
 ARROW_TOKENS = 9
 """The base game's arrow pile."""
@@ -90,6 +98,9 @@ class RulesModule:
     """Completes the state a ``GameStarted`` sets up (OS3: L'Ours' life, the role cards)."""
     losses: LossRule | None = None
     """Set when the module has a say in losses of life (OS4)."""
+    versions: Mapping[tuple[str, str], RulesModule] = field(default_factory=lambda: MappingProxyType({}))
+    """(data table, older version) → this module as that version plays it, for games recorded
+    with it (UA3: ``("characters-ua3", "ua3-1")``). The module itself plays the current one."""
 
 
 _REGISTERED: dict[ModuleId, RulesModule] = {}
@@ -103,9 +114,10 @@ def register(module: RulesModule) -> RulesModule:
     if module.id in _REGISTERED:
         raise InvalidSetup(f"module {module.id} is registered twice")
     _REGISTERED[module.id] = module
-    for event_type in module.events:
-        ev.EVENT_TYPES[event_type.__name__] = event_type
-    describe_with({spec.decision: spec for spec in module.decisions})
+    for variant in (module, *module.versions.values()):
+        for event_type in variant.events:
+            ev.EVENT_TYPES[event_type.__name__] = event_type
+        describe_with({spec.decision: spec for spec in variant.decisions})
     return module
 
 
@@ -131,35 +143,54 @@ class Rules:
     left_out: Mapping[CharacterId, ModuleId] = field(default_factory=lambda: MappingProxyType({}))
     """Characters a module brings but leaves out of the pool, each with the module it needs and
     this game lacks (§OS4: José Delgado and Tequila Joe need OS1, Apache Kid OS2)."""
+    pinned: tuple[tuple[str, str], ...] = ()
+    """The older data versions played instead of the current ones ((table, version), sorted;
+    ``RulesModule.versions``); empty for a game of the current versions."""
 
     def __repr__(self) -> str:
-        return f"<Rules {' '.join(['dice', *self.modules])}>"
+        pinned = [f"{table}={version}" for table, version in self.pinned]
+        return f"<Rules {' '.join(['dice', *self.modules, *pinned])}>"
 
     @property
     def is_base(self) -> bool:
         return not self.modules
 
+    @property
+    def ruleset(self) -> Ruleset:
+        """The ruleset this table plays: its modules, at the data versions it was assembled
+        with (the current ones, or those ``pinned``)."""
+        played = ruleset_of(self.modules)
+        if self.pinned:
+            played = msgspec.structs.replace(played, data={**played.data, **dict(self.pinned)})
+        return played
+
     def dice_for(self, state: GameState, player: PlayerState) -> tuple[DieKind, ...]:
         return BASE_HAND if self.hand is None else self.hand(state, player)
 
 
-def rules_for(modules: Iterable[ModuleId] = ()) -> Rules:
-    """The rules table of the base game plus ``modules`` (sorted, as ``Ruleset.modules``).
-    Cached: every game of one module set shares one table. Raises ``InvalidSetup`` for a module
-    this engine does not play, naming it."""
-    return _rules_for(tuple(modules))
+def rules_for(modules: Iterable[ModuleId] = (), pinned: Iterable[tuple[str, str]] = ()) -> Rules:
+    """The rules table of the base game plus ``modules`` (sorted, as ``Ruleset.modules``), each
+    module as the older data versions ``pinned`` play it ((table, version) pairs; none: the
+    current versions). Cached: every game of one module set and versions shares one table.
+    Raises ``InvalidSetup`` for a module this engine does not play, naming it."""
+    return _rules_for(tuple(modules), tuple(sorted(pinned)))
 
 
 @functools.cache
-def _rules_for(modules: tuple[ModuleId, ...]) -> Rules:
+def _rules_for(modules: tuple[ModuleId, ...], pinned: tuple[tuple[str, str], ...] = ()) -> Rules:
     enabled: list[RulesModule] = []
     for module_id in modules:
         module = ENGINE_MODULES.get(module_id)
         if module is None:
             name = MODULES[module_id].name
             raise InvalidSetup(f"module {module_id} ({name}) is not played by this engine yet")
+        for pair in pinned:
+            module = module.versions.get(pair, module)
         enabled.append(module)
-    return assemble(enabled)
+    rules = assemble(enabled)
+    if pinned:
+        rules = dataclasses.replace(rules, pinned=pinned)
+    return rules
 
 
 def assemble(modules: Iterable[RulesModule]) -> Rules:
@@ -231,7 +262,15 @@ BASE_GAME_RULES = rules_for()
 
 
 def rules_of(ruleset: Ruleset) -> Rules:
-    """The dice engine's rules table for a recorded ruleset."""
+    """The dice engine's rules table for a recorded ruleset, with the data versions it recorded:
+    a table at an older version whose rules a module kept (``RulesModule.versions``) plays by
+    them; at the current versions this is ``rules_for(ruleset.modules)`` itself."""
     if ruleset.game_type is not GameType.DICE:
         raise InvalidSetup(f"the dice engine does not play {ruleset.game_type} games")
-    return rules_for(ruleset.modules)
+    older: set[tuple[str, str]] = set()
+    for module_id in ruleset.modules:
+        module = ENGINE_MODULES.get(module_id)
+        if module is not None:
+            older.update(module.versions)
+    pinned = [pair for pair in ruleset.data.items() if pair in older]
+    return rules_for(ruleset.modules, pinned)

@@ -22,6 +22,7 @@ class TurnPoint(StrEnum):
     ON_RESOLVE_SHOTS = "on_resolve_shots"  # targets, then all shots at once
     AFTER_SHOTS = "after_shots"  # once the shots are applied (OS4's Doc Holyday)
     ON_RESOLVE_BEERS = "on_resolve_beers"
+    AFTER_BEERS = "after_beers"  # once the beers are poured (UA3's Greg Digger, ua3-2)
     ON_RESOLVE_GATLING = "on_resolve_gatling"
     ON_DAMAGE = "on_damage"  # before a step's losses apply (Bart Cassidy)
     AFTER_DAMAGE = "after_damage"  # after a step's losses (Pedro Ramirez, El Gringo)

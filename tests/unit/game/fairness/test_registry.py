@@ -151,6 +151,16 @@ def test_the_registry_holds_deal_1_and_dice_1_with_their_tables_written_out() ->
                     "sam_the_healer",
                     "sean_mallory",
                 ),
+                "characters-ua3 ua3-2": (
+                    "belle_star",
+                    "chuck_wengam",
+                    "greg_digger",
+                    "herb_hunter",
+                    "pat_brennan",
+                    "pixie_pete",
+                    "sam_the_healer",
+                    "sean_mallory",
+                ),
                 "table-order": ("characters", "characters-os4", "characters-ua3"),
                 "pool-needs": (
                     "jose_delgado OS1",

@@ -13,7 +13,13 @@ from services.game.application.service import GameService
 from services.game.application.session import GameStatus
 from services.game.audit import audit_game
 from services.game.fairness.memory_vault import MemorySeedVault
-from services.game.records import inputs_from_events, read_record, record_from_events, replay_record, write_record
+from services.game.records import (
+    inputs_from_events,
+    read_record,
+    record_from_events,
+    replay_record,
+    write_record,
+)
 from services.game.rules.dice.events import LifeGained
 from services.game.rules.dice.vocabulary import GainCause, PlayerId
 from tests.fixtures.stored_games import ONLINE_GAME_UA3_1_GREG, load_fixture, store_fixture
@@ -51,5 +57,6 @@ async def test_the_stored_ua3_1_greg_game_replays_with_ua3_1s_greg() -> None:
     assert record.ruleset.data["characters-ua3"] == "ua3-1"
     again = read_record(write_record(replay_record(record)))
     assert again.ruleset == record.ruleset
-    assert [msgspec.to_builtins(e) for e in replay_record(again).events] == [msgspec.to_builtins(e) for e in events]
+    replayed = replay_record(again).events
+    assert [msgspec.to_builtins(e) for e in replayed] == [msgspec.to_builtins(e) for e in events]
     assert list(map(str, inputs_from_events(events[1:]))) == list(map(str, again.inputs))

@@ -5,8 +5,15 @@ rules (§UA3, ``ruleset.CHARACTER_NEEDS``): Herb Hunter and Sean Mallory need UA
 Pixie Pete need UA2; without that module they are not dealt (``Rules.left_out``). Greg Digger,
 Sam the Healer, Belle Star and Chuck Wengam need nothing (the seed's texts, §9).
 
-- Greg Digger (``own_beer`` + ``others_beer``): each ``beer`` symbol he resolves heals twice,
-  both heals going to the beer's target (a Jesse Jones he aims at gains 1 + 1).
+- Greg Digger (``after_beers``, data version ``characters-ua3 ua3-2``): each ``beer`` symbol he
+  resolves heals twice. The first heal goes to the beer's target as a base beer's (the beers are
+  poured together, as the base rule pours them); then, per beer symbol in die order, he names the
+  player who gets the second heal of 1 (``greg_heal``: ``p2 target p4`` or ``p2 decline``; the
+  default, at a timeout, is ``decline``: no second heal, RULINGS-expansions §7). Any living
+  player, himself allowed; never an eliminated player, never a plain zombie (UA4: a zombie never
+  gains life). A Jesse Jones gains 1 from each (they are Greg's beers, not Jesse's). Games
+  recorded with ``ua3-1`` replay with that version's Greg (``UA3_1``): no question, both heals to
+  the beer's target as one gain of up to 2 (``own_beer`` + ``others_beer``).
 - Herb Hunter (``end_of_turn``, E2): every other living player who lost 2 or more life (gross)
   during Herb's turn owes a wound token (UA1's ``WoundOwed``; drawn at random, one each).
 - Sam the Healer (``after_shots``): per ``shoot1`` symbol he used in the shots step, may make one
@@ -57,12 +64,14 @@ class PosseDecision(StrEnum):
     BELLE_CONVERT = "belle_convert"
     CHUCK_SET = "chuck_set"
     PAT_MOVE = "pat_move"
+    GREG_HEAL = "greg_heal"
 
 
 SAM_HEAL = PosseDecision.SAM_HEAL
 BELLE_CONVERT = PosseDecision.BELLE_CONVERT
 CHUCK_SET = PosseDecision.CHUCK_SET
 PAT_MOVE = PosseDecision.PAT_MOVE
+GREG_HEAL = PosseDecision.GREG_HEAL
 CHUCK_USED = "chuck_wengam"
 """``TurnState.decided``: Chuck Wengam set a die this turn."""
 _NOT_DICE = ("rage", "wound")
@@ -70,6 +79,8 @@ _NOT_DICE = ("rage", "wound")
 never changed (§0 "Results")."""
 _SAM_KEY = "sam_heal@"
 """``TurnState.decided``: one key per ``shoot1`` symbol Sam has answered for (``sam_heal@0``…)."""
+_GREG_KEY = "greg_heal@"
+"""``TurnState.decided``: one key per ``beer`` symbol Greg has named a second heal for."""
 
 
 # --- events --------------------------------------------------------------------------------------
@@ -87,6 +98,22 @@ class ShotHealDeclined(ev.Event, frozen=True, kw_only=True):
     """Sam the Healer heals nobody for one ``shoot1`` he used."""
 
     player: PlayerId
+
+
+class SecondHealGiven(ev.Event, frozen=True, kw_only=True):
+    """Greg Digger (``ua3-2``): the second heal of the beer on die ``die`` goes to ``target``
+    (the ``LifeGained`` of 1, cause ``beer``, follows unless he is at his maximum)."""
+
+    player: PlayerId
+    target: PlayerId
+    die: int
+
+
+class SecondHealDeclined(ev.Event, frozen=True, kw_only=True):
+    """Greg Digger gives the second heal of the beer on die ``die`` to nobody."""
+
+    player: PlayerId
+    die: int
 
 
 class DynamiteConverted(ev.Event, frozen=True, kw_only=True):
@@ -228,7 +255,33 @@ def _pat_brennan(s: GameState, t: TurnState, owner: PlayerState) -> Awaiting | N
     return Awaiting(player=owner.id, decision=PAT_MOVE)
 
 
-def _greg_digger(owner: PlayerState) -> int:
+def beer_symbols(t: TurnState) -> tuple[int, ...]:
+    """The die of each ``beer`` symbol poured this turn, in die order (a ``beerx2`` aimed twice
+    appears twice; a beer spent by Slab or cancelled by a wound token was never poured)."""
+    targets, seconds = t.targets, t.second_targets
+    dice = [die for die in t.beer_dice() if die in targets]
+    dice += [die for die in t.beer_dice() if die in seconds]
+    return tuple(sorted(dice))
+
+
+def _greg_answered(t: TurnState) -> int:
+    return sum(1 for key in t.decided if key.startswith(_GREG_KEY))
+
+
+def _greg_digger(s: GameState, t: TurnState, owner: PlayerState) -> Awaiting | None:
+    """Once the beers are poured (each first heal as a base beer's): one question per ``beer``
+    symbol, in die order, for its second heal, while he is in the game."""
+    if not owner.alive:
+        return None
+    symbols = beer_symbols(t)
+    answered = _greg_answered(t)
+    if answered >= len(symbols):
+        return None
+    return Awaiting(player=owner.id, decision=GREG_HEAL, dice=(symbols[answered],))
+
+
+def _two_heals(owner: PlayerState) -> int:
+    """``ua3-1``: each beer of Greg's heals its target 2."""
     return 2
 
 
@@ -276,6 +329,41 @@ def _generate_heal(s: GameState, q: Awaiting) -> Iterator[cmd.GameCommand]:
     yield cmd.Decline(player=q.player)
     for p in clockwise_from(s, s.by_id[q.player]):
         if p.alive:
+            yield cmd.ChooseTarget(player=q.player, target=p.id)
+
+
+def _check_second_heal(s: GameState, q: Awaiting, c: cmd.Command) -> None:
+    if isinstance(c, cmd.Decline):
+        return
+    assert isinstance(c, cmd.ChooseTarget)
+    if c.die is not None or c.as_face is not None:
+        raise IllegalCommand(
+            f"'{c}': Greg Digger names a player only (e.g. '{c.player} target {c.target}')"
+        )
+    living_target(s, c.target)
+    if s.by_id[c.target].zombie:
+        raise IllegalCommand(
+            f"'{c}': {c.target} is a zombie and never gains life; to give no second heal, decline"
+        )
+
+
+def _respond_second_heal(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
+    die = q.dice[0]
+    if isinstance(c, cmd.Decline):
+        emit(SecondHealDeclined(player=c.player, die=die))
+        return
+    assert isinstance(c, cmd.ChooseTarget)
+    emit(SecondHealGiven(player=c.player, target=c.target, die=die))
+    target = s.by_id[c.target]
+    if target.life < target.max_life:
+        gained = ev.LifeGained(player=target.id, amount=1, cause=GainCause.BEER, source=c.player)
+        gain_life(s, gained, emit)
+
+
+def _generate_second_heal(s: GameState, q: Awaiting) -> Iterator[cmd.GameCommand]:
+    yield cmd.Decline(player=q.player)
+    for p in clockwise_from(s, s.by_id[q.player]):
+        if p.alive and not p.zombie:
             yield cmd.ChooseTarget(player=q.player, target=p.id)
 
 
@@ -372,7 +460,23 @@ def _generate_move(s: GameState, q: Awaiting) -> Iterator[cmd.GameCommand]:
                 yield cmd.MoveRage(player=q.player, giver=p.id, taker=taker.id, slot=slot)
 
 
-DECISIONS: tuple[DecisionSpec, ...] = (
+GREG_HEAL_SPEC = DecisionSpec(
+    GREG_HEAL,
+    Who.ACTIVE,
+    TurnPoint.AFTER_BEERS,
+    "choose who gets the second heal of a beer",
+    (cmd.ChooseTarget, cmd.Decline),
+    _check_second_heal,
+    _respond_second_heal,
+    _generate_second_heal,
+    _decline,
+    BotHint.HELP,
+    optional=True,
+)
+"""``greg_heal`` (``ua3-2``): asked per beer symbol; the default gives no second heal
+(RULINGS-expansions §7: "none (first heal as base)")."""
+
+DECISIONS_UA3_1: tuple[DecisionSpec, ...] = (
     DecisionSpec(
         PAT_MOVE,
         Who.ACTIVE,
@@ -426,6 +530,9 @@ DECISIONS: tuple[DecisionSpec, ...] = (
         optional=True,
     ),
 )
+"""UA3's decisions under ``ua3-1`` (Greg Digger asks nothing)."""
+
+DECISIONS: tuple[DecisionSpec, ...] = (*DECISIONS_UA3_1, GREG_HEAL_SPEC)
 
 
 # --- the state changes ----------------------------------------------------------------------------
@@ -435,6 +542,12 @@ def _shot_healed(s: GameState, e: ShotHealed | ShotHealDeclined) -> None:
     t = s.turn
     assert t is not None
     t.decided.add(f"{_SAM_KEY}{_answered(t)}")
+
+
+def _second_heal(s: GameState, e: SecondHealGiven | SecondHealDeclined) -> None:
+    t = s.turn
+    assert t is not None
+    t.decided.add(f"{_GREG_KEY}{_greg_answered(t)}")
 
 
 def _converted(s: GameState, e: DynamiteConverted) -> None:
@@ -493,6 +606,8 @@ _HANDLERS: dict[type[ev.Event], Handler] = {
     DieNotBought: _die_not_bought,
     ShotHealed: _shot_healed,
     ShotHealDeclined: _shot_healed,
+    SecondHealGiven: _second_heal,
+    SecondHealDeclined: _second_heal,
     DynamiteConverted: _converted,
     ConvertDeclined: _convert_declined,
 }
@@ -503,7 +618,8 @@ _HANDLERS: dict[type[ev.Event], Handler] = {
 BELLE_STAR = Ability(after_roll=_belle_star)
 CHUCK_WENGAM = Ability(after_roll=_chuck_wengam)
 PAT_BRENNAN = Ability(start_of_turn=_pat_brennan)
-GREG_DIGGER = Ability(own_beer=_greg_digger, others_beer=_greg_digger)
+GREG_DIGGER = Ability(after_beers=_greg_digger)
+GREG_DIGGER_UA3_1 = Ability(own_beer=_two_heals, others_beer=_two_heals)
 HERB_HUNTER = Ability(end_of_turn=_herb_hunter)
 SAM_THE_HEALER = Ability(after_shots=_sam_the_healer)
 
@@ -518,10 +634,23 @@ CHARACTERS: tuple[Character, ...] = (
     Character(CharacterId.SEAN_MALLORY, "Sean Mallory", 8, ability=BASE_RULES),
 )
 
+UA3_1 = RulesModule(
+    ModuleId.UA3,
+    characters=tuple(
+        Character(c.id, c.name, c.life, ability=GREG_DIGGER_UA3_1) if c.id is CharacterId.GREG_DIGGER else c
+        for c in CHARACTERS
+    ),
+    decisions=DECISIONS_UA3_1,
+    events=MappingProxyType(_HANDLERS),
+)
+"""UA3 as ``characters-ua3 ua3-1`` plays it: Greg Digger's two heals of a beer both go to its
+target, as one gain of up to 2 (games recorded with that version)."""
+
 UA3 = RulesModule(
     ModuleId.UA3,
     characters=CHARACTERS,
     decisions=DECISIONS,
     events=MappingProxyType(_HANDLERS),
+    versions=MappingProxyType({("characters-ua3", "ua3-1"): UA3_1}),
 )
-"""UA3, A New Posse in Town."""
+"""UA3, A New Posse in Town (``characters-ua3 ua3-2``)."""
