@@ -1,9 +1,10 @@
 """UA3's character decisions are answerable from the seat page and the scorekeeper's page: for
-each of Sam the Healer's heal, Belle Star's dynamite, Chuck Wengam's die, Pat Brennan's Rage
-card, Pixie Pete's keep and Sean Mallory's throw, the state is taken from a game played by bots
-with those characters dealt (the engine's own view and legal commands), and the pages' own
-JavaScript (seat/decisions.js, seat/targets.js, entry/decisions.js) runs on it under node: every
-legal command gets a control with words of its own, never the bare command text."""
+each of Sam the Healer's heal, Greg Digger's second heal of a beer, Belle Star's dynamite, Chuck
+Wengam's die, Pat Brennan's Rage card, Pixie Pete's keep and Sean Mallory's throw, the state is
+taken from a game played by bots with those characters dealt (the engine's own view and legal
+commands), and the pages' own JavaScript (seat/decisions.js, seat/targets.js,
+entry/decisions.js) runs on it under node: every legal command gets a control with words of its
+own, never the bare command text."""
 
 from __future__ import annotations
 
@@ -42,9 +43,17 @@ for (const [decision, state] of Object.entries(states)) {
 }
 console.log(JSON.stringify(answer));
 """
-POSSE = ("sam_the_healer", "belle_star", "chuck_wengam", "pat_brennan", "pixie_pete", "sean_mallory")
-ROLES = (Role.SHERIFF, Role.OUTLAW, Role.OUTLAW, Role.RENEGADE, Role.DEPUTY, Role.OUTLAW)
-WANTED = ("sam_heal", "belle_convert", "chuck_set", "pat_move", "pixie_keep", "sean_reroll")
+POSSE = (
+    "sam_the_healer",
+    "belle_star",
+    "chuck_wengam",
+    "pat_brennan",
+    "pixie_pete",
+    "sean_mallory",
+    "greg_digger",
+)
+ROLES = (Role.SHERIFF, Role.OUTLAW, Role.OUTLAW, Role.RENEGADE, Role.DEPUTY, Role.OUTLAW, Role.DEPUTY)
+WANTED = ("sam_heal", "belle_convert", "chuck_set", "pat_move", "pixie_keep", "sean_reroll", "greg_heal")
 RULESET = ruleset_of(["UA1", "UA2", "UA3"])
 
 
@@ -70,7 +79,8 @@ def _states() -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for index in range(40):
         rng, dice = game_seeds(7, index, RULESET)
-        order = POSSE[index % 6 :] + POSSE[: index % 6]
+        turn = index % len(POSSE)
+        order = POSSE[turn:] + POSSE[:turn]
         seats = [
             Seat(player=PlayerId(f"p{k + 1}"), role=role, character=character)  # type: ignore[arg-type]
             for k, (role, character) in enumerate(zip(ROLES, order, strict=True))
@@ -128,3 +138,7 @@ def test_every_ua3_decision_has_a_worded_control_for_each_legal_command_on_both_
     sam = states["sam_heal"]["awaiting"]["player"]
     assert by_text["sam_heal"][f"{sam} decline"] == "Heal nobody for this shot"
     assert answer["sam_heal"]["asks"].startswith("choose who gains 1 life")
+    greg = states["greg_heal"]["awaiting"]["player"]
+    assert by_text["greg_heal"][f"{greg} decline"] == "Give this beer no second heal"
+    assert by_text["greg_heal"][f"{greg} target {greg}"].startswith("Choose ")
+    assert answer["greg_heal"]["asks"] == "choose who gets the second heal of the beer (Greg Digger)"

@@ -140,6 +140,8 @@ const DESCRIBE = {
   // UA3, the new posse (the Rage card Pat moves or Pixie keeps is never named: face down)
   ShotHealed: (e) => `${e.player} heals ${e.target} for a shot`,
   ShotHealDeclined: (e) => `${e.player} heals nobody for a shot`,
+  SecondHealGiven: (e) => `${e.player} gives the second heal of the beer on die ${e.die} to ${e.target}`,
+  SecondHealDeclined: (e) => `${e.player} gives the second heal of the beer on die ${e.die} to nobody`,
   DynamiteConverted: (e) => `${e.player} turns die ${e.die}'s dynamite into a beer`,
   ConvertDeclined: (e) => `${e.player} keeps the dynamite`,
   DieBought: (e) => `${e.player} pays 1 life to set die ${e.die} to ${e.face}`,

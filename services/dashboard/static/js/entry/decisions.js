@@ -11,7 +11,12 @@ import { rageCardName } from "../undead.js";
 import { boneyardCardName } from "../zombies.js";
 
 // What a decision aiming at a player (no die) is for, on its row.
-const ABILITY_ROWS = { duel_target: "Duel (UA1)", sam_heal: "Sam the Healer heals", turn_start_heal: "Heal" };
+const ABILITY_ROWS = {
+  duel_target: "Duel (UA1)",
+  sam_heal: "Sam the Healer heals",
+  greg_heal: "Greg Digger's second heal",
+  turn_start_heal: "Heal",
+};
 
 const TARGET = /^(\S+) target(?: (\d+))? (\S+)(?: as (\S+))?$/;
 

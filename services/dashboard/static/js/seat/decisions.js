@@ -28,6 +28,7 @@ const DECISIONS = {
   boneyard_draw: "reveal a Boneyard card",
   pat_move: "decide whether to move a face-down Rage card",
   sam_heal: "choose who gains 1 life for the shot (Sam the Healer)",
+  greg_heal: "choose who gets the second heal of the beer (Greg Digger)",
   belle_convert: "decide whether to turn a dynamite into a beer (Belle Star)",
   chuck_set: "decide whether to pay 1 life to set a die",
   pixie_keep: "choose which of the two Rage cards drawn to keep",
@@ -37,6 +38,7 @@ const DECISIONS = {
 // A UA3 character's "no" in the words of what he leaves undone ("Decline" elsewhere).
 const DECLINES = {
   sam_heal: "Heal nobody for this shot",
+  greg_heal: "Give this beer no second heal",
   belle_convert: "Keep the dynamite",
   chuck_set: "Set no die",
   pat_move: "Move no Rage card",

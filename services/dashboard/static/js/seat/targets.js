@@ -27,6 +27,7 @@ export function aimTitle(aim, decision) {
   if (aim.die === null) {
     if (decision === "duel_target") return "Whom to duel (UA1)";
     if (decision === "sam_heal") return "Whom to heal for the shot (Sam the Healer)";
+    if (decision === "greg_heal") return "Who gets the beer's second heal (Greg Digger)";
     return "Your ability's target";
   }
   return aim.face ? `Die ${aim.die}: ${faceLabel(aim.face)}` : `Die ${aim.die}`;
@@ -35,7 +36,7 @@ export function aimTitle(aim, decision) {
 /** What aiming at a seat does, for the seat's button: healing faces help, others hurt. */
 export function aimVerb(aim, decision) {
   if (decision === "beer_target") return "Give the beer to";
-  if (decision === "turn_start_heal" || decision === "sam_heal") return "Heal";
+  if (decision === "turn_start_heal" || decision === "sam_heal" || decision === "greg_heal") return "Heal";
   if (decision === "duel_target") return "Duel";
   if (aim?.face && /beer/.test(aim.face)) return "Give the beer to";
   return aim?.die === null ? "Choose" : "Shoot";
