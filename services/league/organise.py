@@ -203,6 +203,15 @@ class ResultSheetAnswer(msgspec.Struct, frozen=True, kw_only=True):
     eliminations: list[SheetEliminationAnswer]
 
 
+class GameAuditAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    game_id: str
+    replayable: bool
+    audit: str
+    """In words: a game played on cardboard has nothing to audit by replay; any other game is
+    audited by replaying its record at ``/games/{id}/audit``."""
+
+
 class RoundClosedAnswer(msgspec.Struct, frozen=True, kw_only=True):
     league_id: str
     tournament_id: str
@@ -616,6 +625,24 @@ class LeagueOrganiser:
             ],
         )
         return Done(answer, not result.duplicate)
+
+    async def game_audit(self, caller: Principal, league_id: str, game_id: str) -> GameAuditAnswer:
+        """How one of the league's games is audited (any member of the club may ask)."""
+        state = await self._league.load_league(league_id)
+        if not state.exists:
+            raise UnknownEntity("league", league_id)
+        require(caller, state.club_id)
+        if game_id not in state.games:
+            raise UnknownEntity("game", f"{game_id} in league {league_id}")
+        if game_id in state.sheets:
+            words = (
+                f"{NOT_REPLAYABLE}: game {game_id!r} was played entirely on cardboard and is known only "
+                "from its result sheet, so there is nothing to audit by replay; the sheet was checked for "
+                "consistency (roles, characters, eliminations, the winning side) when it was recorded"
+            )
+            return GameAuditAnswer(league_id=league_id, game_id=game_id, replayable=False, audit=words)
+        words = f"replay its record: GET /games/{game_id}/audit recomputes its outputs from its inputs"
+        return GameAuditAnswer(league_id=league_id, game_id=game_id, replayable=True, audit=words)
 
     async def forfeit(
         self,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Literal, TypeVar
 
 import msgspec
-from litestar import Controller, Response, post
+from litestar import Controller, Response, get, post
 from litestar.datastructures import State
 
 from event_store import PostgresEventStore
@@ -38,6 +38,7 @@ from services.league.organise import (
     Done,
     EnrolmentAnswer,
     ForfeitAnswer,
+    GameAuditAnswer,
     LeagueAnswer,
     LeagueOrganiser,
     ResultSheetAnswer,
@@ -519,4 +520,21 @@ class LeagueManagementController(Controller):
         return answered(done)
 
 
-LEAGUE_CONTROLLERS = (ClubLeagueController, LeagueManagementController)
+class LeagueGameAuditController(Controller):
+    path = "/leagues/{league_id:str}/games/{game_id:str}/audit"
+    tags = ["league management"]
+
+    @get(
+        operation_id="leagueGameAudit",
+        summary="How a league game is audited: by replay, or not at all for a result sheet (not replayable)",
+        security=SECURED,
+    )
+    async def audit(
+        self, league_id: str, game_id: str, caller: Principal, organiser: LeagueOrganiser
+    ) -> GameAuditAnswer:
+        return await organiser.game_audit(
+            caller, _id("league_id", league_id), bounded("game_id", game_id, GameId)
+        )
+
+
+LEAGUE_CONTROLLERS = (ClubLeagueController, LeagueManagementController, LeagueGameAuditController)

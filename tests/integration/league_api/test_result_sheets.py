@@ -91,6 +91,27 @@ async def test_a_sheet_entered_by_the_scorekeeper_counts_for_standings_and_card_
     assert [s["member"]["display_name"] for s in answer["seats"]][:1] == [c.by_id(members[0]).display_name]
     again = await client.post(url, json=sheet, headers=c.keeper.auth)
     assert again.status_code == 409, again.text  # one sheet per game
+    audit = await client.get(
+        f"/leagues/{CARDS}/games/{answer['game_id']}/audit", headers=c.by_id(members[1]).auth
+    )
+    assert audit.status_code == 200, audit.text
+    assert audit.json()["replayable"] is False
+    assert audit.json()["audit"].startswith("result sheet — not replayable: ")
+    assert "nothing to audit by replay" in audit.json()["audit"]
+    # and nobody creates a game under its id any more
+    seats = [
+        {"member_id": s["member_id"], "name": s["member_id"], "role": s["role"], "character": s["character"]}
+        for s in sheet["seats"]
+    ]
+    game = {
+        "command_id": "late", "mode": "table", "player_count": len(seats), "seats": seats,
+        "game_id": answer["game_id"], "ruleset": {"game_type": "cards"},
+        "context": {
+            "league_id": CARDS, "season_id": SEASON, "tournament_id": TOURNAMENT, "round": 1, "table": 1,
+        },
+    }  # fmt: skip
+    late = await client.post("/games", json=game, headers=c.keeper.auth)
+    assert late.status_code == 409 and "played on cardboard" in late.json()["detail"], late.text
 
     await consume(app)
     variables = {"league": CARDS, "season": SEASON, "member": members[0]}
