@@ -8,6 +8,7 @@ shows only after `closeSeries` (refused to a foreign organiser)."""
 from __future__ import annotations
 
 import base64
+import json
 import random
 from typing import Any
 
@@ -152,6 +153,9 @@ async def test_a_series_is_run_over_graphql_with_rest_authorisation(
     )
     assert second["sheriffBy"] == expected_by
     assert all(d["byName"] for d in series["decisions"] if d["by"] != "series-seed")
+    # game 2 is being played: the series shows its Sheriff, never another role
+    shown = json.dumps(series).lower()
+    assert not any(role in shown for role in ("deputy", "outlaw", "renegade")), shown
     # seats keep their members: the chain reads the same seat ids in both games
     assert [s["member"] for s in first["seats"]] == [s["member"] for s in second["seats"]]
     # a bad kind names the field, and nothing is stored
