@@ -49,8 +49,13 @@ _STATE_KEYS = (
 _EXPECT_KEYS = {*_STATE_KEYS, "players", "awaiting", "events", "no_events", "counts", "error"}
 
 
+CARD_SCENARIOS = SCENARIOS / "cards"
+"""The card game's rule cases: their own runner (``cards/runner.py``), their own records."""
+
+
 def scenario_files() -> list[Path]:
-    return sorted(SCENARIOS.rglob("*.yaml"))
+    """The dice game's scenarios (the card game's live under ``cards/``)."""
+    return sorted(p for p in SCENARIOS.rglob("*.yaml") if CARD_SCENARIOS not in p.parents)
 
 
 def load(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -29,7 +29,7 @@ from services.game.rules.cards import commands as cmd
 from services.game.rules.cards import events as ev
 from services.game.rules.cards.decide import awaiting, execute
 from services.game.rules.cards.events import Position
-from services.game.rules.cards.evolve import initial_state
+from services.game.rules.cards.evolve import evolve, initial_state
 from services.game.rules.cards.flow import advance
 from services.game.rules.cards.vocabulary import CheckReason
 
@@ -43,7 +43,12 @@ def card_inputs_from_events(events: Sequence[ev.Event]) -> list[GameCommand]:
         raise ValueError("a game's events start with GameStarted")
     state = initial_state(events[0])
     automatic: list[ev.Event] = []
-    advance(state, automatic.append)
+
+    def emit(event: ev.Event) -> None:
+        evolve(state, event)
+        automatic.append(event)
+
+    advance(state, emit)
     n = 1 + len(automatic)
     if list(events[1:n]) != automatic:
         raise ValueError("these events do not follow from their GameStarted")
