@@ -52,7 +52,17 @@ _STATE_KEYS = (
     "discard_top",
     "general_store",
 )
-_EXPECT_KEYS = {*_STATE_KEYS, "players", "hands", "deck_top", "awaiting", "events", "no_events", "counts", "error"}
+_EXPECT_KEYS = {
+    *_STATE_KEYS,
+    "players",
+    "hands",
+    "deck_top",
+    "awaiting",
+    "events",
+    "no_events",
+    "counts",
+    "error",
+}
 
 
 def card_scenario_files() -> list[Path]:
