@@ -65,6 +65,7 @@ class LeagueSummary:
     club: ClubRef
     seasons: int
     founded_at: datetime
+    game_type: str = strawberry.field(default="dice", description="What the league plays: `dice` or `cards`.")
 
 
 @strawberry.type(name="DirectoryLeaguePage")
@@ -99,6 +100,7 @@ class League:
     founded_at: datetime
     seasons: list[Season]
     tournaments: list[Tournament]
+    game_type: str = strawberry.field(default="dice", description="What the league plays: `dice` or `cards`.")
 
 
 @strawberry.type(name="DirectoryScheduledGame")
@@ -303,6 +305,7 @@ class DirectoryQuery:
                     club=_club(item.club),
                     seasons=item.seasons,
                     founded_at=item.founded_at,
+                    game_type=item.game_type,
                 )
                 for item in page.items
             ],
@@ -317,6 +320,7 @@ class DirectoryQuery:
             name=found.name,
             club=_club(found.club),
             founded_at=found.founded_at,
+            game_type=found.game_type,
             seasons=[
                 Season(
                     season_id=strawberry.ID(s.season_id),

@@ -199,9 +199,9 @@ async def _apply_league(fact: LeagueEvent, event: RecordedEvent, tx: asyncpg.Con
             )  # fmt: skip
         case LeagueFounded():
             await tx.execute(
-                "INSERT INTO directory_leagues (league_id, club_id, name, founded_at) VALUES ($1, $2, $3, $4)"
-                " ON CONFLICT DO NOTHING",
-                fact.league_id, fact.club_id, fact.name, at,
+                "INSERT INTO directory_leagues (league_id, club_id, name, founded_at, game_type)"
+                " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+                fact.league_id, fact.club_id, fact.name, at, fact.game_type,
             )  # fmt: skip
         case SeasonOpened():
             await tx.execute(

@@ -69,6 +69,8 @@ class LeagueSummary(msgspec.Struct, frozen=True, kw_only=True):
     club: ClubRef
     seasons: int
     founded_at: datetime
+    game_type: str = "dice"
+    """What the league plays: ``dice`` or ``cards``."""
 
 
 class LeaguePage(msgspec.Struct, frozen=True, kw_only=True):
@@ -99,6 +101,8 @@ class LeagueDetail(msgspec.Struct, frozen=True, kw_only=True):
     founded_at: datetime
     seasons: list[SeasonSummary]
     tournaments: list[TournamentSummary]
+    game_type: str = "dice"
+    """What the league plays: ``dice`` or ``cards``."""
 
 
 class ScheduledGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -309,7 +313,7 @@ async def club_leagues(db: Executor, caller: Principal, club_id: str, limit: int
     club = await _club(db, caller, club_id)
     rows = await db.fetch(
         """
-        SELECT l.league_id, l.name, l.founded_at,
+        SELECT l.league_id, l.name, l.founded_at, l.game_type,
                (SELECT count(*) FROM directory_seasons s WHERE s.league_id = l.league_id)::int AS seasons
           FROM directory_leagues l WHERE l.club_id = $1
          ORDER BY lower(l.name), l.league_id LIMIT $2 OFFSET $3
@@ -323,6 +327,7 @@ async def club_leagues(db: Executor, caller: Principal, club_id: str, limit: int
             club=club,
             seasons=r["seasons"],
             founded_at=r["founded_at"],
+            game_type=r["game_type"],
         )
         for r in rows[:limit]
     ]
@@ -333,7 +338,8 @@ async def _league(db: Executor, caller: Principal, league_id: str) -> tuple[asyn
     check_id("league_id", league_id)
     row = await db.fetchrow(
         """
-        SELECT l.league_id, l.name, l.club_id, l.founded_at, coalesce(c.name, dc.name, l.club_id) AS club_name
+        SELECT l.league_id, l.name, l.club_id, l.founded_at, l.game_type,
+               coalesce(c.name, dc.name, l.club_id) AS club_name
           FROM directory_leagues l
           LEFT JOIN clubs c ON c.club_id = l.club_id
           LEFT JOIN directory_clubs dc ON dc.club_id = l.club_id
@@ -369,6 +375,7 @@ async def league(db: Executor, caller: Principal, league_id: str) -> LeagueDetai
         name=row["name"],
         club=club,
         founded_at=row["founded_at"],
+        game_type=row["game_type"],
         seasons=[SeasonSummary(**dict(s)) for s in seasons],
         tournaments=[TournamentSummary(**dict(t)) for t in tournaments],
     )

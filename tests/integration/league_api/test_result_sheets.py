@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 from litestar import Litestar
 
+from services.directory.projection import directory_subscription
 from tests.integration.league_api.conftest import SEASON, Clubs, clubs, post, writes
 from tests.integration.league_api.sheets import law_win
 from tests.integration.league_api.test_standings_and_ratings import consume
@@ -113,7 +114,12 @@ async def test_a_sheet_entered_by_the_scorekeeper_counts_for_standings_and_card_
     late = await client.post("/games", json=game, headers=c.keeper.auth)
     assert late.status_code == 409 and "played on cardboard" in late.json()["detail"], late.text
 
-    await consume(app)
+    store = await consume(app)
+    await directory_subscription(store).run_until_idle()
+    shown = (await client.get(f"/leagues/{CARDS}", headers=c.by_id(members[0]).auth)).json()
+    assert shown["game_type"] == "cards"
+    listed = (await client.get(f"/clubs/{c.home}/leagues", headers=c.by_id(members[0]).auth)).json()
+    assert [(item["league_id"], item["game_type"]) for item in listed["items"]] == [(CARDS, "cards")]
     variables = {"league": CARDS, "season": SEASON, "member": members[0]}
     response = await client.post("/graphql", json={"query": QUERY, "variables": variables})
     data = response.json()["data"]
