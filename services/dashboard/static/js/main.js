@@ -23,6 +23,11 @@ import { renderNewClub } from "./views/organise/club-new.js";
 import { renderClub } from "./views/organise/club.js";
 import { renderLeague } from "./views/organise/league.js";
 import { renderSeries } from "./views/series/series.js";
+import { byGameType } from "./cards/route.js";
+import { renderCardPlay } from "./cards/play.js";
+import { renderCardLive } from "./cards/live.js";
+import { renderCardReplay } from "./cards/replay.js";
+import { renderCardTable } from "./cards/entry.js";
 import { onChange } from "./session.js";
 import "./skip-link.js"; // the skip link moves the focus, not the hash router
 
@@ -40,11 +45,11 @@ const ROUTES = [
   { pattern: /^\/tournament$/, nav: "tournament", title: "Tournaments", render: renderTournament },
   { pattern: /^\/games$/, nav: "games", title: "Games", render: renderGames },
   { pattern: /^\/find$/, nav: "find", title: "Find", render: renderFind },
-  { pattern: /^\/game\/([^/]+)\/live$/, nav: "games", title: "Live game", render: renderLive },
-  { pattern: /^\/game\/([^/]+)\/replay$/, nav: "games", title: "Replay", render: renderReplay },
+  { pattern: /^\/game\/([^/]+)\/live$/, nav: "games", title: "Live game", render: byGameType(renderLive, renderCardLive) },
+  { pattern: /^\/game\/([^/]+)\/replay$/, nav: "games", title: "Replay", render: byGameType(renderReplay, renderCardReplay) },
   { pattern: /^\/game\/([^/]+)\/verify$/, nav: "games", title: "Verify a game", render: renderVerify },
-  { pattern: /^\/game\/([^/]+)\/play$/, nav: "games", title: "Your seat", render: renderPlay },
-  { pattern: /^\/game\/([^/]+)\/table$/, nav: "games", title: "Keep score", render: renderTable },
+  { pattern: /^\/game\/([^/]+)\/play$/, nav: "games", title: "Your seat", render: byGameType(renderPlay, renderCardPlay) },
+  { pattern: /^\/game\/([^/]+)\/table$/, nav: "games", title: "Keep score", render: byGameType(renderTable, renderCardTable) },
 ];
 let current = null; // {controller, cleanup}
 

@@ -1,0 +1,203 @@
+// Play an online card game from your seat (#/game/<id>/play when the game's type is `cards`).
+// As the dice seat page (views/play.js): GET /games/{id} with the session answers the game as
+// this account may see it — its own role and its own hand, every other hand a count — and,
+// when this seat must decide, the engine's `legal_commands`; a move is POST
+// /games/{id}/commands with the command as listed and the version decided on, so a page that
+// fell behind is refused in the API's words, never wrong. The subscription wakes it up.
+
+import { h, mount, titleCase } from "../dom.js";
+import { href } from "../location.js";
+import { commandId, get, post } from "../api.js";
+import { current } from "../session.js";
+import { failure, loading } from "../status.js";
+import { follow } from "../seat/feed.js";
+import { ABILITIES, characterName } from "./deck.js";
+import { cardFacts, cardSeats, myHand, seatLabel, sideWords } from "./table.js";
+import { decisionPanel, decisionWords } from "./decisions.js";
+import { describeCardEvent } from "./events.js";
+
+const GOALS = {
+  sheriff: "Eliminate the Outlaws and the Renegade.",
+  deputy: "Protect the Sheriff: eliminate the Outlaws and the Renegade.",
+  outlaw: "Eliminate the Sheriff.",
+  renegade: "Be the last one standing.",
+};
+const RECENT = 12;
+
+export function renderCardPlay(main, { args: [gameId], signal }) {
+  const who = current();
+  const gamePath = `/games/${encodeURIComponent(gameId)}`;
+  const head = h(
+    "header",
+    { class: "page-head" },
+    h("h1", null, "Your seat"),
+    h("p", { class: "muted play-game-id" }, "BANG! (the card game) · game ", h("code", null, gameId)),
+  );
+  if (!who) {
+    mount(main, head, h("p", { class: "notice", "data-testid": "sign-in-first" }, "Sign in to play your seat. ", h("a", { href: href("/signin") }, "Sign in")));
+    return null;
+  }
+  const myId = who.account.account_id;
+  const connection = h("span", { class: "badge", role: "status", "data-testid": "connection", "data-state": "connecting" }, "connecting");
+  head.append(
+    h("p", null, "Live updates: ", connection, " · ",
+      h("a", { href: href(`/game/${encodeURIComponent(gameId)}/live`) }, "Watch view"), " · ",
+      h("a", { href: href(`/game/${encodeURIComponent(gameId)}/replay`) }, "Replay")),
+  );
+  const root = h("div", { class: "play card-play", "data-testid": "play", "data-game-type": "cards" }, loading("the game"));
+  const feed = h("ol", { class: "feed", "data-testid": "feed", "aria-label": "Latest events" });
+  mount(main, head, root, h("section", { class: "panel" }, h("h2", null, "Latest events"), feed));
+
+  const model = { state: null, busy: false, refusal: null, readError: null };
+  const ui = { picked: new Set(), choice: { value: null }, toggle: (id) => {
+    if (ui.picked.has(id)) ui.picked.delete(id);
+    else ui.picked.add(id);
+    redraw();
+  } };
+
+  const apply = (state) => {
+    const shown = model.state;
+    if (shown && state.version < shown.version) return;
+    if (!shown || state.version !== shown.version) ui.picked = new Set();
+    model.state = state;
+    model.readError = null;
+    redraw();
+    readFeed(state.version);
+  };
+  let reading = null;
+  let again = false;
+  const refresh = async () => {
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = get(gamePath, { signal })
+      .then(apply)
+      .catch((error) => {
+        if (signal.aborted || error.name === "AbortError") return;
+        model.readError = error;
+        redraw();
+      })
+      .finally(() => {
+        reading = null;
+        if (again && !signal.aborted) {
+          again = false;
+          refresh();
+        }
+      });
+  };
+
+  // the latest events, as the API redacts them for this seat
+  let feedVersion = 0;
+  const readFeed = async (version) => {
+    if (version <= feedVersion) return;
+    const from = Math.max(feedVersion + 1, version - RECENT + 1, 1);
+    feedVersion = version;
+    try {
+      const events = await get(`${gamePath}/events?from_version=${from}&limit=${RECENT}`, { signal });
+      if (signal.aborted) return;
+      for (const event of events) feed.prepend(h("li", { "data-type": event.type, "data-version": event.version }, h("span", { class: "muted" }, `#${event.version} `), describeCardEvent(event)));
+      while (feed.children.length > RECENT) feed.lastElementChild.remove();
+    } catch {
+      feedVersion = Math.min(feedVersion, from - 1); // read again with the next state
+    }
+  };
+
+  const send = async (command) => {
+    if (model.busy || !model.state || !command) return;
+    model.busy = true;
+    model.refusal = null;
+    redraw();
+    try {
+      const answer = await post(`${gamePath}/commands`, { command, command_id: commandId("play"), expected_version: model.state.version });
+      model.busy = false;
+      if (!signal.aborted) apply(answer.state);
+    } catch (error) {
+      model.busy = false;
+      if (signal.aborted || error.name === "AbortError") return;
+      model.refusal = error.message; // the referee's words
+      redraw();
+      refresh();
+    }
+  };
+
+  function redraw() {
+    if (signal.aborted) return;
+    const state = model.state;
+    if (!state) {
+      if (model.readError) mount(root, failure("the game", model.readError, refresh));
+      return;
+    }
+    const mine = state.players.find((p) => p.member_id === myId) ?? null;
+    const deciding = (state.legal_commands ?? []).length > 0;
+    root.dataset.version = String(state.version);
+    root.dataset.status = state.status;
+    root.dataset.busy = model.busy ? "true" : "false";
+    root.dataset.deciding = deciding ? "true" : "false";
+    if (mine) root.dataset.seat = mine.id;
+    mount(
+      root,
+      roleBanner(state, mine),
+      situation(state, mine, deciding),
+      model.refusal ? h("p", { class: "notice error", role: "alert", "data-testid": "form-error" }, model.refusal) : null,
+      model.readError ? h("p", { class: "notice error", role: "alert", "data-testid": "read-error" }, `Could not read the game: ${model.readError.message}`) : null,
+      deciding ? decisionPanel(state, { send, busy: model.busy, ui, title: titleCase(decisionWords(state.awaiting?.decision)) }) : null,
+      mine ? myHand(mine) : null,
+      h(
+        "section",
+        { class: "panel play-table", "aria-label": "The table" },
+        cardFacts(state, [h("div", null, h("dt", null, "Event"), h("dd", { "data-testid": "version" }, String(state.version)))]),
+        cardSeats(state, mine?.id ?? null),
+      ),
+    );
+  }
+
+  function roleBanner(state, mine) {
+    if (!mine) return h("p", { class: "notice play-role", "data-testid": "not-seated" }, "You have no seat in this game: you are watching it.");
+    const role = mine.role;
+    return h(
+      "section",
+      { class: `play-role play-role-${role ?? "hidden"}`, "data-testid": "my-role", "aria-label": "Your role" },
+      h("p", { class: "play-role-title" }, "Your role: ", h("strong", { "data-testid": "my-role-name" }, role ? titleCase(role) : "not dealt yet")),
+      role ? h("p", { class: "play-role-goal", "data-testid": "my-goal" }, GOALS[role] ?? "") : null,
+      h("p", { class: "play-role-more" }, `You are ${mine.id}, playing ${characterName(mine.character)}`,
+        ABILITIES[mine.character] ? ` (${ABILITIES[mine.character]})` : "",
+        state.status === "ended" ? ". The game is over: every role is shown." : ". Only you see your role and your hand."),
+    );
+  }
+
+  function situation(state, mine, deciding) {
+    if (state.status === "ended") {
+      const result = state.result ?? {};
+      const winners = (result.results ?? []).filter((r) => r.won).map((r) => r.player);
+      const you = mine ? (winners.includes(mine.id) ? " You won." : " You lost.") : "";
+      return h("p", { class: "notice result", "data-testid": "result", role: "status" }, `Game over: ${sideWords(result.winner)} (${winners.map((s) => seatLabel(state, s)).join(", ")}).${you}`);
+    }
+    if (state.status !== "ongoing") return h("p", { class: "notice", "data-testid": "result" }, `This game is ${state.status}.`);
+    const awaiting = state.awaiting;
+    if (deciding) {
+      return h("p", { class: "notice play-yours", "data-testid": "your-decision", role: "status" },
+        h("strong", null, state.active_player === mine?.id ? "Your turn: " : "Your decision: "), decisionWords(awaiting?.decision), ".");
+    }
+    return h(
+      "p",
+      { class: "notice play-waiting", "data-testid": "turn-message", role: "status" },
+      h("strong", null, "Whose turn: "),
+      h("span", { "data-testid": "whose-turn" }, seatLabel(state, state.active_player)),
+      ". ",
+      awaiting
+        ? awaiting.player === "table"
+          ? "The server is dealing the cards."
+          : `Waiting for ${seatLabel(state, awaiting.player)} to ${decisionWords(awaiting.decision)}.`
+        : "",
+    );
+  }
+
+  const setConnection = (status) => {
+    connection.textContent = status;
+    connection.dataset.state = status === "offline" || status === "reconnecting" ? "disconnected" : status;
+  };
+  refresh();
+  const stop = follow(gameId, { lastVersion: () => model.state?.version ?? 0, onWake: refresh, onStatus: setConnection });
+  return () => stop();
+}
