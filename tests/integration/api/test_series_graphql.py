@@ -15,29 +15,14 @@ from typing import Any
 import httpx
 from litestar import Litestar
 
+from services.api.client import operation
 from services.game.application.series import series_stream
 from tests.integration.api.conftest import resources_of
 from tests.integration.api.people import Person, found, grant, people
 from tests.unit.game.undead.test_series_service import play_to_end
 
-SERIES = """
-fragment S on Series {
-  id clubId mode ruleset status seedCommitment seed
-  members { memberId displayName }
-  games { number gameId previousGameId status winners { memberId } sheriff { memberId displayName }
-          sheriffBy seats { seat member { memberId } character sheriff legacyBonus } }
-  decisions { number kind entry by byName }
-  standing { member { memberId } games wins }
-  asked { number ask seat member { memberId displayName } draw among }
-}
-query Series($id: ID!) { series(id: $id) { ...S } }
-query ClubSeries($club: String!, $first: Int!, $after: String) {
-  clubSeries(clubId: $club, first: $first, after: $after) { series { id } endCursor hasNextPage }
-}
-mutation Open($input: OpenSeriesInput!) { openSeries(input: $input) { ...S } }
-mutation Decide($input: SeriesDecisionInput!) { decideInSeries(input: $input) { ...S } }
-mutation Close($input: CloseSeriesInput!) { closeSeries(input: $input) { ...S } }
-"""
+SERIES = operation("Series")
+"""graphql/operations/Series.graphql: the operations a client runs a series with."""
 
 
 async def gql(
@@ -92,15 +77,15 @@ async def test_a_series_is_run_over_graphql_with_rest_authorisation(
         "members": [{"memberId": p.account_id, "name": p.display_name} for p in players],
     }
 
-    refused(await gql(client, "Open", {"input": opening}, foreign), 403, "role-required")
-    refused(await gql(client, "Open", {"input": opening}), 401, "unauthenticated")
+    refused(await gql(client, "OpenSeries", {"input": opening}, foreign), 403, "role-required")
+    refused(await gql(client, "OpenSeries", {"input": opening}), 401, "unauthenticated")
     assert await stream_version(app, "gq-1") == 0
     refused(await gql(client, "Series", {"id": "gq-1"}), 404, "game-not-found")
-    no_ua5 = await gql(client, "Open", {"input": {**opening, "modules": ["UA4"]}}, organiser)
+    no_ua5 = await gql(client, "OpenSeries", {"input": {**opening, "modules": ["UA4"]}}, organiser)
     assert "UA5" in refused(no_ua5, 422, "invalid-game")
     assert await stream_version(app, "gq-1") == 0
 
-    opened = (await gql(client, "Open", {"input": opening}, organiser))["data"]["openSeries"]
+    opened = (await gql(client, "OpenSeries", {"input": opening}, organiser))["data"]["openSeries"]
     assert opened["status"] == "open" and opened["ruleset"] == "dice UA4 UA5" and opened["clubId"] == club
     assert [m["displayName"] for m in opened["members"]] == ["Ann Ash", "Bob Birch", "Cy Cedar", "Di Dogwood"]
     assert opened["seedCommitment"] and opened["seed"] is None
@@ -136,12 +121,12 @@ async def test_a_series_is_run_over_graphql_with_rest_authorisation(
         if not wrong_tried:
             before = await stream_version(app, "gq-1")
             other = next(p for p in players if p.account_id != asked["member"]["memberId"])
-            words = refused(await gql(client, "Decide", {"input": decision}, other), 403, "forbidden")
+            words = refused(await gql(client, "DecideInSeries", {"input": decision}, other), 403, "forbidden")
             assert "the player seated there" in words
-            refused(await gql(client, "Decide", {"input": decision}, organiser), 403, "forbidden")
+            refused(await gql(client, "DecideInSeries", {"input": decision}, organiser), 403, "forbidden")
             assert await stream_version(app, "gq-1") == before
             wrong_tried = True
-        answer = await gql(client, "Decide", {"input": decision}, by_id[asked["member"]["memberId"]])
+        answer = await gql(client, "DecideInSeries", {"input": decision}, by_id[asked["member"]["memberId"]])
         assert not answer.get("errors"), answer
     assert wrong_tried and [g["gameId"] for g in series["games"]] == ["gq-1.g1", "gq-1.g2"]
     first, second = series["games"]
@@ -162,7 +147,7 @@ async def test_a_series_is_run_over_graphql_with_rest_authorisation(
     before = await stream_version(app, "gq-1")
     bad = await gql(
         client,
-        "Decide",
+        "DecideInSeries",
         {"input": {"seriesId": "gq-1", "commandId": "x", "kind": "vote", "seat": "p1"}},
         players[0],
     )
@@ -171,7 +156,7 @@ async def test_a_series_is_run_over_graphql_with_rest_authorisation(
     # a club's series, a page at a time
     for extra in ("gq-2", "gq-3"):
         again = await gql(
-            client, "Open", {"input": {**opening, "seriesId": extra, "commandId": extra}}, admin
+            client, "OpenSeries", {"input": {**opening, "seriesId": extra, "commandId": extra}}, admin
         )
         assert not again.get("errors"), again
     page = (await gql(client, "ClubSeries", {"club": club, "first": 2}))["data"]["clubSeries"]
@@ -187,8 +172,8 @@ async def test_a_series_is_run_over_graphql_with_rest_authorisation(
 
     closing = {"seriesId": "gq-1", "commandId": "close-g", "reason": "evening over"}
     before = await stream_version(app, "gq-1")
-    refused(await gql(client, "Close", {"input": closing}, foreign), 403, "role-required")
-    refused(await gql(client, "Close", {"input": closing}, players[0]), 403, "role-required")
+    refused(await gql(client, "CloseSeries", {"input": closing}, foreign), 403, "role-required")
+    refused(await gql(client, "CloseSeries", {"input": closing}, players[0]), 403, "role-required")
     assert await stream_version(app, "gq-1") == before
-    closed = (await gql(client, "Close", {"input": closing}, organiser))["data"]["closeSeries"]
+    closed = (await gql(client, "CloseSeries", {"input": closing}, organiser))["data"]["closeSeries"]
     assert closed["status"] == "closed" and closed["seed"] and closed["asked"] is None
