@@ -19,20 +19,47 @@ Who may do what: a club's organiser or admin opens and closes a series; a decisi
 deciding player's (the member seated there) or, at a table, the scorekeeper's (whoever opened
 the series, or the club's scorekeeper); a table draw is the scorekeeper's only. Every refusal
 stores nothing.
+
+Writes race on the series stream's version: a decision or a close that finds the stream moved
+on since it loaded the series loads it again, checks again and appends again (as the game
+service does for a game), so two decisions at once are both recorded, or the later one is
+refused in words when the first made it illegal; nothing is half-written.
+
+A club's series are listed from the club's own index stream, ``seriesclub-<club id>``: a
+``SeriesIndexStarted`` (the series the club opened before its index existed, found once by a
+scan of the ``series`` category) then one ``SeriesListed`` per series, in the order they were
+opened. A page of the list reads that stream and the page's series, never another club's
+(``list_page``; docs/series.md).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import msgspec
 
-from event_store import NO_STREAM, ConcurrencyError, EventMetadata, Mapper, PostgresEventStore
-from services.game.application.errors import GameNotFound, InvalidGameSpec, NotAllowed
+from event_store import (
+    ANY,
+    NO_STREAM,
+    ConcurrencyError,
+    DuplicateEventConflict,
+    EventMetadata,
+    Mapper,
+    PostgresEventStore,
+)
+from services.game.application.errors import (
+    CommandIdReused,
+    GameIdTaken,
+    GameNotFound,
+    InvalidGameSpec,
+    NotAllowed,
+)
 from services.game.application.lifecycle import GameContext, GameMode
 from services.game.application.service import (
     Actor,
@@ -62,11 +89,23 @@ from services.game.fairness.vault import SeedVault
 from services.game.rules.ruleset import ModuleId, Ruleset
 
 SERIES_CATEGORY = "series"
+INDEX_CATEGORY = "seriesclub"
+"""A club's index of its series: ``seriesclub-<club id>``."""
 _SERIES_ID = re.compile(r"^[A-Za-z0-9_-]{1,60}$")
+_CLUB_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,80}$")
+_CONFLICT_RETRIES = 8
+"""How often a write that found the series stream moved on is tried again (the game
+service's figure)."""
+MAX_PAGE = 100
+"""The most series a page of a club's list holds."""
 
 
 def series_stream(series_id: str) -> str:
     return f"{SERIES_CATEGORY}-{series_id}"
+
+
+def club_index_stream(club_id: str) -> str:
+    return f"{INDEX_CATEGORY}-{club_id}"
 
 
 def seed_key(series_id: str) -> str:
@@ -127,14 +166,31 @@ class SeriesClosed(SeriesEvent, frozen=True, kw_only=True):
     """Online: the series seed in hex (its sha256 is ``SeriesOpened.seed_commitment``)."""
 
 
+class SeriesIndexStarted(SeriesEvent, frozen=True, kw_only=True):
+    """The first event of a club's index stream: the ``SeriesListed`` that follow it at once are
+    the series the club opened before its index existed (``found`` of them)."""
+
+    club_id: str
+    found: int
+
+
+class SeriesListed(SeriesEvent, frozen=True, kw_only=True):
+    """One series of the club, in the order they were opened (written before the series' own
+    stream, so a series is never missing from its club's list; an entry whose series was never
+    stored is skipped when read)."""
+
+    series_id: str
+
+
 SERIES_EVENTS: tuple[type[SeriesEvent], ...] = (
     SeriesOpened,
     SeriesGameLinked,
     SeriesDecisionRecorded,
     SeriesClosed,
 )
+INDEX_EVENTS: tuple[type[SeriesEvent], ...] = (SeriesIndexStarted, SeriesListed)
 SERIES_MAPPER = Mapper()
-for _cls in SERIES_EVENTS:
+for _cls in (*SERIES_EVENTS, *INDEX_EVENTS):
     SERIES_MAPPER.register(_cls, schema_version=_cls.VERSION)
 SEED_DRAW = "series-seed"
 
@@ -211,6 +267,16 @@ class NewSeries(msgspec.Struct, frozen=True, kw_only=True):
     """Table: the first game's seats as dealt at the table, clockwise."""
 
 
+@dataclass(frozen=True, slots=True)
+class SeriesPage:
+    """One page of a club's series, in the order they were opened (a series opened later goes at
+    the end, so an offset keeps pointing at the same series)."""
+
+    items: list[SeriesState]
+    next_offset: int | None
+    """The offset of the next page; None on the last."""
+
+
 class SeriesView(msgspec.Struct, frozen=True, kw_only=True):
     series_id: str
     club_id: str
@@ -251,17 +317,87 @@ class SeriesService:
         return state
 
     async def list_for(self, club_id: str) -> list[SeriesState]:
+        """Every series of the club, in the order they were opened (``list_page`` page by page)."""
         found: list[SeriesState] = []
+        offset: int | None = 0
+        while offset is not None:
+            page = await self.list_page(club_id, limit=MAX_PAGE, offset=offset)
+            found += page.items
+            offset = page.next_offset
+        return found
+
+    async def list_page(
+        self, club_id: str, *, limit: int = 20, offset: int = 0, after: str | None = None
+    ) -> SeriesPage:
+        """A page of the club's series, in the order they were opened: read from the club's index
+        stream and the page's own series streams, no other. The page starts at ``offset`` (0:
+        the first series), or just after the series ``after`` when given (a cursor that stays
+        valid: series opened later go at the end). ``SeriesRefused`` for a limit out of 1 to
+        ``MAX_PAGE``, a negative offset or an ``after`` that is not one of the club's series."""
+        if not 1 <= limit <= MAX_PAGE:
+            raise SeriesRefused(f"a page holds 1 to {MAX_PAGE} series, not {limit}")
+        if offset < 0:
+            raise SeriesRefused(f"an offset counts from 0, not {offset}")
+        if not _CLUB_ID.fullmatch(club_id):
+            return SeriesPage(items=[], next_offset=None)
+        await self._index(club_id)
+        if after is not None:
+            listed = [
+                SERIES_MAPPER.to_domain(r)
+                for r in await self.store.read_stream(club_index_stream(club_id), 2)
+            ]
+            ids = [e.series_id for e in listed if isinstance(e, SeriesListed)]
+            if after not in ids:
+                raise SeriesRefused(f"{after!r} is not a series of club {club_id}")
+            offset = ids.index(after) + 1
+        # version 1 is SeriesIndexStarted; the entries follow from version 2; one more than the
+        # page says whether a next page exists
+        entries = await self.store.read_stream(club_index_stream(club_id), 2 + offset, limit + 1)
+        items: list[SeriesState] = []
+        for r in entries[:limit]:
+            listed = SERIES_MAPPER.to_domain(r)
+            assert isinstance(listed, SeriesListed)
+            try:
+                state = await self.load(listed.series_id)
+            except SeriesNotFound:
+                continue  # listed, then refused or lost before its stream was written
+            if state.opened.club_id == club_id and state.series_id not in {s.series_id for s in items}:
+                items.append(state)
+        return SeriesPage(items=items, next_offset=offset + limit if len(entries) > limit else None)
+
+    async def _index(self, club_id: str) -> None:
+        """Make sure the club's index stream exists: the first time, scan the ``series``
+        category once for the series the club opened before (every series stream's first
+        event), then start the index with them."""
+        stream = club_index_stream(club_id)
+        if await self.store.stream_version(stream) > 0:
+            return
+        before: list[str] = []
         after = 0
         while True:
             batch = await self.store.read_category(SERIES_CATEGORY, after_position=after, limit=500)
             if not batch:
                 break
             after = batch[-1].position
-            for r in batch:
-                if r.type == "SeriesOpened" and r.data.get("club_id") == club_id:
-                    found.append(await self.load(str(r.data["series_id"])))
-        return found
+            before += [
+                str(r.data["series_id"])
+                for r in batch
+                if r.type == "SeriesOpened" and r.data.get("club_id") == club_id
+            ]
+        started: list[SeriesEvent] = [SeriesIndexStarted(club_id=club_id, found=len(before))]
+        new = [_index_event(club_id, e) for e in [*started, *(SeriesListed(series_id=s) for s in before)]]
+        with contextlib.suppress(ConcurrencyError, DuplicateEventConflict):  # another writer started it
+            await self.store.append(stream, new, expected_version=NO_STREAM)
+
+    async def _list(self, club_id: str, series_id: str) -> None:
+        """Add ``series_id`` to its club's index (once: the same entry again changes nothing)."""
+        await self._index(club_id)
+        with contextlib.suppress(DuplicateEventConflict):  # listed already, by the scan that started it
+            await self.store.append(
+                club_index_stream(club_id),
+                [_index_event(club_id, SeriesListed(series_id=series_id))],
+                expected_version=ANY,
+            )
 
     async def plan(self, state: SeriesState) -> tuple[LegacyPlan | None, GameSession | None]:
         """The legacy plan toward the next game (None while the last game is not over)."""
@@ -400,14 +536,33 @@ class SeriesService:
         actor = Actor(kind=ActorKind.ORGANISER, id=opened_by)
         await self.games.create_game(first, command_id=f"{command_id}/game/1", actor=actor)
         link = SeriesGameLinked(number=1, game_id=game_id)
-        await self._append(spec.series_id, [opened, link], 0, command_id, opened_by)
+        await self._list(spec.club_id, spec.series_id)
+        try:
+            await self._append(spec.series_id, [opened, link], 0, command_id, opened_by)
+        except ConcurrencyError:
+            existing = await self.load(spec.series_id)
+            if command_id in existing.commands and existing.opened.opened_by == opened_by:
+                return existing  # the same open, stored meanwhile by its first try
+            raise SeriesRefused(f"series {spec.series_id} exists already") from None
         return await self.load(spec.series_id)
 
     async def decide(
         self, series_id: str, entry: LegacyEntry, *, member_id: str, scorekeeper: bool, command_id: str
     ) -> SeriesState:
         """Record ``entry`` before the series' next game; create that game when the plan is
-        complete. ``scorekeeper``: the caller keeps the score of this table series."""
+        complete. ``scorekeeper``: the caller keeps the score of this table series. When the
+        series moved on meanwhile (another decision, a close) it is loaded and checked again:
+        the entry is recorded after the other, or refused in words if it is no longer asked."""
+        for _ in range(_CONFLICT_RETRIES):
+            try:
+                return await self._decide(series_id, entry, member_id, scorekeeper, command_id)
+            except _Moved:
+                continue
+        raise SeriesRefused(f"series {series_id} kept changing meanwhile: ask again")
+
+    async def _decide(
+        self, series_id: str, entry: LegacyEntry, member_id: str, scorekeeper: bool, command_id: str
+    ) -> SeriesState:
         state = await self.load(series_id)
         if command_id in state.commands:
             return state  # the same command again changes nothing
@@ -457,24 +612,57 @@ class SeriesService:
             ]
             if after.asked is not None and after.asked.ask.value == "roles":
                 after = after.enter(draw(seed, number, after.asked))
-        if after.setup is not None:
+        if after.setup is None:
+            await self._append(series_id, new, state.version, command_id, member_id)
+            return await self.load(series_id)
+        # The entry completes the next game's setup. The entries are recorded first: the stream's
+        # version decides between racing entries before any game exists. Then the game (made
+        # again the same from the recorded entries by any retry), then its link.
+        version = state.version
+        if new:
+            await self._append(series_id, new, version, command_id, member_id)
+            version += len(new)
+        try:
             link = await self._create_next(state, last, after, command_id)
-            new.append(link)
-        await self._append(series_id, new, state.version, command_id, member_id)
+        except (CommandIdReused, GameIdTaken):
+            # a racing roles entry (recorded in no series event) created the game: load again
+            raise _Moved from None
+        await self._link(series_id, link, version, command_id, member_id, first=len(new))
         return await self.load(series_id)
 
+    async def _link(
+        self, series_id: str, link: SeriesGameLinked, version: int, command_id: str, actor: str, *, first: int
+    ) -> None:
+        """Append ``link`` (its game is created), after whatever was appended meanwhile (a close)."""
+        for _ in range(_CONFLICT_RETRIES):
+            try:
+                await self._append(series_id, [link], version, command_id, actor, first=first)
+                return
+            except _Moved:
+                state = await self.load(series_id)
+                if any(g.game_id == link.game_id for g in state.games):
+                    return
+                version = state.version
+        raise SeriesRefused(f"series {series_id} kept changing meanwhile: ask again")
+
     async def close(self, series_id: str, *, closed_by: str, reason: str, command_id: str) -> SeriesState:
-        state = await self.load(series_id)
-        if command_id in state.commands:
-            return state
-        if state.closed is not None:
-            raise SeriesRefused(f"series {series_id} is closed already")
-        seed = None
-        if state.opened.mode is GameMode.ONLINE:
-            seed = (await self.seeds.seed_of(seed_key(series_id))).hex()
-        closed = SeriesClosed(closed_by=closed_by, reason=reason, seed=seed)
-        await self._append(series_id, [closed], state.version, command_id, closed_by)
-        return await self.load(series_id)
+        """Close the series (a decision recorded meanwhile stays: the close follows it)."""
+        for _ in range(_CONFLICT_RETRIES):
+            state = await self.load(series_id)
+            if command_id in state.commands:
+                return state
+            if state.closed is not None:
+                raise SeriesRefused(f"series {series_id} is closed already")
+            seed = None
+            if state.opened.mode is GameMode.ONLINE:
+                seed = (await self.seeds.seed_of(seed_key(series_id))).hex()
+            closed = SeriesClosed(closed_by=closed_by, reason=reason, seed=seed)
+            try:
+                await self._append(series_id, [closed], state.version, command_id, closed_by)
+            except _Moved:
+                continue
+            return await self.load(series_id)
+        raise SeriesRefused(f"series {series_id} kept changing meanwhile: ask again")
 
     async def _create_next(
         self, state: SeriesState, last: GameSession, plan: LegacyPlan, command_id: str
@@ -522,24 +710,48 @@ class SeriesService:
         return SeriesGameLinked(number=number, game_id=game_id, previous_game_id=previous)
 
     async def _append(
-        self, series_id: str, events: Sequence[SeriesEvent], expected: int, command_id: str, actor: str
+        self,
+        series_id: str,
+        events: Sequence[SeriesEvent],
+        expected: int,
+        command_id: str,
+        actor: str,
+        *,
+        first: int = 0,
     ) -> None:
+        """Append ``events`` at ``expected``; ``_Moved`` if the stream moved on (``ConcurrencyError``
+        for an open). ``first``: the number of this command's events appended before these."""
         metadata = EventMetadata(actor=actor, command_id=command_id)
         new = [
             SERIES_MAPPER.to_new_event(
                 e, event_id=uuid.uuid5(_SERIES_EVENT_IDS, f"{series_id}/{command_id}/{i}"), metadata=metadata
             )
-            for i, e in enumerate(events)
+            for i, e in enumerate(events, start=first)
         ]
         try:
             await self.store.append(
                 series_stream(series_id), new, expected_version=NO_STREAM if expected == 0 else expected
             )
         except ConcurrencyError:
-            raise SeriesRefused(f"series {series_id} changed meanwhile: ask again") from None
+            if expected == 0:
+                raise  # an open: ``open`` answers it
+            raise _Moved from None
+
+
+class _Moved(Exception):
+    """The series stream moved on since the series was loaded: load, check and write again."""
 
 
 _SERIES_EVENT_IDS = uuid.UUID(hashlib.sha256(b"bang-league series events").hexdigest()[:32])
+_INDEX_METADATA = EventMetadata(actor="series-index")
+
+
+def _index_event(club_id: str, event: SeriesEvent) -> object:
+    """An index event with an id of its own content (the same entry again is the same event)."""
+    key = event.series_id if isinstance(event, SeriesListed) else "started"
+    metadata = msgspec.structs.replace(_INDEX_METADATA, command_id=f"index/{key}")
+    event_id = uuid.uuid5(_SERIES_EVENT_IDS, f"index/{club_id}/{key}")
+    return SERIES_MAPPER.to_new_event(event, event_id=event_id, metadata=metadata)
 
 
 def _draw_public(seed: bytes, number: int, plan: LegacyPlan) -> LegacyPlan:
@@ -550,18 +762,23 @@ def _draw_public(seed: bytes, number: int, plan: LegacyPlan) -> LegacyPlan:
 
 
 __all__ = [
+    "INDEX_EVENTS",
     "SERIES_EVENTS",
     "SERIES_MAPPER",
     "NewSeries",
     "SeriesClosed",
     "SeriesDecisionRecorded",
     "SeriesGameLinked",
+    "SeriesIndexStarted",
+    "SeriesListed",
     "SeriesNotFound",
     "SeriesOpened",
+    "SeriesPage",
     "SeriesRefused",
     "SeriesService",
     "SeriesState",
     "SeriesView",
+    "club_index_stream",
     "draw_while_asked",
     "legacy_derivation",
     "series_stream",

@@ -19,7 +19,14 @@ from litestar.params import JSONBody, Parameter
 from services.clubs.errors import RoleRequired
 from services.clubs.roles import Role as ClubRole
 from services.game.application.lifecycle import GameMode
-from services.game.application.series import NewSeries, SeriesRefused, SeriesService, SeriesState, SeriesView
+from services.game.application.series import (
+    MAX_PAGE,
+    NewSeries,
+    SeriesRefused,
+    SeriesService,
+    SeriesState,
+    SeriesView,
+)
 from services.game.application.service import TableSeat
 from services.game.audit.series import SeriesAudit, audit_series
 from services.game.edge.bounds import CommandId, Identifier, Name
@@ -107,6 +114,8 @@ class CloseSeriesRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
 class SeriesList(msgspec.Struct, frozen=True, kw_only=True):
     club_id: str
     series: list[SeriesView]
+    next_offset: int | None = None
+    """The ``offset`` of the next page (None: the last page)."""
 
 
 def series_service(gateway: GameGateway) -> SeriesService:
@@ -217,9 +226,15 @@ class SeriesController(Controller):
         self,
         gateway: GameGateway,
         club: Annotated[str, Parameter(query="club", min_length=1, max_length=100)],
+        limit: Annotated[int, Parameter(query="limit", ge=1, le=MAX_PAGE)] = 20,
+        offset: Annotated[int, Parameter(query="offset", ge=0)] = 0,
     ) -> SeriesList:
+        """A page of the club's series, in the order they were opened (``next_offset`` for the next
+        page); read from the club's own index, never from every series."""
         service = series_service(gateway)
-        return SeriesList(club_id=club, series=[await service.view(s) for s in await service.list_for(club)])
+        page = await service.list_page(club, limit=limit, offset=offset)
+        views = [await service.view(s) for s in page.items]
+        return SeriesList(club_id=club, series=views, next_offset=page.next_offset)
 
     @get("/{series_id:str}", operation_id="getSeries", summary="A series: games, decisions, standing")
     async def get_series(self, series_id: str, gateway: GameGateway) -> SeriesView:

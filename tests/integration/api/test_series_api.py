@@ -115,7 +115,9 @@ async def test_a_series_is_opened_decided_linked_listed_closed_and_audited_over_
     problem(odd, 422, "invalid-game")
 
     listed = (await client.get("/series", params={"club": club_a})).json()
-    assert [s["series_id"] for s in listed["series"]] == ["legacy-1"]
+    assert [s["series_id"] for s in listed["series"]] == ["legacy-1"] and listed["next_offset"] is None
+    paged = (await client.get("/series", params={"club": club_a, "limit": 1, "offset": 1})).json()
+    assert paged["series"] == [] and paged["next_offset"] is None
     assert (await client.get("/series", params={"club": club_b})).json()["series"] == []
 
     await play_to_end(games, "legacy-1.g2", 12)

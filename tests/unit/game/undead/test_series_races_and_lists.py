@@ -1,0 +1,274 @@
+"""A UA5 series under concurrent writes and a club's list of series (in-memory store).
+
+- Writes race on the series stream's version: two decisions loaded at the same version are
+  both recorded (the later one loaded and checked again), or the later one is refused in words
+  when the first made it illegal; when both would complete the next game's setup, one game is
+  created, from the recorded entry, and linked: nothing half-written.
+- A club's list reads the club's index stream (``seriesclub-<club>``) and the page's series,
+  never the whole ``series`` category (except once, to start a club's index with the series
+  opened before it existed), page by page in the order the series were opened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+
+from event_store import MemoryEventStore
+from services.game.application.codec import GAME_MAPPER
+from services.game.application.lifecycle import GameMode
+from services.game.application.series import (
+    SERIES_MAPPER,
+    NewSeries,
+    SeriesClosed,
+    SeriesDecisionRecorded,
+    SeriesGameLinked,
+    SeriesOpened,
+    SeriesRefused,
+    SeriesService,
+    SeriesState,
+    _draw_public,
+    club_index_stream,
+    series_stream,
+)
+from services.game.application.service import GameService, Member
+from services.game.fairness.memory_vault import MemorySeedVault
+from services.game.rules.dice.undead.legacy import (
+    Ask,
+    ChooseCharacter,
+    KeepCharacter,
+    LegacyEntry,
+    NextSheriff,
+)
+from services.game.rules.dice.vocabulary import CharacterId, PlayerId
+from services.game.rules.ruleset import ruleset_of
+from tests.unit.game.undead.test_series_service import play_to_end
+
+MEMBERS = tuple(Member(member_id=f"m{i}", name=f"P{i}") for i in range(1, 6))
+
+
+class RacingStore(MemoryEventStore):
+    """The in-memory store, with hooks to make two writers meet: ``gate`` holds the next
+    ``gate_count`` reads of a series stream until they have all arrived (so they load the same
+    version); ``hold_close`` keeps a close's append until a decision has been appended."""
+
+    def __init__(self) -> None:
+        super().__init__(mapper=GAME_MAPPER)
+        self.gate: asyncio.Barrier | None = None
+        self.gate_count = 0
+        self.decided = asyncio.Event()
+        self.hold_close = False
+        self.reads: list[str] = []
+        self.category_reads = 0
+
+    async def read_stream(self, stream: str, from_version: int = 1, limit: int | None = None) -> Any:
+        self.reads.append(stream)
+        events = await super().read_stream(stream, from_version, limit)
+        if self.gate is not None and self.gate_count and stream.startswith("series-"):
+            self.gate_count -= 1
+            await self.gate.wait()
+        return events
+
+    async def read_category(self, category: str, after_position: int = 0, limit: int = 500) -> Any:
+        if after_position == 0:  # a scan of the category starts
+            self.category_reads += 1
+        return await super().read_category(category, after_position, limit)
+
+    async def append(self, stream: str, events: Any, **kwargs: Any) -> Any:
+        closing = any(getattr(e, "type", None) == "SeriesClosed" for e in events)
+        if closing and self.hold_close:
+            await self.decided.wait()
+        result = await super().append(stream, events, **kwargs)
+        if any(getattr(e, "type", None) == "SeriesDecisionRecorded" for e in events):
+            self.decided.set()
+        return result
+
+    def meet(self, writers: int) -> None:
+        """The next ``writers`` loads of a series meet before any goes on."""
+        self.gate = asyncio.Barrier(writers)
+        self.gate_count = writers
+
+
+Services = tuple[RacingStore, GameService, SeriesService]
+
+
+async def _series(series_id: str = "s1", club_id: str = "club-1") -> Services:
+    store = RacingStore()
+    vault = MemorySeedVault()
+    games = GameService(store, vault)  # type: ignore[arg-type]
+    series = SeriesService(store, games, vault)  # type: ignore[arg-type]
+    await series.open(_online(series_id, club_id), opened_by="organiser-1", command_id=f"open-{series_id}")
+    return store, games, series
+
+
+def _online(series_id: str, club_id: str) -> NewSeries:
+    online, ruleset = GameMode.ONLINE, ruleset_of(["UA5"])
+    return NewSeries(series_id=series_id, club_id=club_id, mode=online, ruleset=ruleset, members=MEMBERS)
+
+
+def _answers(ask: Ask, seat: str, among: list[str]) -> list[LegacyEntry]:
+    """Every answer to the question, in a fixed order."""
+    player = PlayerId(seat)
+    if ask is Ask.NEXT_SHERIFF:
+        return [NextSheriff(player=player, sheriff=PlayerId(p)) for p in among]
+    if ask is Ask.KEEP_CHARACTER:
+        return [KeepCharacter(player=player, keep=True), KeepCharacter(player=player, keep=False)]
+    return [ChooseCharacter(player=player, character=CharacterId(c)) for c in among]
+
+
+async def _completes(series: SeriesService, state: SeriesState, entry: LegacyEntry) -> bool:
+    """Whether ``entry`` completes the next game's setup (online: the roles are the server's)."""
+    plan, _ = await series.plan(state)
+    assert plan is not None
+    after = plan.enter(entry)
+    seed = await series.seeds.seed_of(f"series/{state.series_id}")
+    after = _draw_public(seed, state.next_number, after)
+    return after.asked is None or after.asked.ask is Ask.ROLES_DRAW
+
+
+async def _stored(store: RacingStore, series_id: str) -> list[Any]:
+    records = await MemoryEventStore.read_stream(store, series_stream(series_id))
+    return [SERIES_MAPPER.to_domain(r) for r in records]
+
+
+async def test_a_decision_and_a_close_at_once_are_both_recorded() -> None:
+    store, games, series = await _series()
+    await play_to_end(games, "s1.g1", 1)
+    state = await series.load("s1")
+    view = await series.view(state)
+    asked = view.asked
+    assert asked is not None
+    entry = _answers(Ask(asked["ask"]), asked["seat"], asked["among"])[0]
+    store.meet(2)
+    store.hold_close = True  # the close loaded the same version, and appends after the decision
+    _, closed = await asyncio.gather(
+        series.decide("s1", entry, member_id=asked["member_id"], scorekeeper=False, command_id="d0"),
+        series.close("s1", closed_by="organiser-1", reason="late", command_id="close"),
+    )
+    stored = await _stored(store, "s1")
+    kinds = [type(e) for e in stored]
+    assert SeriesDecisionRecorded in kinds and kinds[-1] is SeriesClosed  # the close after the decision
+    assert any(isinstance(e, SeriesDecisionRecorded) and e.entry == entry for e in stored)
+    assert closed.closed is not None and closed.version == len(stored)
+    assert "d0" in closed.commands and "close" in closed.commands
+
+
+async def test_two_answers_to_one_question_at_once_the_second_is_refused_in_words() -> None:
+    store, games, series = await _series()
+    await play_to_end(games, "s1.g1", 2)
+    state = await series.load("s1")
+    asked = (await series.view(state)).asked
+    assert asked is not None
+    first, second = _answers(Ask(asked["ask"]), asked["seat"], asked["among"])[:2]
+    before = len(await _stored(store, "s1"))
+    store.meet(2)
+    results = await asyncio.gather(
+        series.decide("s1", first, member_id=asked["member_id"], scorekeeper=False, command_id="a"),
+        series.decide("s1", second, member_id=asked["member_id"], scorekeeper=False, command_id="b"),
+        return_exceptions=True,
+    )
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(refused) == 1 and isinstance(refused[0], SeriesRefused), results
+    # refused for what the first answer changed (the next question), not for the race itself
+    assert "meanwhile" not in str(refused[0]) and str(refused[0])
+    after = await _stored(store, "s1")
+    answered = [e for e in after[before:] if isinstance(e, SeriesDecisionRecorded) and e.by != "series-seed"]
+    assert len(answered) == 1 and answered[0].entry in (first, second)  # one of them, once
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+async def test_two_entries_completing_the_setup_at_once_make_one_game_of_the_recorded_one(seed: int) -> None:
+    store, games, series = await _series()
+    await play_to_end(games, "s1.g1", seed)
+    rng = random.Random(seed)
+    state = await series.load("s1")
+    for n in range(40):  # answer until the question whose answers each complete the setup
+        asked = (await series.view(state)).asked
+        assert asked is not None
+        answers = _answers(Ask(asked["ask"]), asked["seat"], asked["among"])
+        completing = [a for a in answers if await _completes(series, state, a)]
+        if len(completing) >= 2:
+            break
+        entry = rng.choice(answers)
+        member = asked["member_id"]
+        state = await series.decide("s1", entry, member_id=member, scorekeeper=False, command_id=f"d{n}")
+        if len(state.games) == 2:
+            pytest.skip("this seed's last question had a single completing answer")
+    else:
+        raise AssertionError("no last question")
+    store.meet(2)
+    results = await asyncio.gather(
+        series.decide("s1", completing[0], member_id=asked["member_id"], scorekeeper=False, command_id="x"),
+        series.decide("s1", completing[1], member_id=asked["member_id"], scorekeeper=False, command_id="y"),
+        return_exceptions=True,
+    )
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(refused) == 1 and isinstance(refused[0], SeriesRefused), results
+    stored = await _stored(store, "s1")
+    links = [e for e in stored if isinstance(e, SeriesGameLinked)]
+    assert [link.game_id for link in links] == ["s1.g1", "s1.g2"]
+    recorded = [e.entry for e in stored if isinstance(e, SeriesDecisionRecorded)]
+    winner = completing[0] if completing[0] in recorded else completing[1]
+    assert (completing[1] if winner == completing[0] else completing[0]) not in recorded
+    # the second game is the recorded entry's: the plan of the stored entries sets it up again
+    state = await series.load("s1")
+    for n in (3, 4):  # no other game was made (from the refused entry)
+        assert await store.stream_version(f"game-s1.g{n}") == 0
+    second = await games.load("s1.g2")
+    assert second.game is not None
+
+
+async def test_a_clubs_list_is_paged_and_reads_only_its_own_series() -> None:
+    store, _, series = await _series("a1", "club-a")
+    for series_id, club in (("b1", "club-b"), ("a2", "club-a"), ("a3", "club-a")):
+        await series.open(_online(series_id, club), opened_by="organiser-1", command_id=f"open-{series_id}")
+    scans = store.category_reads
+    store.reads.clear()
+    page = await series.list_page("club-a", limit=2)
+    assert [s.series_id for s in page.items] == ["a1", "a2"] and page.next_offset == 2
+    rest = await series.list_page("club-a", limit=2, offset=2)
+    assert [s.series_id for s in rest.items] == ["a3"] and rest.next_offset is None
+    assert [s.series_id for s in await series.list_for("club-b")] == ["b1"]
+    assert await series.list_for("club-c") == []  # a club without a series: an empty index
+    assert store.category_reads == scans + 1  # club-c's index started once, by one scan
+    assert await series.list_for("club-c") == [] and store.category_reads == scans + 1
+    club_a_reads = store.reads[: store.reads.index("seriesclub-club-b")]
+    assert set(club_a_reads) == {"seriesclub-club-a", "series-a1", "series-a2", "series-a3"}
+    with pytest.raises(SeriesRefused, match="a page holds 1 to 100 series"):
+        await series.list_page("club-a", limit=0)
+
+
+def _opened_before(series_id: str, club_id: str) -> Any:
+    """A series' first event as stored before club indexes existed (its stream alone)."""
+    opened = SeriesOpened(
+        series_id=series_id,
+        club_id=club_id,
+        opened_by="organiser-1",
+        mode=GameMode.TABLE,
+        members=(),
+        ruleset=ruleset_of(["UA5"]),
+    )
+    return SERIES_MAPPER.to_new_event(opened)
+
+
+async def test_series_opened_before_the_index_are_found_once_and_listed_first() -> None:
+    store = RacingStore()
+    vault = MemorySeedVault()
+    games = GameService(store, vault)  # type: ignore[arg-type]
+    series = SeriesService(store, games, vault)  # type: ignore[arg-type]
+    for series_id, club in (("old0", "club-a"), ("oldb", "club-b"), ("old1", "club-a")):
+        await store.append(series_stream(series_id), [_opened_before(series_id, club)], expected_version=0)
+    # the club's next series starts its index: one scan finds the two it had, then the new one
+    await series.open(_online("new2", "club-a"), opened_by="organiser-1", command_id="open-new2")
+    assert store.category_reads == 1
+    assert [s.series_id for s in await series.list_for("club-a")] == ["old0", "old1", "new2"]
+    # a club with old series only: its first listing scans once, the next ones read its index
+    assert [s.series_id for s in await series.list_for("club-b")] == ["oldb"]
+    assert [s.series_id for s in await series.list_for("club-b")] == ["oldb"]
+    assert store.category_reads == 2
+    index = await MemoryEventStore.read_stream(store, club_index_stream("club-b"))
+    assert [r.type for r in index] == ["SeriesIndexStarted", "SeriesListed"]
+    assert index[0].data["found"] == 1
