@@ -151,6 +151,12 @@ async def test_a_cards_league_refuses_a_dice_game_and_sheets_of_unscheduled_tabl
     refused = await client.post(f"{ROUND}/tables/1/game", json=dice, headers=c.organiser.auth)
     assert refused.status_code == 422, refused.text
     assert "plays cards" in refused.json()["detail"]
+    # an online game of a card league is a card game, created at once with the seated members
+    online = await post(client, f"{ROUND}/tables/1/game", c.organiser, {"mode": "online"})
+    assert online["game_created"]
+    game = (await client.get(f"/games/{online['game_id']}", headers=c.organiser.auth)).json()
+    assert game["ruleset"]["text"] == "cards", game
+    before = await writes(app)
     table = seated["tables"][1]
     sheet = law_win([m["member_id"] for m in table["members"]], table["sheriff"]["member_id"])
     refused = await client.post(f"{ROUND}/tables/2/result-sheet", json=sheet, headers=c.organiser.auth)
