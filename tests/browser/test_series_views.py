@@ -21,6 +21,7 @@ from tests.browser.conftest import Person, person_page, screenshot, sign_in
 
 People = Callable[[str, str], Awaitable[Person]]
 HTTP_TIMEOUT = 30.0
+PHONE = {"width": 390, "height": 844}
 
 
 async def _post(client: httpx.AsyncClient, path: str, who: Person, body: dict[str, Any]) -> dict[str, Any]:
@@ -185,6 +186,12 @@ async def test_a_series_is_opened_played_and_decided_in_the_browser(
         await expect(series_page).to_have_attribute("data-status", "closed")
         await expect(own.get_by_test_id("series-seed")).to_be_visible()
         await expect(own.get_by_test_id("series-audit")).to_have_attribute("data-clean", "true")
+        # and it fits a phone's width (a wide table scrolls inside itself, the page does not)
+        await own.set_viewport_size(PHONE)
+        width = await own.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        await screenshot(own, "series-page-phone")
+        assert width[0] <= width[1], width
+        await own.set_viewport_size({"width": 1280, "height": 900})
 
         await own.goto(f"/#/club/{club}")
         listed = own.locator(f"[data-testid=club-series] tr[data-series='{series_id}']")

@@ -16,6 +16,7 @@ import { decisionControls, questionText } from "./decide.js";
 
 const enc = encodeURIComponent;
 const FOLLOW_MS = 2_500;
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 const HOW = {
   dealt: () => "dealt",
@@ -151,7 +152,7 @@ function auditSection(series, signal) {
         "div",
         { class: `notice ${audit.clean ? "done" : "error"}`, "data-testid": "series-audit", "data-clean": audit.clean ? "true" : "false" },
         h("p", null, h("strong", null, audit.clean ? "Clean. " : "Not clean. "), audit.verdict),
-        h("p", { class: "muted" }, `${audit.games.length} games audited, ${audit.links_checked} links checked, ${audit.draws_rederived} draws re-derived from the seed.`),
+        h("p", { class: "muted" }, `${plural(audit.games.length, "game")} audited, ${plural(audit.links_checked, "link")} checked, ${plural(audit.draws_rederived, "draw")} re-derived from the seed.`),
       ),
     signal,
   );
