@@ -59,6 +59,8 @@ from services.game.records import (
     record_to_object,
     replay_record,
 )
+from services.game.records.cards.model import CardOptions, DeckSource
+from services.game.records.cards.writer import card_record_from_events, card_record_to_object
 from services.game.records.writer import record_from_events
 from services.game.rules.dice import Decision, GameCommand
 from services.game.rules.ruleset import GameType
@@ -478,6 +480,8 @@ class GameGateway:
                 "hidden from you; a record names every card drawn, so it is exported once the game has ended"
             )
         online = session.mode is GameMode.ONLINE
+        if session.created.ruleset.game_type is GameType.CARDS:
+            return _card_record(session, visible, online)
         record = record_from_events(
             session.game.events,
             options=RecordOptions(
@@ -559,6 +563,23 @@ class GameGateway:
         state["take_back"] = take_back_offer(session) if table else None
         state["deadline"] = _deadline(session)
         return state
+
+
+def _card_record(session: GameSession, visible: dict[str, Any], online: bool) -> dict[str, Any]:
+    """A card game's record (``bang-cards-record``): the setup, every shuffle and every input."""
+    assert session.game is not None
+    fairness = session.created.derivations
+    card_record = card_record_from_events(
+        session.game.events,
+        options=CardOptions(
+            deck=DeckSource.SEEDED if online else DeckSource.TABLE,
+            seed_commitment=visible["seed_commitment"],
+            seed=visible["seed"],
+            fairness=None if fairness is None else msgspec.to_builtins(fairness),
+        ),
+        meta=RecordMeta(game_id=session.game_id),
+    )
+    return card_record_to_object(card_record)
 
 
 def _grants(account: AccountPrincipal) -> list[Grant]:

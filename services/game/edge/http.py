@@ -123,10 +123,14 @@ class RulesetIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
 
     game_type: ModuleWord = "dice"
     modules: Annotated[list[ModuleWord], msgspec.Meta(max_length=16)] = []
+    options: Annotated[list[ModuleWord], msgspec.Meta(max_length=4)] = []
+    """The card game's options (``["eight_players"]``: 8 players with two Renegades)."""
 
     def to_ruleset(self) -> Ruleset:
+        if self.options and self.game_type != GameType.CARDS.value:
+            raise InvalidRuleset(f"the {self.game_type} game has no options (only modules)")
         try:
-            return ruleset_of(self.modules, self.game_type)
+            return ruleset_of([*self.modules, *self.options], self.game_type)
         except RulesetError as error:
             raise InvalidRuleset(str(error)) from None
 

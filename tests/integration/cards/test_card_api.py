@@ -1,0 +1,177 @@
+"""The card game online, over the HTTP API: created with ruleset ``cards``, played by its seats
+with their own tokens from the options their own state lists, the server shuffling and picking
+at random; refusals name why and store nothing; the finished game audits clean and exports its
+record. Non-interference through every channel: ``test_card_non_interference.py``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+import pytest
+from litestar import Litestar
+
+from tests.integration.api.bots import bearer, play_to_the_end, player_tokens
+from tests.integration.api.test_errors import problem
+
+MEMBERS = [{"member_id": f"m{i}", "name": f"Player {i}"} for i in range(1, 9)]
+
+
+async def create_cards(
+    client: httpx.AsyncClient, token: str, game_id: str, players: int = 4, options: list[str] | None = None
+) -> httpx.Response:
+    ruleset: dict[str, Any] = {"game_type": "cards"}
+    if options is not None:
+        ruleset["options"] = options
+    return await client.post(
+        "/games",
+        json={
+            "command_id": f"create-{game_id}",
+            "mode": "online",
+            "player_count": players,
+            "members": MEMBERS[:players],
+            "game_id": game_id,
+            "ruleset": ruleset,
+        },
+        headers=bearer(token),
+    )
+
+
+async def test_a_four_player_card_game_played_over_http_to_its_end_audits_clean(
+    app: Litestar, client: httpx.AsyncClient, organiser_token: str
+) -> None:
+    created = await create_cards(client, organiser_token, "cards-1")
+    assert created.status_code == 201, created.text
+    state = created.json()["state"]
+    assert state["game_type"] == "cards" and state["ruleset"]["text"] == "cards"
+    assert state["fairness"] == "deal-1 dice-1 shuffles-1"
+    assert state["status"] == "ongoing" and state["deck"] == 80 - sum(
+        p["hand_count"] for p in state["players"]
+    )
+    assert all(p["hand"] is None for p in state["players"])  # the organiser sees no hand
+    tokens = await player_tokens(app, created.json())
+    bodies: list[tuple[str, str]] = []
+    end = await play_to_the_end(client, "cards-1", tokens, random.Random(7), bodies)
+    assert end["status"] == "ended" and end["result"]["winner"] in ("law", "outlaws", "renegade")
+    assert end["seed"] is not None and all(p["role"] is not None for p in end["players"])
+    # while it went on, a seat's own state showed its own hand and nobody else's
+    seat_of = {p["member_id"]: p["id"] for p in state["players"]}
+    for viewer, body in bodies:
+        view = httpx.Response(200, text=body).json()
+        view = view.get("state", view)
+        for p in view["players"]:
+            assert (p["hand"] is not None) == (p["id"] == seat_of[viewer]), (viewer, p["id"])
+    audit = (await client.get("/games/cards-1/audit")).json()
+    assert audit["clean"], audit["verdict"]
+    rolls = next(c for c in audit["checks"] if c["name"] == "rolls")["detail"]
+    assert "re-derived from the seed (shuffles-1): every card matches" in rolls
+    record = await client.get("/games/cards-1/record")
+    assert record.status_code == 200, record.text
+    assert record.json()["format"] == "bang-cards-record" and len(record.json()["deck"]) == 80
+    events = (await client.get("/games/cards-1/events", params={"limit": 1000})).json()
+    assert {e["type"] for e in events} >= {
+        "GameCreated",
+        "cards.GameStarted",
+        "cards.GameEnded",
+        "SeedRevealed",
+    }
+    # once it is over everything is public: the first deck's order too
+    shuffled = next(e for e in events if e["type"] == "cards.DeckShuffled")
+    assert None not in shuffled["data"]["order"]
+
+
+async def test_refusals_name_why_and_store_nothing(
+    app: Litestar, client: httpx.AsyncClient, organiser_token: str
+) -> None:
+    created = await create_cards(client, organiser_token, "cards-2", players=5)
+    assert created.status_code == 201, created.text
+    tokens = await player_tokens(app, created.json())
+    state = created.json()["state"]
+    version = state["version"]
+    awaited = state["awaiting"]["player"]
+    member_of = {p["id"]: p["member_id"] for p in state["players"]}
+    other = next(seat for seat in member_of if seat != awaited)
+    mine = (await client.get("/games/cards-2", headers=bearer(tokens[member_of[awaited]]))).json()
+    assert mine["legal_commands"] and all(c.startswith(f"{awaited} ") for c in mine["legal_commands"])
+    hand = next(p for p in mine["players"] if p["id"] == awaited)["hand_ids"]
+    missing = next(c for c in range(1, 81) if c not in hand)
+
+    async def refused(command: object, token: str | None, status: int, slug: str) -> dict[str, Any]:
+        response = await client.post(
+            "/games/cards-2/commands",
+            json={"command": command, "command_id": f"x-{len(seen)}"},
+            headers=bearer(token) if token else {},
+        )
+        seen.append(response)
+        body = problem(response, status, slug)
+        after = (await client.get("/games/cards-2")).json()
+        assert after["version"] == version, "a refused command stored something"
+        return body
+
+    seen: list[httpx.Response] = []
+    # another seat's player cannot act for the awaited seat
+    body = await refused(f"{awaited} end", tokens[member_of[other]], 403, "forbidden")
+    assert body["detail"] == f"{member_of[other]} plays seat {other} and cannot act for {awaited}"
+    # an organiser does not play an online game; nobody without a token does
+    await refused(f"{awaited} end", organiser_token, 403, "forbidden")
+    problem(
+        await client.post(
+            "/games/cards-2/commands", json={"command": f"{awaited} end", "command_id": "anon"}
+        ),
+        401,
+        "unauthenticated",
+    )
+    # the server shuffles; a player may not
+    body = await refused("table shuffle unknown", tokens[member_of[awaited]], 403, "forbidden")
+    assert body["detail"] == "the server shuffles the deck in online games"
+    # a card not in the hand: the rules' words
+    body = await refused(f"{awaited} play {missing}", tokens[member_of[awaited]], 422, "illegal-command")
+    assert "hand" in body["detail"], body
+    # not his decision now
+    body = await refused(f"{other} end", tokens[member_of[other]], 409, "not-awaited")
+    # unreadable, and a dice command in a card game
+    await refused(f"{awaited} fly", tokens[member_of[awaited]], 422, "malformed-command")
+    await refused(
+        {"type": "Reroll", "player": awaited, "dice": [0]},
+        tokens[member_of[awaited]],
+        422,
+        "malformed-command",
+    )
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "why"),
+    [
+        (
+            8,
+            None,
+            "8 players play the card game with two Renegades: name the option "
+            "(ruleset 'cards eight_players')",
+        ),
+        (7, ["eight_players"], "the option eight_players is for 8 players, not 7"),
+        (3, None, "BANG! (the card game) is for 4 to 7 players (8 with eight_players), not 3"),
+        (
+            5,
+            ["two_sheriffs"],
+            "the card game has no module or option 'two_sheriffs' (options: eight_players)",
+        ),
+    ],
+)
+async def test_a_card_game_the_rules_refuse_is_a_422_naming_why(
+    client: httpx.AsyncClient, organiser_token: str, players: int, options: list[str] | None, why: str
+) -> None:
+    response = await create_cards(client, organiser_token, "refused", players=players, options=options)
+    assert problem(response, 422, "invalid-ruleset")["detail"].endswith(why)
+    problem(await client.get("/games/refused"), 404, "game-not-found")
+
+
+async def test_eight_players_with_two_renegades_is_a_recorded_option(
+    client: httpx.AsyncClient, organiser_token: str
+) -> None:
+    response = await create_cards(client, organiser_token, "cards-8", players=8, options=["eight_players"])
+    assert response.status_code == 201, response.text
+    state = response.json()["state"]
+    assert state["ruleset"]["text"] == "cards eight_players" and len(state["players"]) == 8
+    first = (await client.get("/games/cards-8/events", params={"limit": 1})).json()[0]
+    assert first["data"]["ruleset"]["options"] == ["eight_players"]
