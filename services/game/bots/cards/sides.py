@@ -52,8 +52,8 @@ def enemy_scores(view: SeatView) -> dict[PlayerId, float]:
     cached = view.cache.get("enemy_scores")
     if isinstance(cached, dict):
         return cached
-    # the scores change only with the viewer, the hostile acts and who is alive
-    key = (view.me.id, view.knowledge.facts, view.alive_key())
+    # the scores change only with the viewer, the hostile acts, who is alive and the Sheriff's life
+    key = (view.me.id, view.knowledge.facts, view.alive_key(), view.sheriff().life)
     known = view.knowledge.memo.get(key)
     if isinstance(known, dict):
         view.cache["enemy_scores"] = known
@@ -80,12 +80,22 @@ def enemy_scores(view: SeatView) -> dict[PlayerId, float]:
         if role is Role.OUTLAW:
             share = (left[Role.DEPUTY] + left[Role.RENEGADE]) / hidden
             scores[p.id] = share - _CAUTIOUS_BAR - evidence + back
+        elif role is Role.RENEGADE and law_ahead(view):
+            # keep the sides even: thin the Law (the Deputies, never the Sheriff)
+            scores[p.id] = left[Role.DEPUTY] / hidden - _CAUTIOUS_BAR - evidence + back
         elif role is Role.RENEGADE:
             scores[p.id] = left[Role.OUTLAW] / hidden - _CAUTIOUS_BAR + evidence + back
         else:
             scores[p.id] = 1.0 - left[Role.DEPUTY] / hidden - _PRIOR_BAR + evidence + back
     view.cache["enemy_scores"] = view.knowledge.memo[key] = scores
     return scores
+
+
+def law_ahead(view: SeatView) -> bool:
+    """The Law is not in danger: the Sheriff at 3 life or more and at least as many guns on his
+    side as the Outlaws have (a Renegade then keeps the balance by thinning the Law)."""
+    left = view.roles_left()
+    return view.sheriff().life >= 3 and 1 + left[Role.DEPUTY] >= left[Role.OUTLAW]
 
 
 def protects_sheriff(view: SeatView) -> bool:

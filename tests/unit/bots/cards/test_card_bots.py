@@ -305,3 +305,15 @@ def test_a_heuristic_game_is_reproduced_by_its_seed_each_answer_legal_when_given
         assert command in LegalCommands(replay.state)
         replay.play(command)
     assert replay.events == game.events
+
+
+def test_the_renegade_thins_the_law_while_it_is_ahead_and_helps_it_when_the_sheriff_is_low() -> None:
+    bang = _ids(CardName.BANG)[0]
+    knowledge = Knowledge()
+    knowledge.note(P[1], P[0])  # p2 shot the Sheriff: an Outlaw
+    knowledge.note(P[3], P[1])  # p4 shot p2 twice: the Law, by what everybody saw
+    knowledge.note(P[3], P[1])
+    strong = _at_play(P[4], (bang,))
+    assert _choice(strong, knowledge) == cmd.PlayCard(player=P[4], card=bang, target=P[3])
+    low = _at_play(P[4], (bang,), p1=2)
+    assert _choice(low, knowledge) == cmd.PlayCard(player=P[4], card=bang, target=P[1])
