@@ -312,19 +312,11 @@ class SeriesQuery:
         if not 1 <= first <= MAX_SERIES_PAGE:
             raise InvalidArgument("first", f"1 to {MAX_SERIES_PAGE}")
         service = series_service(_gateway(info))
-        found = await service.list_for(club_id)
-        start = 0
-        if after is not None:
-            last = _after(after)
-            ids = [s.series_id for s in found]
-            if last not in ids:
-                raise InvalidArgument("after", "an `endCursor` of an earlier page of this club's series")
-            start = ids.index(last) + 1
-        page = found[start : start + first]
+        page = await service.list_page(club_id, limit=first, after=None if after is None else _after(after))
         return SeriesPage(
-            series=[await series_of(service, s) for s in page],
-            end_cursor=_cursor(page[-1].series_id) if page else None,
-            has_next_page=start + first < len(found),
+            series=[await series_of(service, s) for s in page.items],
+            end_cursor=_cursor(page.items[-1].series_id) if page.items else None,
+            has_next_page=page.next_offset is not None,
         )
 
 
