@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import math
 import random
+from datetime import timedelta
 
 from event_store import PostgresEventStore
-from services.game.application.lifecycle import GameMode
+from services.game.application.lifecycle import DecisionTimedOut, GameMode, GameOptions
 from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame
 from services.game.application.session import GameStatus
 from services.game.audit import audit_game
@@ -133,3 +134,37 @@ async def test_a_tampered_random_pick_is_named_by_the_seed(
         f"FAILED event {pick.version}: {pick.data['player']} took {card_of(forged).text} at random from "
         f"{pick.data['from_player']}'s hand, but the seed gives {card_of(pick.data['card']).text} (shuffles-1"
     ), rolls
+
+
+async def test_a_card_seat_whose_time_is_up_gets_its_default_and_the_game_audits_clean_so_far(
+    game_service: GameService, game_store: PostgresEventStore
+) -> None:
+    session = await game_service.create_game(
+        NewGame(
+            mode=GameMode.ONLINE,
+            player_count=4,
+            members=MEMBERS[:4],
+            ruleset=parse_ruleset("cards"),
+            options=GameOptions(decision_timeout_seconds=30),
+        ),
+        command_id="create-timeouts",
+        actor=ORGANISER,
+    )
+    game_id = session.game_id
+    applied: list[str] = []
+    for _ in range(12):
+        session = await game_service.load(game_id)
+        assert session.game is not None and session.last_event_at is not None
+        question = session.engine.question(session.game)
+        assert question is not None and not question.random
+        early = await game_service.apply_timeout(game_id, session.last_event_at + timedelta(seconds=29))
+        assert early is None
+        outcome = await game_service.apply_timeout(game_id, session.last_event_at + timedelta(seconds=31))
+        assert outcome is not None
+        timed_out = outcome.events[0]
+        assert isinstance(timed_out, DecisionTimedOut) and timed_out.player == question.player
+        applied.append(timed_out.applied)
+    assert any(a.endswith(" end") for a in applied), applied  # phase 2's default: end the play
+    report = await audit_game(game_store, game_id)
+    assert report.clean, report.verdict
+    assert "so far" in report.verdict
