@@ -11,6 +11,8 @@ import httpx
 from litestar import Litestar
 
 from services.directory.projection import directory_subscription
+from services.ratings.consumer import rebuild
+from tests.integration.clubs.test_clubs import pool_of
 from tests.integration.league_api.conftest import SEASON, Clubs, clubs, post, writes
 from tests.integration.league_api.sheets import law_win
 from tests.integration.league_api.test_standings_and_ratings import consume
@@ -134,6 +136,11 @@ async def test_a_sheet_entered_by_the_scorekeeper_counts_for_standings_and_card_
     assert all((cards[m]["rating"] > 1500) == (m in winners) for m in members)
     assert data["dice"] == [] and data["diceRating"] is None
     assert data["cardRating"] == {"games": 1, "gameType": "CARDS"}
+    # a rebuild from the first event reads the sheet again and gives the same card ratings
+    await rebuild(pool_of(app))
+    response = await client.post("/graphql", json={"query": QUERY, "variables": variables})
+    rebuilt = response.json()["data"]
+    assert rebuilt["cards"] == data["cards"] and rebuilt["dice"] == []
     shown = data["leagueTournament"]["rounds"][0]["tables"][0]
     assert shown == {
         "table": 1, "gameId": answer["game_id"], "replayable": False,
