@@ -15,7 +15,7 @@ choice be refused, the bot falls back to the question's plain default.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from services.game.bots.cards.base import split_game
 from services.game.bots.cards.sides import NEVER, enemy_scores, protects_sheriff, sheriff_fragile
@@ -76,6 +76,10 @@ _STRIP_ORDER: tuple[CardName, ...] = (
 """An enemy's cards in play worth taking or discarding, best first."""
 
 _SELF_BLUE = (N.BARREL, N.MUSTANG, N.SCOPE)
+_AIMED: frozenset[CardName] = frozenset(
+    {N.BANG, N.PANIC, N.CAT_BALOU, N.JAIL, N.GATLING, N.INDIANS, N.DUEL, *WEAPON_RANGE}
+)
+"""Cards whose use depends on who the enemies are (and Calamity Janet's Missed!, a BANG! too)."""
 
 
 class HeuristicCardBot:
@@ -278,6 +282,31 @@ def _plays(view: SeatView) -> Iterator[cmd.Command]:
     for c in cards(*_SELF_BLUE):
         if me.has_in_play(names[c]) is None:
             yield cmd.PlayCard(player=pid, card=c)
+    calamity = me.character is CharacterId.CALAMITY_JANET
+    if any(names[c] in _AIMED or (calamity and names[c] is N.MISSED) for c in hand):
+        yield from _attacks(view, cards)
+    if me.life < me.max_life and view.living_count() > 2:
+        beers = cards(N.BEER)
+        if beers and (me.life <= 1 or len(beers) > 1 or len(hand) > me.life):
+            yield cmd.PlayCard(player=pid, card=beers[0])
+    if me.life < me.max_life:
+        for c in cards(N.SALOON):
+            yield cmd.PlayCard(player=pid, card=c)
+    heal = _sid_heal(view)
+    if heal is not None and len(hand) > me.life + 1:
+        yield heal
+    for c in cards(N.GENERAL_STORE):
+        yield cmd.PlayCard(player=pid, card=c)
+    if me.life >= 4:
+        for c in cards(N.DYNAMITE):
+            yield cmd.PlayCard(player=pid, card=c)
+
+
+def _attacks(view: SeatView, cards: Callable[..., list[CardId]]) -> Iterator[cmd.Command]:
+    """Phase 2's aimed wishes: a weapon, stripping or jailing an enemy, area attacks, a Duel, a
+    BANG!; best first."""
+    pid = view.me.id
+    hand = list(view.me.hand)
     scores = enemy_scores(view)
     enemies = sorted(
         (p for p in view.others() if scores[p.id] > 0),
@@ -306,24 +335,9 @@ def _plays(view: SeatView) -> Iterator[cmd.Command]:
         for p in reachable:
             for c in shots:
                 # Calamity keeps one Missed! to dodge with
-                if names[c] is N.MISSED and len(cards(N.MISSED)) < 2:
+                if name_of(c) is N.MISSED and len(cards(N.MISSED)) < 2:
                     continue
                 yield cmd.PlayCard(player=pid, card=c, target=p.id)
-    if me.life < me.max_life and view.living_count() > 2:
-        beers = cards(N.BEER)
-        if beers and (me.life <= 1 or len(beers) > 1 or len(hand) > me.life):
-            yield cmd.PlayCard(player=pid, card=beers[0])
-    if me.life < me.max_life:
-        for c in cards(N.SALOON):
-            yield cmd.PlayCard(player=pid, card=c)
-    heal = _sid_heal(view)
-    if heal is not None and len(hand) > me.life + 1:
-        yield heal
-    for c in cards(N.GENERAL_STORE):
-        yield cmd.PlayCard(player=pid, card=c)
-    if me.life >= 4:
-        for c in cards(N.DYNAMITE):
-            yield cmd.PlayCard(player=pid, card=c)
 
 
 def _weapon(view: SeatView, hand: list[CardId], enemies: list[Seen]) -> CardId | None:
@@ -340,8 +354,9 @@ def _weapon(view: SeatView, hand: list[CardId], enemies: list[Seen]) -> CardId |
     if best is not None:
         return best
     volcanic = next((c for c in hand if name_of(c) is N.VOLCANIC), None)
-    near = any(view.distance_to(p.id) <= 1 for p in enemies)
-    if volcanic is not None and held is None and len(_shots(view)) >= 2 and near:
+    if volcanic is None or held is not None or len(_shots(view)) < 2:
+        return None
+    if any(view.distance_to(p.id) <= 1 for p in enemies):
         return volcanic
     return None
 

@@ -138,7 +138,11 @@ class SeatView:
 
     def others(self) -> list[Seen]:
         """The other living players."""
-        return [p for p in self.players if p.alive and p.id != self.me.id]
+        cached = self.cache.get("others")
+        if isinstance(cached, list):
+            return cached
+        others = self.cache["others"] = [p for p in self.players if p.alive and p.id != self.me.id]
+        return others
 
     def seen(self, pid: PlayerId) -> Seen:
         return next(p for p in self.players if p.id == pid)
