@@ -29,7 +29,7 @@ def anti_law(view: SeatView, p: PlayerId) -> float:
     hostile = view.knowledge.hostile
     if not hostile:
         return 0.0
-    sheriff = view.sheriff().id
+    sheriff = view.sheriff_id
     score = 2.0 * hostile[(p, sheriff)] + 0.5 * hostile[(sheriff, p)]
     for q in view.players:
         if q.id == p:
@@ -53,7 +53,7 @@ def enemy_scores(view: SeatView) -> dict[PlayerId, float]:
     if isinstance(cached, dict):
         return cached
     # the scores change only with the viewer, the hostile acts, who is alive and the Sheriff's life
-    key = (view.me.id, view.knowledge.facts, view.alive_key(), view.sheriff().life)
+    key = (view.me.id, view.knowledge.facts, view.alive_key(), view.sheriff_life)
     known = view.knowledge.memo.get(key)
     if isinstance(known, dict):
         view.cache["enemy_scores"] = known
@@ -95,7 +95,7 @@ def law_ahead(view: SeatView) -> bool:
     """The Law is not in danger: the Sheriff at 3 life or more and at least as many guns on his
     side as the Outlaws have (a Renegade then keeps the balance by thinning the Law)."""
     left = view.roles_left()
-    return view.sheriff().life >= 3 and 1 + left[Role.DEPUTY] >= left[Role.OUTLAW]
+    return view.sheriff_life >= 3 and 1 + left[Role.DEPUTY] >= left[Role.OUTLAW]
 
 
 def protects_sheriff(view: SeatView) -> bool:

@@ -150,6 +150,18 @@ class SeatView:
     def sheriff(self) -> Seen:
         return next(p for p in self.players if p.role is Role.SHERIFF)
 
+    def _sheriff_state(self) -> PlayerState:
+        # the Sheriff's role is public: reading his seat here tells nothing hidden
+        return next(p for p in self._state.players if p.role is Role.SHERIFF)
+
+    @property
+    def sheriff_id(self) -> PlayerId:
+        return self._sheriff_state().id
+
+    @property
+    def sheriff_life(self) -> int:
+        return self._sheriff_state().life
+
     def alive_key(self) -> tuple[bool, ...]:
         return tuple(p.alive for p in self._state.players)
 
