@@ -1,15 +1,17 @@
 """``HeuristicCardBot``: plays its role from what its seat may know.
 
 The Sheriff and his Deputies shoot the players public acts mark as Outlaws (who shot the
-Sheriff), the Outlaws shoot the Sheriff whenever they reach him, the Renegade sides with the
-Law while Outlaws live, then removes the Deputies and the Sheriff last (``sides``). In phase 2
+Sheriff), the Outlaws shoot the Sheriff whenever they reach him, the Renegade keeps the Sheriff
+alive while Outlaws live (thinning the Law while it is ahead, siding with it when the Sheriff is
+low or outnumbered), then removes the Deputies and the Sheriff last (``sides``). In phase 2
 it draws first (Stagecoach, Wells Fargo), puts its blue cards in play, takes a weapon that
 reaches farther, strips or jails its enemies (Panic!, Cat Balou, Jail), attacks (Gatling,
 Indians!, Duel, BANG!), then heals. Out of turn it answers every question: Barrel and
 Jourdonnais before a Missed!, a BANG! against Indians! and in a Duel, a Beer or Sid Ketchum's
 heal when dying, the best card of a General Store or of Kit Carlson's look, the winning card of
 Lucky Duke's draw!. Every answer is checked with the engine (``SeatView.legal``); should a
-choice be refused, the bot falls back to the question's plain default.
+choice be refused, the bot falls back to the question's plain default. It draws nothing from
+its ``rng``: given the same view it always answers the same.
 """
 
 from __future__ import annotations
