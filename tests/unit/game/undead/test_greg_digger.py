@@ -7,11 +7,17 @@ Five seats: p1 Sheriff, p2 Renegade (Greg), p3 Outlaw, p4 Outlaw, p5 Deputy, clo
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import msgspec
 import pytest
 
+from event_store import MemoryEventStore
+from services.game.application.codec import GAME_MAPPER
+from services.game.application.lifecycle import DecisionTimedOut, GameMode, GameOptions
+from services.game.application.service import Actor, ActorKind, GameService, NewGame, TableSeat
 from services.game.bots import HeuristicBot, RandomBot
+from services.game.fairness.memory_vault import MemorySeedVault
 from services.game.records import (
     inputs_from_events,
     read_record,
@@ -218,3 +224,33 @@ def test_the_heuristic_bot_gives_no_second_heal_when_it_would_be_wasted() -> Non
     for p in game.state.players:
         p.life = p.max_life
     assert HeuristicBot(1.0).choose(game, asked(game), random.Random(1)) == Decline(player=P2)
+
+
+async def test_a_greg_heal_left_unanswered_times_out_to_decline_and_is_recorded() -> None:
+    store = MemoryEventStore(mapper=GAME_MAPPER)
+    service = GameService(store, MemorySeedVault())  # type: ignore[arg-type]
+    seats = tuple(
+        TableSeat(member_id=f"m{i}", name=f"M{i}", role=role.value, character=character)
+        for i, (role, character) in enumerate(zip(ROLES, CHARACTERS, strict=True), start=1)
+    )
+    spec = NewGame(
+        mode=GameMode.TABLE,
+        player_count=5,
+        seats=seats,
+        ruleset=UA3_RULESET,
+        options=GameOptions(decision_timeout_seconds=30),
+        game_id="greg",
+    )
+    keeper = Actor(kind=ActorKind.ORGANISER, id="scorekeeper")
+    await service.create_game(spec, command_id="create", actor=keeper)
+    for n, line in enumerate((*SHOTS, *GREGS_BEERS)):
+        await service.play("greg", parse_command(line), actor=keeper, command_id=f"c{n}")
+    session = await service.load("greg")
+    assert session.last_event_at is not None
+    assert await service.apply_timeout("greg", now=session.last_event_at + timedelta(seconds=29)) is None
+    outcome = await service.apply_timeout("greg", now=session.last_event_at + timedelta(seconds=30))
+    assert outcome is not None
+    timed_out = outcome.events[0]
+    assert isinstance(timed_out, DecisionTimedOut)
+    assert (timed_out.decision, timed_out.applied) == ("greg_heal", "p2 decline")
+    assert SecondHealDeclined(player=P2, die=0) in outcome.events
