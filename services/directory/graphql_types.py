@@ -110,6 +110,12 @@ class ScheduledGame:
     status: str | None = strawberry.field(description="The game's state once it exists.")
     winning_side: str | None = strawberry.field(description="Once the game has ended.")
     voided: bool
+    replayable: bool = strawberry.field(
+        default=True, description="False for a card game played on cardboard, known from its result sheet."
+    )
+    shown_as: str | None = strawberry.field(
+        default=None, description="`result sheet — not replayable` for such a game."
+    )
 
 
 @strawberry.type(name="DirectoryForfeit")
@@ -263,6 +269,8 @@ def _table(table: queries.RoundTable) -> RoundTable:
             status=game.status,
             winning_side=game.winning_side,
             voided=game.voided,
+            replayable=game.replayable,
+            shown_as=game.shown_as,
         ),
         forfeits=[Forfeit(member=Person.of(f.member), kind=f.kind, reason=f.reason) for f in table.forfeits],
     )

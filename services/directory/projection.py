@@ -38,6 +38,7 @@ from services.league.events import (
     LeagueFounded,
     PlayerEnrolled,
     PlayerRegistered,
+    ResultSheetRecorded,
     RoundClosed,
     RoundSeated,
     SeasonClosed,
@@ -75,6 +76,7 @@ _LEAGUE_TYPES = frozenset(
         ForfeitRecorded,
         RoundClosed,
         GameVoided,
+        ResultSheetRecorded,
         ClubFounded,
         PlayerRegistered,
     )
@@ -269,3 +271,14 @@ async def _apply_league(fact: LeagueEvent, event: RecordedEvent, tx: asyncpg.Con
                 fact.game_id,
                 fact.league_id,
             )
+            await tx.execute(
+                "UPDATE directory_tables SET sheet_voided = true WHERE game_id = $1 AND league_id = $2",
+                fact.game_id,
+                fact.league_id,
+            )
+        case ResultSheetRecorded():
+            await tx.execute(
+                "UPDATE directory_tables SET sheet_winning_side = $5"
+                " WHERE league_id = $1 AND tournament_id = $2 AND round = $3 AND table_no = $4",
+                fact.league_id, fact.tournament_id, fact.round, fact.table, fact.result.winning_side,
+            )  # fmt: skip

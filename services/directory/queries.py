@@ -27,6 +27,7 @@ from services.clubs.errors import ClubInputOutOfBounds, ClubNotFound
 from services.clubs.names import name_book, names_of
 from services.clubs.roles import Principal, require
 from services.directory.errors import LeagueNotFound, MemberNotFound, TournamentNotFound
+from services.league.result_sheet import NOT_REPLAYABLE
 
 Executor = asyncpg.Pool | asyncpg.Connection
 
@@ -114,6 +115,10 @@ class ScheduledGame(msgspec.Struct, frozen=True, kw_only=True):
     winning_side: str | None
     """Once the game has ended."""
     voided: bool
+    replayable: bool = True
+    """False for a card game played on cardboard, known only from its result sheet."""
+    shown_as: str | None = None
+    """``result sheet — not replayable`` for such a game."""
 
 
 class Forfeit(msgspec.Struct, frozen=True, kw_only=True):
@@ -408,8 +413,11 @@ async def rounds(
     numbers = [r["round"] for r in page]
     tables = await db.fetch(
         """
-        SELECT t.round, t.table_no, t.members, t.sheriff, t.game_id, t.mode, g.status, g.winning_side,
-               coalesce(g.voided, false) AS voided
+        SELECT t.round, t.table_no, t.members, t.sheriff, t.game_id, t.mode,
+               coalesce(g.status, CASE WHEN t.sheet_winning_side IS NOT NULL THEN 'finished' END) AS status,
+               coalesce(g.winning_side, t.sheet_winning_side) AS winning_side,
+               coalesce(g.voided, t.sheet_voided) AS voided,
+               g.game_id IS NULL AND t.sheet_winning_side IS NOT NULL AS from_sheet
           FROM directory_tables t LEFT JOIN directory_games g ON g.game_id = t.game_id
          WHERE t.league_id = $1 AND t.tournament_id = $2 AND t.round = ANY($3::int[])
          ORDER BY t.round, t.table_no
@@ -450,6 +458,8 @@ async def rounds(
                             status=t["status"],
                             winning_side=t["winning_side"],
                             voided=t["voided"],
+                            replayable=not t["from_sheet"],
+                            shown_as=NOT_REPLAYABLE if t["from_sheet"] else None,
                         ),
                         forfeits=[
                             Forfeit(member=_person(f["member_id"], names), kind=f["kind"], reason=f["reason"])

@@ -122,6 +122,12 @@ async def test_a_sheet_entered_by_the_scorekeeper_counts_for_standings_and_card_
     assert shown["game_type"] == "cards"
     listed = (await client.get(f"/clubs/{c.home}/leagues", headers=c.by_id(members[0]).auth)).json()
     assert [(item["league_id"], item["game_type"]) for item in listed["items"]] == [(CARDS, "cards")]
+    path = f"/leagues/{CARDS}/tournaments/{TOURNAMENT}/rounds"
+    rounds = (await client.get(path, headers=c.keeper.auth)).json()
+    game = rounds["items"][0]["tables"][0]["game"]
+    assert (game["status"], game["winning_side"], game["replayable"], game["shown_as"]) == (
+        "finished", "law", False, "result sheet — not replayable",
+    )  # fmt: skip
     variables = {"league": CARDS, "season": SEASON, "member": members[0]}
     response = await client.post("/graphql", json={"query": QUERY, "variables": variables})
     data = response.json()["data"]
