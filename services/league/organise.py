@@ -34,6 +34,7 @@ from services.clubs.errors import ClubNotFound
 from services.clubs.names import name_book
 from services.clubs.roles import Principal, Role, require
 from services.clubs.service import ClubService, is_member
+from services.game.application.codec import game_stream
 from services.game.application.errors import GameIdTaken
 from services.game.application.lifecycle import GameContext, GameMode
 from services.game.application.service import Member, NewGame
@@ -584,7 +585,7 @@ class LeagueOrganiser:
         )
         if not await self._league.applied(league_id, command_id):
             league_aggregate.decide(state, command)  # a bad sheet is refused before anything else
-            if await self._league.store.read_stream(f"game-{game_id}"):
+            if await self._league.store.read_stream(game_stream(game_id)):
                 raise AlreadyExists(
                     "game", f"{game_id} on the server: a result sheet is only for a game played on cardboard"
                 )

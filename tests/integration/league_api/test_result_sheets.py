@@ -164,6 +164,7 @@ async def test_a_cards_league_refuses_a_dice_game_and_sheets_of_unscheduled_tabl
     refused = await client.post(f"{ROUND}/tables/1/game", json=dice, headers=c.organiser.auth)
     assert refused.status_code == 422, refused.text
     assert "plays cards" in refused.json()["detail"]
+    assert await writes(app) == before
     # an online game of a card league is a card game, created at once with the seated members
     online = await post(client, f"{ROUND}/tables/1/game", c.organiser, {"mode": "online"})
     assert online["game_created"]
@@ -175,6 +176,24 @@ async def test_a_cards_league_refuses_a_dice_game_and_sheets_of_unscheduled_tabl
     refused = await client.post(f"{ROUND}/tables/2/result-sheet", json=sheet, headers=c.organiser.auth)
     assert refused.status_code == 404, refused.text
     assert "schedule it first" in refused.json()["detail"]
+    assert await writes(app) == before
+    # a table game created on the server has its record: no sheet for it
+    scheduled = await post(client, f"{ROUND}/tables/2/game", c.organiser, {"mode": "table"})
+    seats = [
+        {"member_id": s["member_id"], "name": s["member_id"], "role": s["role"], "character": s["character"]}
+        for s in sheet["seats"]
+    ]
+    created = {
+        "command_id": "t2", "mode": "table", "player_count": len(seats), "seats": seats,
+        "game_id": scheduled["game_id"], "ruleset": {"game_type": "cards"},
+        "context": {
+            "league_id": CARDS, "season_id": SEASON, "tournament_id": TOURNAMENT, "round": 1, "table": 2,
+        },
+    }  # fmt: skip
+    await post(client, "/games", c.organiser, created)
+    before = await writes(app)
+    refused = await client.post(f"{ROUND}/tables/2/result-sheet", json=sheet, headers=c.organiser.auth)
+    assert refused.status_code == 409 and "only for a game played on cardboard" in refused.json()["detail"]
     assert await writes(app) == before
     # three players is no card table
     small = {"name": "Small", "game_type": "cards", "seating": {"allowed_sizes": [3, 4], "preferred_size": 4}}
