@@ -339,7 +339,7 @@ def _check_cards(index: int, command: cmd.Command) -> None:
         named += list(getattr(command, field, ()))
     bad = [c for c in named if not 1 <= c <= 80]
     if bad:
-        raise MalformedRecord(f"input {index} ({command}): {bad[0]} is not a card id (1..80)")
+        raise MalformedRecord(f"input {index} ({str(command)!r}): {bad[0]} is not a card id (1..80)")
 
 
 def _options(o: _Options) -> CardOptions:
