@@ -199,3 +199,93 @@ async def test_a_series_is_opened_played_and_decided_in_the_browser(
             "href", f"#/series/{series_id}"
         )
         await expect(listed).to_contain_text("closed")
+
+
+async def _a_finished_online_game(base_url: str, organiser: Person, players: list[Person], tag: str) -> str:
+    """A friendly online game of ``players`` with UA5, played to its end by bots over the API."""
+    members = [{"member_id": p.account_id, "name": p.display_name} for p in players]
+    body = {
+        "command_id": f"src-{tag}",
+        "mode": "online",
+        "player_count": len(players),
+        "members": members,
+        "ruleset": {"modules": ["UA5"]},
+    }
+    async with httpx.AsyncClient(base_url=base_url, timeout=HTTP_TIMEOUT) as client:
+        game_id: str = (await _post(client, "/games", organiser, body))["game_id"]
+    await _play_by_api(base_url, game_id, players, seed=int(tag, 16) + 1)
+    return game_id
+
+
+async def test_a_table_series_scorekeeper_enters_the_draws_and_the_roles_in_the_browser(
+    base_url: str, people: People, chromium: Browser
+) -> None:
+    tag = uuid.uuid4().hex[:6]
+    keeper = await people(f"ua5keep_{tag}", f"Kip Keeper {tag}")
+    players = [
+        await people(f"ua5t{i}_{tag}", f"{n} {tag}") for i, n in enumerate(("Eve", "Fay", "Gil", "Hal"))
+    ]
+    club = await _club_of(base_url, keeper, players, tag)
+    # the table's game 1 is an online game's very inputs, entered by the scorekeeper
+    source = await _a_finished_online_game(base_url, keeper, players, tag)
+    series_id = f"table-{tag}"
+    async with httpx.AsyncClient(base_url=base_url, timeout=HTTP_TIMEOUT) as client:
+        record = (await client.get(f"/games/{source}/record")).json()
+        state = (await client.get(f"/games/{source}")).json()
+        member_of = {p["id"]: p["member_id"] for p in state["players"]}
+        name_of = {p.account_id: p.display_name for p in players}
+        seats = [
+            {"member_id": member_of[s["player"]], "name": name_of[member_of[s["player"]]], "role": s["role"],
+             "character": s["character"]}
+            for s in record["seats"]
+        ]  # fmt: skip
+        opening = {"command_id": f"o-{tag}", "series_id": series_id, "club_id": club, "mode": "table",
+                   "modules": ["UA5"], "seats": seats}  # fmt: skip
+        await _post(client, "/series", keeper, opening)
+        first = f"{series_id}.g1"
+        for n, command in enumerate(record["inputs"]):
+            await _post(
+                client, f"/games/{first}/commands", keeper, {"command": command, "command_id": f"t{n}"}
+            )
+
+    async with person_page(chromium, base_url, "keeper") as own:
+        await sign_in(own, keeper)
+        await own.goto(f"/#/series/{series_id}")
+        series_page = own.get_by_test_id("series-page")
+        await expect(series_page).to_have_attribute("data-games", "1")
+        row = own.locator(f"[data-testid=series-games] tr[data-game='{first}']")
+        await expect(row.get_by_role("link", name="Replay")).to_be_visible()
+        asks: list[str] = []
+        for _ in range(12):
+            view = await _series(base_url, series_id)
+            if len(view["games"]) == 2:
+                break
+            asked = view["asked"]
+            question = own.locator(
+                f"[data-testid=series-asked][data-seat={asked['seat']}][data-ask={asked['ask']}]"
+            )
+            await expect(question).to_be_visible()
+            asks.append(asked["ask"])
+            # the scorekeeper answers everything at a table: the players' decisions and the draws
+            await question.get_by_test_id("series-option").first.click()
+            await own.wait_for_function(
+                """([seat, ask]) => { const p = document.querySelector('[data-testid=series-page]');
+                     const q = document.querySelector('[data-testid=series-asked]');
+                     return p && (p.dataset.games === '2' || !q
+                                  || q.dataset.seat !== seat || q.dataset.ask !== ask); }""",
+                arg=[asked["seat"], asked["ask"]],
+            )
+            assert not await own.get_by_test_id("form-error").count()
+        assert asks[-1] == "roles", asks  # the roles deal completes the setup
+        await expect(series_page).to_have_attribute("data-games", "2")
+        second = f"{series_id}.g2"
+        row2 = own.locator(f"[data-testid=series-games] tr[data-game='{second}']")
+        await expect(row2.get_by_role("link", name="Keep score")).to_have_attribute(
+            "href", f"#/game/{second}/table"
+        )
+        await expect(own.get_by_test_id("series-chain").locator("li")).to_have_count(2)
+        # the scorekeeper plays no seat: the page names the role, not an account id
+        entered = own.get_by_test_id("series-decisions").locator("tbody tr")
+        await expect(entered.first).to_contain_text("the table's scorekeeper")
+        assert keeper.account_id not in await own.get_by_test_id("series-decisions").inner_text()
+        await screenshot(own, "series-table")

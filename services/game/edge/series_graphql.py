@@ -21,7 +21,7 @@ from typing import Annotated, Any
 import strawberry
 from strawberry.types import Info
 
-from services.game.application.series import SEED_DRAW, SeriesService, SeriesState, SeriesView
+from services.game.application.series import SeriesService, SeriesState, SeriesView
 from services.game.edge.bounds import Identifier, InvalidArgument, bounded
 from services.game.edge.graphql_mutations import MemberInput, SeatInput, rest_request
 from services.game.edge.graphql_types import _gateway, caller
@@ -83,7 +83,9 @@ class SeriesDecision:
         description="Its compact form: `p2 keep_character no`, `p4 draws kit_carlson`."
     )
     by: str = strawberry.field(description="The member who decided or entered it, or `series-seed`.")
-    by_name: str | None = strawberry.field(description="That member's name (null for a draw from the seed).")
+    by_name: str | None = strawberry.field(
+        description="That player's name; null for a draw from the seed or a scorekeeper who does not play."
+    )
 
 
 @strawberry.type(description="What a series waits for before its next game, and of whom.")
@@ -165,7 +167,7 @@ async def series_of(service: SeriesService, state: SeriesState) -> Series:
                 kind=d["kind"],
                 entry=d["entry"],
                 by=d["by"],
-                by_name=None if d["by"] == SEED_DRAW else names.get(d["by"], d["by"]),
+                by_name=names.get(d["by"]),
             )
             for d in view.decisions
         ],

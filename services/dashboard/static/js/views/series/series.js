@@ -117,7 +117,7 @@ function decisionsSection(series) {
       columns: [
         { label: "Before game", numeric: true, value: (d) => d.number },
         { label: "What", value: (d) => d.entry },
-        { label: "By", value: (d) => (d.by === "series-seed" ? "drawn from the series seed" : d.byName ?? d.by) },
+        { label: "By", value: (d) => (d.by === "series-seed" ? "drawn from the series seed" : d.byName ?? "the table's scorekeeper") },
       ],
     }),
   );
