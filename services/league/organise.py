@@ -76,7 +76,7 @@ from services.league.events import (
 from services.league.league import LeagueState
 from services.league.read_model import season_scores
 from services.league.reservations import Reservation, mark_result_sheet, reservation, reserve
-from services.league.result_sheet import NOT_REPLAYABLE, ResultSheet
+from services.league.result_sheet import EIGHT_PLAYERS, NOT_REPLAYABLE, ResultSheet
 from services.league.service import CommandResult, LeagueService
 from services.league.vocabulary import PointsScheme, SeatingPolicy
 
@@ -461,12 +461,12 @@ class LeagueOrganiser:
                 f"{setup.ruleset.game_type} games"
             )
         if setup is None and state.game_type != GameType.DICE:
-            # the game server's default ruleset is the dice game's
-            setup = NewGame(
-                mode=GameMode.ONLINE,
-                player_count=0,
-                ruleset=RulesetIn(game_type=state.game_type).to_ruleset(),
-            )
+            # the game server's default ruleset is the dice game's; a card table of 8 plays the
+            # two-Renegade set, a recorded option of the card game
+            size = len(state.round(tournament_id, round_number).table(tournament_id, table).members)
+            options = [EIGHT_PLAYERS] if state.game_type == GameType.CARDS and size == 8 else []
+            ruleset = RulesetIn(game_type=state.game_type, modules=options).to_ruleset()
+            setup = NewGame(mode=GameMode.ONLINE, player_count=0, ruleset=ruleset)
         if not await self._league.applied(league_id, command_id):
             league_aggregate.decide(state, command)  # refuse before the id is reserved
         wanted = Reservation(

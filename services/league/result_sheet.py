@@ -57,6 +57,9 @@ lists equal; the league does not import an engine)."""
 
 CARD_RULESET = "cards"
 """The ruleset text of a base card game: what its side offsets are fitted under."""
+EIGHT_PLAYERS = "eight_players"
+"""The card game's recorded option for 8 players with two Renegades (``cards eight_players``, as
+the card engine records it): its own ruleset, with offsets of its own."""
 
 MIN_PLAYERS, MAX_PLAYERS = 4, 8
 NOT_REPLAYABLE = "result sheet — not replayable"
@@ -198,7 +201,7 @@ def check_sheet(sheet: ResultSheet, game_id: str) -> GameResult:
     return GameResult(
         game_id=game_id,
         game_type=GameType.CARDS,
-        ruleset=CARD_RULESET,
+        ruleset=f"{CARD_RULESET} {EIGHT_PLAYERS}" if n == MAX_PLAYERS else CARD_RULESET,
         finish=FinishKind.WON,
         winners=(side.value,),
         seats=tuple(

@@ -140,8 +140,11 @@ def _pool(info: Info) -> asyncpg.Pool:
     return info.context["pool"]
 
 
-_RULESET = re.compile(r"[a-z]{1,20}( [A-Z]{2}[0-9]{1,2}){0,20}")
-RULESET_RULE = "a ruleset as games record it: the game type, then its modules, e.g. 'dice' or 'dice OS1 OS3'"
+_RULESET = re.compile(r"[a-z]{1,20}( ([A-Z]{2}[0-9]{1,2}|[a-z][a-z_]{0,30})){0,20}")
+RULESET_RULE = (
+    "a ruleset as games record it: the game type, then its modules or options, e.g. 'dice' or "
+    "'dice OS1 OS3' or 'cards eight_players'"
+)
 
 
 def _ruleset(argument: str, value: str | None) -> str | None:

@@ -1,6 +1,6 @@
 """A card game's result (here from a league's result sheet, which gives the same neutral result the
-card engine does) is rated with the rulebook's factions, under the offsets of ruleset ``cards``
-only: the Law, the Outlaws and each Renegade alone, two Renegades at eight players."""
+card engine does) is rated with the rulebook's factions, under the offsets of its own ruleset
+only (eight players: ``cards eight_players``): the Law, the Outlaws and each Renegade alone."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def eight_player_sheet(last_renegade_alone: bool) -> ResultSheet:
 @pytest.mark.parametrize("alone", [True, False])
 def test_eight_players_rate_two_renegade_factions_under_the_card_offsets(alone: bool) -> None:
     outcome = from_result(check_sheet(eight_player_sheet(alone), "g8"))
-    assert outcome.ruleset == "cards" and game_type_of(outcome.ruleset) == "cards"
+    assert outcome.ruleset == "cards eight_players" and game_type_of(outcome.ruleset) == "cards"
     kinds = [f.kind for f in outcome.factions()]
     assert kinds == [Side.LAW, Side.OUTLAWS, Side.RENEGADE, Side.RENEGADE]
     winner = outcome.factions()[outcome.winner or 0]
@@ -45,7 +45,7 @@ def test_eight_players_rate_two_renegade_factions_under_the_card_offsets(alone: 
     book = RatingBook()
     changes = book.apply(outcome)
     assert sum(c.rating_after - c.rating_before for c in changes) == pytest.approx(0.0)
-    assert set(book.offsets.cells) == {"cards"}
+    assert set(book.offsets.cells) == {"cards eight_players"}
     assert {c.player for c in changes if c.rating_after > c.rating_before} == (
         {"m2"} if alone else {"m3", "m4", "m5"}
     )
