@@ -3,6 +3,7 @@ the coverage the issue asks for: a scenario for every card and every character."
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,16 @@ def test_every_ruling_scenario_quotes_its_ruling() -> None:
     for path in (CARD_SCENARIOS / "rulings").glob("*.yaml"):
         first = path.read_text(encoding="utf-8").splitlines()[0]
         assert first.startswith("# RULINGS-cards"), f"{path.name}: the first line quotes its ruling"
+
+
+def test_the_scenarios_docs_rulings_names_exist() -> None:
+    """docs/rulings.md, Card game: every scenario it names is a file (a glob names a family)."""
+    text = (CARD_SCENARIOS.parents[2] / "docs" / "rulings.md").read_text(encoding="utf-8")
+    section = text[text.index("## Card game") :]
+    section = section[: section.index("\n## ", 10)]
+    table = section[section.index("### RULINGS-cards.md") :]
+    paths = set(re.findall(r"`(cards/(?:cards|characters|rulings|records)/[a-z_]+)`", section))
+    names = set(re.findall(r"`([a-z][a-z_]+[a-z])`", table))
+    missing = [p for p in paths if not (CARD_SCENARIOS.parent / f"{p}.yaml").exists()]
+    missing += [n for n in names if not (CARD_SCENARIOS / "rulings" / f"{n}.yaml").exists()]
+    assert paths and names and not missing, missing
