@@ -34,7 +34,6 @@ from services.game.rules.cards.vocabulary import (
     CheckReason,
     PlayerId,
     Role,
-    Window,
 )
 
 HOSTILE: frozenset[CardName] = frozenset(
@@ -95,9 +94,6 @@ class Seen:
     role: Role | None
     """None while hidden."""
 
-    def has(self, name: CardName) -> bool:
-        return any(name_of(c) is name for c in self.in_play)
-
 
 class SeatView:
     """One seat's knowledge of a game at rest, for one question."""
@@ -144,9 +140,6 @@ class SeatView:
         others = self.cache["others"] = [p for p in self.players if p.alive and p.id != self.me.id]
         return others
 
-    def seen(self, pid: PlayerId) -> Seen:
-        return next(p for p in self.players if p.id == pid)
-
     def sheriff(self) -> Seen:
         return next(p for p in self.players if p.role is Role.SHERIFF)
 
@@ -185,15 +178,14 @@ class SeatView:
             return cached
         n = len(self._state.players)
         left = Counter(EIGHT_PLAYER_ROLES if self._state.eight_players else ROLES_BY_PLAYER_COUNT[n])
-        for p in self.players:
-            if p.role is not None:
+        me, over = self.me.id, self._state.is_over
+        for p in self._state.players:
+            # the same roles ``players`` shows: one's own, the Sheriff's, the revealed ones
+            if p.id == me or p.role is Role.SHERIFF or not p.alive or over:
                 left[p.role] -= 1
         left = +left
         self.cache["roles_left"] = left
         return left
-
-    def unknown(self) -> list[Seen]:
-        return [p for p in self.others() if p.role is None]
 
     # -- public table ---------------------------------------------------------------------------
 
@@ -216,25 +208,6 @@ class SeatView:
     def check_reason(self) -> CheckReason | None:
         check = self._state.check
         return check.reason if check is not None and check.player == self.me.id else None
-
-    @property
-    def window(self) -> Window | None:
-        res = self._state.res
-        return res.window if res is not None else None
-
-    @property
-    def attacker(self) -> PlayerId | None:
-        """Who played the card now resolving (the shooter, the Duel's or Indians!' player)."""
-        res = self._state.res
-        return res.source if res is not None else None
-
-    @property
-    def duel_opponent(self) -> PlayerId | None:
-        res = self._state.res
-        if res is None or res.duel is None:
-            return None
-        a, b = res.duel
-        return b if a == self.me.id else a
 
     @property
     def unused_barrels(self) -> list[CardId]:
