@@ -7,8 +7,8 @@ the JSON and the commands' text form.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
-from types import MappingProxyType
 from typing import Final
 
 import msgspec
@@ -17,6 +17,7 @@ from services.game.records.model import RecordMeta
 from services.game.rules.cards import GameCommand, Seat
 from services.game.rules.cards.events import Position
 from services.game.rules.cards.vocabulary import CardId
+from services.game.rules.ruleset import CARDS_DATA, CardOption, GameType, Ruleset, ruleset_of
 
 CARDS_FORMAT: Final = "bang-cards-record"
 """A card game's ``format``: a sibling of ``bang-dice-record``, so a reader that knows only one
@@ -25,7 +26,7 @@ CARDS_VERSION: Final = 1
 GAME_TYPE: Final = "cards"
 """The ``game_type`` a card record carries (the ruleset's game type)."""
 
-CARD_DATA: MappingProxyType[str, str] = MappingProxyType({"characters": "cards-base-1", "deck": "deck-1"})
+CARD_DATA: Mapping[str, str] = CARDS_DATA
 """The data tables of the base card game and their versions (``ruleset.CARDS_DATA``): the 16
 characters and the 80 cards of ``card-deck.md`` (ids 1..80 in its row order)."""
 EIGHT_PLAYERS: Final = "eight_players"
@@ -64,3 +65,9 @@ class CardRecord(msgspec.Struct, frozen=True, kw_only=True):
     meta: RecordMeta = RecordMeta()
     data: dict[str, str] = msgspec.field(default_factory=lambda: dict(CARD_DATA))
     """Data table → version (``CARD_DATA``)."""
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The game's ruleset as the service records it (``cards``, ``cards eight_players``)."""
+        played = ruleset_of([CardOption.EIGHT_PLAYERS] if self.eight_players else [], GameType.CARDS)
+        return msgspec.structs.replace(played, data=dict(self.data))

@@ -48,6 +48,7 @@ from services.game.rules.cards import commands as cmd
 from services.game.rules.cards.deck import ALL_CARDS, card
 from services.game.rules.cards.events import PlayerPosition, Position
 from services.game.rules.cards.vocabulary import CardId, CharacterId, PlayerId, Role
+from services.game.rules.ruleset import RulesetError, check_ruleset
 
 PlayerRef = Annotated[str, msgspec.Meta(max_length=64)]
 CardRef = Annotated[int, msgspec.Meta(ge=1, le=80)]
@@ -174,7 +175,7 @@ def card_record_from_object(obj: Mapping[str, Any]) -> CardRecord:
         new_game(seats, eight_players=eight_players, position=position)
     except InvalidSetup as e:
         raise MalformedRecord(f"setup: {e}") from None
-    return CardRecord(
+    record = CardRecord(
         seats=seats,
         eight_players=eight_players,
         deck=deck,
@@ -184,6 +185,11 @@ def card_record_from_object(obj: Mapping[str, Any]) -> CardRecord:
         meta=_meta(wire.meta or _Meta()),
         data=data,
     )
+    try:  # the service's own check of the ruleset, so an import is refused the same way
+        check_ruleset(record.ruleset, len(seats))
+    except RulesetError as e:
+        raise MalformedRecord(f"record: `$.ruleset`: {e}") from None
+    return record
 
 
 def _eight_players(ruleset: _Ruleset) -> bool:
