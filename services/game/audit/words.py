@@ -25,6 +25,7 @@ from services.game.application.lifecycle import (
     SeatsDealt,
     SeedRevealed,
 )
+from services.game.audit.card_words import card_words
 from services.game.rules.dice import CHARACTERS, CharacterId, Role, Side
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.old_saloon import characters as os4
@@ -406,7 +407,8 @@ def _describe_lifecycle(event: msgspec.Struct) -> str:
             return f"entry {first} was taken back ({command})"
         case Unreadable(type=type_name):
             return f"an unreadable {type_name}"
-    return type(event).__name__  # an event type added later still gets words
+    # the card game's events have words of their own; an event type added later still gets words
+    return card_words(event) or type(event).__name__
 
 
 def _arrows(n: int) -> str:
