@@ -317,3 +317,27 @@ def test_the_renegade_thins_the_law_while_it_is_ahead_and_helps_it_when_the_sher
     assert _choice(strong, knowledge) == cmd.PlayCard(player=P[4], card=bang, target=P[3])
     low = _at_play(P[4], (bang,), p1=2)
     assert _choice(low, knowledge) == cmd.PlayCard(player=P[4], card=bang, target=P[1])
+
+
+@pytest.mark.parametrize("players", [4, 7])
+def test_heuristic_bots_play_a_table_game_whose_deck_order_nobody_knows(players: int) -> None:
+    # at a table the deck is shuffled unknown and each card named as it is taken: the bots
+    # must not lean on a deck order
+    for index in range(3):
+        rng, table = game_seeds(61, index, players)
+        game = Game.start(deal(players, table))
+        bot = HeuristicCardBot()
+        while not game.is_over:
+            q = game.awaiting
+            assert q is not None
+            if q.decision is Decision.SHUFFLE:
+                command: cmd.Command = cmd.ShuffleDeck(player=TABLE, order=())
+            elif q.decision is Decision.TOP_CARD:
+                command = cmd.NameTopCard(player=TABLE, card=rng.choice(game.state.pool))
+            elif q.player == TABLE:
+                command = table.answer(game)
+            else:
+                command = bot.choose(game, q, rng)
+            game.play(command)
+            assert len(game.events) < 20_000
+        assert not any(e.order for e in game.events if isinstance(e, ev.DeckShuffled))
