@@ -237,7 +237,7 @@ function tableAnswer(state, { decision, options }, { send, busy }, ui) {
   if (!options.some((o) => o.text === ui.choice.value)) ui.choice.value = options[0]?.text ?? null;
   return h(
     "div",
-    { class: "card-table-entry", "data-testid": "table-entry" },
+    { class: "card-table-entry", "data-testid": "table-answer" },
     h("label", { for: "table-card" }, question),
     " ",
     select,

@@ -124,9 +124,14 @@ export function cardOf(id) {
   return DECK[Number(id)] ?? null;
 }
 
-/** The card of a text form (`bang:AS`): the first copy of that name, suit and rank. */
+/**
+ * The card of a text form (`bang:AS`). Two copies share a text (the two Stagecoach 9♠): such a
+ * card comes back without an id, since the text does not say which copy it is.
+ */
 export function cardOfText(text) {
-  return DECK.find((c) => c && c.text === text) ?? null;
+  const copies = DECK.filter((c) => c && c.text === text);
+  if (copies.length > 1) return Object.freeze({ ...copies[0], id: null });
+  return copies[0] ?? null;
 }
 
 export const isBlue = (card) => BLUE.has(card?.name);
@@ -151,7 +156,7 @@ export function cardNode(card, extra = {}) {
     "span",
     {
       class: `card${isBlue(card) ? " card-blue" : " card-brown"}${red ? " card-red" : ""}`,
-      "data-card-id": card.id,
+      "data-card-id": card.id ?? null,
       "data-card": card.text,
       title: `${cardName(card)}, ${card.rankText} of ${SUITS[card.suit]?.word ?? card.suit}${isBlue(card) ? " (blue card)" : ""}`,
       ...extra,

@@ -91,7 +91,7 @@ export function renderCardTable(main, { args: [gameId], signal }) {
       h(
         "section",
         { class: "table-entry card-entry", "data-testid": "table-entry", "data-version": String(state.version), "data-busy": busy ? "true" : "false" },
-        h("h2", { "data-testid": "turn-head" }, state.status === "ended" ? `Game over after turn ${state.turn}` : `Turn ${state.turn ?? "—"} · ${seatLabel(state, state.active_player)}`),
+        h("h2", { "data-testid": "turn-head" }, state.status === "ended" ? `Game over after turn ${state.turn}` : state.active_player ? `Turn ${state.turn} · ${seatLabel(state, state.active_player)}` : "The deal"),
         errorSlot,
         keeper && state.take_back
           ? h("div", { class: "take-back" },
