@@ -66,7 +66,12 @@ def next_move(state: GameState) -> Move:
     if state.phase is Phase.OVER:
         return None
     move = _move(state)
-    if isinstance(move, Awaiting) and move.decision not in _SERVES_A_DRAW and state.dealt:
+    # an automatic pass answers a question the engine would otherwise ask: a stable point too,
+    # so Suzy draws first and may use the card (her first Missed! against Slab, a Beer in a
+    # dying window that needs two)
+    asks = isinstance(move, Awaiting) and move.decision not in _SERVES_A_DRAW
+    passes = isinstance(move, list) and bool(move) and isinstance(move[0], ev.Passed) and move[0].automatic
+    if (asks or passes) and state.dealt:
         # Suzy Lafayette: at every stable point, a living Suzy with no card draws one
         for p in state.players:
             if (
