@@ -380,18 +380,18 @@ def answer_of(q: Awaiting, events: Sequence[object], n: int, state: GameState) -
         return cmd.ChooseDrawResult(player=who, card=e.card)
     if d is Decision.STORE_PICK and isinstance(e, ev.StoreCardPicked):
         return cmd.PickStoreCard(player=who, card=e.card)
-    if d is Decision.DISCARD_ORDER or d is Decision.DISCARD:
-        count = state.player(who).card_count if d is Decision.DISCARD_ORDER else q.count
+    if d is Decision.DISCARD:
         cards: list[CardId] = []
         for x in events[n:]:
-            if not (isinstance(x, ev.CardDiscarded) and x.player == who) or len(cards) == count:
+            if not (isinstance(x, ev.CardDiscarded) and x.player == who) or len(cards) == q.count:
                 break
             cards.append(x.card)
-        if not cards:
-            return None
-        if d is Decision.DISCARD:
-            return cmd.Discard(player=who, cards=tuple(cards))
-        return cmd.OrderDiscards(player=who, cards=tuple(cards))
+        return cmd.Discard(player=who, cards=tuple(cards)) if cards else None
+    if d is Decision.DISCARD_ORDER:
+        # the elimination comes first (his role shown), then his cards go to the pile in his order
+        count = state.player(who).card_count
+        order = [x.card for x in events[n:] if isinstance(x, ev.CardDiscarded) and x.player == who]
+        return cmd.OrderDiscards(player=who, cards=tuple(order[:count])) if order else None
     if d is Decision.PLAY:
         if isinstance(e, ev.PlayEnded):
             return cmd.EndPlay(player=who)

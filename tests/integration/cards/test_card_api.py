@@ -79,6 +79,8 @@ async def test_a_four_player_card_game_played_over_http_to_its_end_audits_clean(
     # once it is over everything is public: the first deck's order too
     shuffled = next(e for e in events if e["type"] == "cards.DeckShuffled")
     assert None not in shuffled["data"]["order"]
+    chain = await client.get("/games/cards-1/chain")  # the stored bytes, once nothing is hidden
+    assert chain.status_code == 200, chain.text
 
 
 async def test_refusals_name_why_and_store_nothing(

@@ -161,3 +161,23 @@ def test_the_view_shows_a_hand_to_its_holder_only_and_shuffles_to_nobody() -> No
             assert (data["card"] is None) == (event.player != "p2")
     everything = engine.redact_event(game.events[1], lambda seat: False, own=lambda seat: True)
     assert list(everything["order"]) == list(order)
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7, 8])
+def test_the_inputs_read_off_the_events_replay_every_game_exactly(players: int) -> None:
+    """What the audit's replay does: at rest, read the answer off the next events
+    (``input_at``), play it, and get exactly the stored events back."""
+    engine = engine_for(EIGHT if players == 8 else CARDS)
+    for n in range(12):
+        played = play_out(engine, bytes([n, players]) * 16, players, 100 + n)
+        events = played.events  # type: ignore[attr-defined]
+        game = engine.restart(events[0])
+        index = len(game.events)
+        assert events[:index] == game.events
+        while index < len(events):
+            command = engine.input_at(game, events, index)
+            assert command is not None, f"no input read at event {index}: {events[index]}"
+            produced = engine.play(game, command)
+            assert events[index : index + len(produced)] == produced, command
+            index += len(produced)
+        assert game.is_over and game.state == played.state  # type: ignore[attr-defined]
