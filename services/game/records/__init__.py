@@ -2,7 +2,8 @@
 
 The format is documented in ``docs/game-records.md`` and ``docs/game-records.schema.json``.
 Clubs import table games with it, audits export online games with it, and every rule case in
-``tests/scenarios/`` is one. The engine knows nothing of it.
+``tests/scenarios/`` is one. The engine knows nothing of it. The card game's sibling format
+(``bang-cards-record``) lives in ``records/cards/``; ``records/dispatch.py`` handles either.
 """
 
 from services.game.records.errors import IllegalInput, MalformedRecord, RecordError

@@ -40,7 +40,7 @@ def _valid(obj: Any) -> bool:
 @pytest.fixture(scope="module")
 def games() -> list[Game]:
     """Random legal games at 4 to 8 players, half of them table games with decks in unknown order."""
-    return [random_game(500 + seed, 4 + seed % 5, unknown_order=seed % 2 == 1)[0] for seed in range(10)]
+    return [random_game(500 + seed, 4 + seed % 5, unknown_order=seed % 2 == 1)[0] for seed in range(6)]
 
 
 def test_a_written_game_replays_to_the_same_events_and_writes_the_same_text(games: list[Game]) -> None:
