@@ -194,6 +194,8 @@ async def test_four_people_play_a_card_game_each_seeing_only_their_own_hand(
             seat, page = found
             assert truths[seat]["awaiting"]["player"] == seat
             before = await version_of(page)
+            if moves in (12, 13):
+                await screenshot(page, f"cards-seat-decision-{moves}")
             clicked.append(await _click_an_option(page, rng))
             await _after_click(page, before)
             moves += 1

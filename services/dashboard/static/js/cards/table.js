@@ -73,7 +73,7 @@ function seatFlag(player, state, me) {
 
 function distanceHint(state, player, me) {
   const mine = state.players.find((p) => p.id === me);
-  if (!mine || player.id === me || !player.alive || !mine.alive) return null;
+  if (!mine || player.id === me || !player.alive || !mine.alive || state.status !== "ongoing") return null;
   const d = distance(state, me, player.id);
   if (d === null) return null;
   const reach = d <= weaponRange(mine);
@@ -112,7 +112,7 @@ function seatCard(player, state, me) {
       inPlay.length ? [h("span", { class: "muted" }, "In play: "), inPlay.map((c) => cardNode(c))] : h("span", { class: "muted" }, "Nothing in play"),
     ),
     // a hand the API sent for this seat to this viewer (a table's scorekeeper); the viewer's own is drawn apart
-    player.hand && player.id !== me
+    player.hand?.length && player.id !== me
       ? h("div", { class: "card-in-play", "data-testid": "seat-hand" }, h("span", { class: "muted" }, "Hand: "), handCards(player).map((c) => cardNode(c)))
       : null,
     distanceHint(state, player, me),
@@ -145,7 +145,7 @@ export function cardFacts(state, extra = []) {
     fact("Deck", `${state.deck ?? 0} cards`, "deck-count"),
     fact("Discard pile", top ? [cardNode(top), h("span", { class: "muted" }, ` on top of ${discard.length}`)] : "empty", "discard-top"),
     store.length ? fact("General Store", store.map((c) => cardNode(c)), "general-store") : null,
-    state.resolving ? fact("Resolving", resolvingWords(state), "resolving-fact") : null,
+    state.resolving && state.status === "ongoing" ? fact("Resolving", resolvingWords(state), "resolving-fact") : null,
     kit ? fact("Kit Carlson looks at", kit.cards ? kit.cards.map((id) => cardNode(cardOf(id))) : `${kit.count} cards (face down to you)`, "kit-look") : null,
     ...extra,
   );
