@@ -187,7 +187,7 @@ def check_sheet(sheet: ResultSheet, game_id: str) -> GameResult:
             "the game is not over on this sheet: the Sheriff is alive and so is an Outlaw or a Renegade"
         )
     if sheet.winning_side != side.value:
-        raise InvalidCommand(f"the sheet says {sheet.winning_side} won, but by who was left {_why(side)}")
+        raise InvalidCommand(f"the sheet says {sheet.winning_side} won, but by who was left: {_why(side)}")
     won = {
         m
         for m, role in zip(members, roles, strict=True)
