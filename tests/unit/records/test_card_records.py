@@ -24,7 +24,7 @@ from services.game.records.cards import (
     summarize_cards,
     write_card_record,
 )
-from services.game.records.dispatch import read_any_record, replay_any_record, summarize_any
+from services.game.records.dispatch import read_any_record, replay_any_record, summarize_any, write_any_record
 from services.game.rules.cards import EVENT_TYPES, Game
 from tests.scenarios.cards.runner import CARD_SCENARIOS, card_scenario_files, load
 from tests.unit.game.cards.test_properties import random_game
@@ -131,6 +131,11 @@ def test_either_format_is_read_by_the_dispatcher_and_each_reader_refuses_the_oth
     }
     game = replay_any_record(read_any_record(dice))
     assert summarize_any(game)["arrow_pile"] == 9
+    assert read_any_record(write_any_record(game)) == read_any_record(dice)
+    record = read_any_record(cards)
+    card_game = replay_any_record(record)
+    assert summarize_any(card_game)["players"][1]["life"] == 3
+    assert read_any_record(write_any_record(card_game, record)) == record
     with pytest.raises(MalformedRecord, match="must be 'bang-dice-record'"):
         read_record(cards)
     with pytest.raises(MalformedRecord, match="must be 'bang-cards-record'"):
