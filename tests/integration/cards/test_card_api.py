@@ -90,9 +90,22 @@ async def test_refusals_name_why_and_store_nothing(
     assert created.status_code == 201, created.text
     tokens = await player_tokens(app, created.json())
     state = created.json()["state"]
+    member_of = {p["id"]: p["member_id"] for p in state["players"]}
+    for n in range(20):  # on to a seat's phase 2, its legal commands taken in order
+        if state["awaiting"]["decision"] == "play":
+            break
+        seat = state["awaiting"]["player"]
+        token = tokens[member_of[seat]]
+        listed = (await client.get("/games/cards-2", headers=bearer(token))).json()["legal_commands"]
+        answer = await client.post(
+            "/games/cards-2/commands",
+            json={"command": listed[0], "command_id": f"on-{n}"},
+            headers=bearer(token),
+        )
+        state = answer.json()["state"]
+    assert state["awaiting"]["decision"] == "play"
     version = state["version"]
     awaited = state["awaiting"]["player"]
-    member_of = {p["id"]: p["member_id"] for p in state["players"]}
     other = next(seat for seat in member_of if seat != awaited)
     mine = (await client.get("/games/cards-2", headers=bearer(tokens[member_of[awaited]]))).json()
     assert mine["legal_commands"] and all(c.startswith(f"{awaited} ") for c in mine["legal_commands"])
