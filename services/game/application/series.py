@@ -23,7 +23,10 @@ stores nothing.
 Writes race on the series stream's version: a decision or a close that finds the stream moved
 on since it loaded the series loads it again, checks again and appends again (as the game
 service does for a game), so two decisions at once are both recorded, or the later one is
-refused in words when the first made it illegal; nothing is half-written.
+refused in words when the first made it illegal; nothing is half-written. The entries that
+complete the next game's setup are recorded before its game is created; a write that stops
+between the two is finished by the next decision (a retry of the same command included):
+``_finish_pending`` creates and links that game.
 
 A club's series are listed from the club's own index stream, ``seriesclub-<club id>``: a
 ``SeriesIndexStarted`` (the series the club opened before its index existed, found once by a
@@ -51,6 +54,7 @@ from event_store import (
     DuplicateEventConflict,
     EventMetadata,
     Mapper,
+    NewEvent,
     PostgresEventStore,
 )
 from services.game.application.errors import (
@@ -355,10 +359,10 @@ class SeriesService:
         entries = await self.store.read_stream(club_index_stream(club_id), 2 + offset, limit + 1)
         items: list[SeriesState] = []
         for r in entries[:limit]:
-            listed = SERIES_MAPPER.to_domain(r)
-            assert isinstance(listed, SeriesListed)
+            entry = SERIES_MAPPER.to_domain(r)
+            assert isinstance(entry, SeriesListed)
             try:
-                state = await self.load(listed.series_id)
+                state = await self.load(entry.series_id)
             except SeriesNotFound:
                 continue  # listed, then refused or lost before its stream was written
             if state.opened.club_id == club_id and state.series_id not in {s.series_id for s in items}:
@@ -563,7 +567,7 @@ class SeriesService:
     async def _decide(
         self, series_id: str, entry: LegacyEntry, member_id: str, scorekeeper: bool, command_id: str
     ) -> SeriesState:
-        state = await self.load(series_id)
+        state = await self._finish_pending(await self.load(series_id), member_id)
         if command_id in state.commands:
             return state  # the same command again changes nothing
         if state.closed is not None:
@@ -629,6 +633,41 @@ class SeriesService:
             raise _Moved from None
         await self._link(series_id, link, version, command_id, member_id, first=len(new))
         return await self.load(series_id)
+
+    async def _finish_pending(self, state: SeriesState, actor: str) -> SeriesState:
+        """Finish a write that stopped after recording the entries that complete the next game's
+        setup and before linking its game (a crash or a failed store call between the two):
+        online, the game those entries and the seed set up is created (the same game the write
+        would have made: same command, same spec) and linked; at a table, where the roles are
+        the game's own seats and never recorded, a game already created for the series from
+        them is linked. Without this, the series would wait for a roles draw nobody may enter
+        (online) or refuse every roles entry as a reused command (table), and a retry of the
+        completing command would find itself recorded and answer with no game."""
+        if state.closed is not None:
+            return state
+        plan, last = await self.plan(state)
+        if plan is None or last is None or plan.asked is None or plan.asked.ask.value != "roles":
+            return state
+        number = state.next_number
+        if state.opened.mode is GameMode.ONLINE:
+            seed = await self.seeds.seed_of(seed_key(state.series_id))
+            try:
+                link = await self._create_next(state, last, plan.enter(draw(seed, number, plan.asked)), "")
+            except (CommandIdReused, GameIdTaken):
+                raise _Moved from None  # being created by the write that recorded the entries
+        else:
+            game_id = game_id_of(state.series_id, number)
+            try:
+                created = await self.games.load(game_id)
+            except GameNotFound:
+                return state  # the roles are still to be entered
+            if created.created.context.series_id != state.series_id:
+                return state
+            link = SeriesGameLinked(number=number, game_id=game_id, previous_game_id=state.games[-1].game_id)
+        await self._link(
+            state.series_id, link, state.version, f"{state.series_id}/link/{number}", actor, first=0
+        )
+        return await self.load(state.series_id)
 
     async def _link(
         self, series_id: str, link: SeriesGameLinked, version: int, command_id: str, actor: str, *, first: int
@@ -746,7 +785,7 @@ _SERIES_EVENT_IDS = uuid.UUID(hashlib.sha256(b"bang-league series events").hexdi
 _INDEX_METADATA = EventMetadata(actor="series-index")
 
 
-def _index_event(club_id: str, event: SeriesEvent) -> object:
+def _index_event(club_id: str, event: SeriesEvent) -> NewEvent:
     """An index event with an id of its own content (the same entry again is the same event)."""
     key = event.series_id if isinstance(event, SeriesListed) else "started"
     metadata = msgspec.structs.replace(_INDEX_METADATA, command_id=f"index/{key}")

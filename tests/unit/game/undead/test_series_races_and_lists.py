@@ -272,3 +272,43 @@ async def test_series_opened_before_the_index_are_found_once_and_listed_first() 
     index = await MemoryEventStore.read_stream(store, club_index_stream("club-b"))
     assert [r.type for r in index] == ["SeriesIndexStarted", "SeriesListed"]
     assert index[0].data["found"] == 1
+
+
+async def test_a_completing_answer_whose_game_creation_failed_is_finished_by_its_retry() -> None:
+    """The entries that complete the next game's setup are recorded before its game is created;
+    when the creation fails after that (a crash, a store error), the series must not be left
+    with its setup complete and no game: the same command again creates and links the game."""
+    store, games, series = await _series()
+    await play_to_end(games, "s1.g1", 3)
+    rng = random.Random(3)
+    state = await series.load("s1")
+    real_create = games.create_game
+    failing = {"on": True}
+
+    async def create_game(spec: Any, **kwargs: Any) -> Any:
+        if failing["on"] and spec.game_id == "s1.g2":
+            raise RuntimeError("the store went away")
+        return await real_create(spec, **kwargs)
+
+    games.create_game = create_game  # type: ignore[method-assign]
+    for n in range(40):
+        asked = (await series.view(state)).asked
+        assert asked is not None
+        entry = rng.choice(_answers(Ask(asked["ask"]), asked["seat"], asked["among"]))
+        completes = await _completes(series, state, entry)
+        member = asked["member_id"]
+        if not completes:
+            state = await series.decide("s1", entry, member_id=member, scorekeeper=False, command_id=f"d{n}")
+            continue
+        with pytest.raises(RuntimeError):
+            await series.decide("s1", entry, member_id=member, scorekeeper=False, command_id="last")
+        failing["on"] = False
+        state = await series.decide("s1", entry, member_id=member, scorekeeper=False, command_id="last")
+        break
+    else:
+        raise AssertionError("no last question")
+    assert [g.game_id for g in state.games] == ["s1.g1", "s1.g2"]
+    assert (await games.load("s1.g2")).game is not None
+    stored = await _stored(store, "s1")
+    assert [e.game_id for e in stored if isinstance(e, SeriesGameLinked)] == ["s1.g1", "s1.g2"]
+    assert [e.entry for e in stored if isinstance(e, SeriesDecisionRecorded)].count(entry) == 1
