@@ -537,12 +537,14 @@ class GameService:
             return None
         working = engine.copy(session.game)
         events: list[msgspec.Struct] = [
-            DecisionTimedOut(player=question.player, decision=question.decision, applied=str(command))
+            DecisionTimedOut(
+                player=question.player, decision=question.decision, applied=engine.public_text(command)
+            )
         ]
         events += engine.play(working, command)
         events += await self._server_rolls(session, working, events)
         command_id = f"{_TIMEOUT_COMMANDS}{game_id}/{session.version}"
-        asked = {"version": session.version, "applied": str(command)}
+        asked = {"version": session.version, "applied": engine.public_text(command)}
         try:
             return await self._append(
                 session,

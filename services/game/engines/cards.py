@@ -163,6 +163,11 @@ class CardEngine:
     def timeout_default(self, game: Game) -> cmd.Command | None:
         return timeout_command(game.state)
 
+    def public_text(self, command: cmd.Command) -> str:
+        if isinstance(command, cmd.KitReturn):  # the card put back is his alone
+            return f"{command.player} kit-return"
+        return str(command)  # every other decision names only cards it shows to all
+
     def server_only(self, command: cmd.Command) -> str | None:
         if isinstance(command, cmd.ShuffleDeck):
             return "the server shuffles the deck in online games"

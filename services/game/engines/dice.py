@@ -163,6 +163,9 @@ class DiceEngine:
     def table_questions(self) -> bool:
         return any(spec.who is Who.TABLE for spec in self.rules.decisions.values())
 
+    def public_text(self, command: GameCommand) -> str:
+        return str(command)  # a dice decision shows nothing hidden
+
     def server_only(self, command: GameCommand) -> str | None:
         if isinstance(command, RollDice):
             return "the server rolls the dice in online games"

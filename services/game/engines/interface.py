@@ -207,6 +207,11 @@ class GameEngine(Protocol):
         """Whether this ruleset may ask a question open to the table (``Question.table``)."""
         ...
 
+    def public_text(self, command: Command) -> str:
+        """``command``'s text form as anybody may read it (``DecisionTimedOut.applied``, a
+        lifecycle fact shown to all): the card game leaves out the card Kit Carlson puts back."""
+        ...
+
     def server_only(self, command: Command) -> str | None:
         """Why, online, only the server may send ``command`` (it supplies randomness, or closes a
         question open to the table), in words for the player who tried; None: players may."""

@@ -181,3 +181,10 @@ def test_the_inputs_read_off_the_events_replay_every_game_exactly(players: int) 
             assert events[index : index + len(produced)] == produced, command
             index += len(produced)
         assert game.is_over and game.state == played.state  # type: ignore[attr-defined]
+
+
+def test_a_timed_out_decision_is_told_to_all_without_a_private_card() -> None:
+    engine = engine_for(CARDS)
+    assert engine.public_text(cmd.KitReturn(player="p3", card=34)) == "p3 kit-return"
+    assert engine.public_text(cmd.Discard(player="p2", cards=(12, 40))) == "p2 discard 12 40"  # face up
+    assert engine.public_text(cmd.Pass(player="p1", timeout=True)) == "p1 pass timeout"
