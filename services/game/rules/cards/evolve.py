@@ -88,9 +88,9 @@ def evolve(state: GameState, event: ev.Event) -> None:
     state.version += 1
     res = state.res
     if isinstance(event, ev.DeckShuffled):
-        shuffled = list(state.discard) if state.shuffled else list(ALL_CARDS)
+        shuffled = state.reshuffled() if state.shuffled else list(ALL_CARDS)
         if state.shuffled:
-            state.discard.clear()
+            state.discard = [c for c in state.discard if c not in shuffled]
         state.shuffled = True
         state.deck = list(event.order)
         state.pool = [] if event.order else sorted(shuffled)

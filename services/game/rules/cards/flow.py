@@ -55,7 +55,7 @@ def _deal_order(state: GameState) -> list[PlayerId]:
 
 
 def _shuffle_question(state: GameState) -> Awaiting:
-    return Awaiting(player=TABLE, decision=Decision.SHUFFLE, cards=tuple(state.discard))
+    return Awaiting(player=TABLE, decision=Decision.SHUFFLE, cards=tuple(state.reshuffled()))
 
 
 _SERVES_A_DRAW = frozenset({Decision.SHUFFLE, Decision.TOP_CARD})

@@ -158,5 +158,12 @@ class GameState:
     def next_living(self, pid: PlayerId) -> PlayerState:
         return self.clockwise_from(pid, include=False)[0]
 
+    def reshuffled(self) -> list[CardId]:
+        """The discard pile's cards a reshuffle takes: all of them, except a draw!'s cards
+        already flipped, which lie face up until the draw! resolves (Lucky Duke's first flip
+        cannot come back as his second)."""
+        flips = self.check.flips if self.check is not None else []
+        return [c for c in self.discard if c not in flips]
+
     def clone(self) -> GameState:
         return copy.deepcopy(self)
