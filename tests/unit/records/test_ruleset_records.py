@@ -78,7 +78,7 @@ def test_a_version_2_record_with_modules_reads_its_ruleset() -> None:
         (v2(["OS5"]), "record: `$.ruleset`: the Ghost (OS5) needs 5 or more players"),
         (v2(["OS9"]), "record: `$.ruleset`: unknown module 'OS9'"),
         (v2(["OS1", "OS1"]), "record: `$.ruleset`: module OS1 is named twice"),
-        ({**v2([]), "game_type": "cards"}, "record: `$.game_type` 'cards' is a card game, recorded as format"),
+        ({**v2([]), "game_type": "cards"}, "record: `$.game_type` 'cards' is a card game, recorded as"),
         ({**v2([]), "game_type": "chess"}, "record: `$.ruleset`: unknown game type 'chess'"),
         (
             v2(["UA2"], ruleset={"modules": ["UA2"], "data": {**BASE_DICE.data, "rage-deck": "rage-0"}}),
