@@ -312,3 +312,80 @@ async def test_a_completing_answer_whose_game_creation_failed_is_finished_by_its
     stored = await _stored(store, "s1")
     assert [e.game_id for e in stored if isinstance(e, SeriesGameLinked)] == ["s1.g1", "s1.g2"]
     assert [e.entry for e in stored if isinstance(e, SeriesDecisionRecorded)].count(entry) == 1
+
+
+async def test_a_table_game_created_from_a_roles_entry_but_not_linked_is_linked_by_the_next_entry() -> None:
+    """At a table the roles entry is the game's seats, never a series event: when its game is
+    created and the link then fails, the next entry links that game (another roles entry would
+    otherwise be a reused command for ever) and is refused for what is asked now."""
+    from services.game.application.service import Actor, ActorKind, NewGame, TableSeat
+    from services.game.records import inputs_from_events
+    from services.game.rules.dice import events as ev
+    from services.game.rules.dice.undead.legacy import CharacterDrawn, RolesDrawn, SheriffDrawn
+    from services.game.rules.dice.vocabulary import Role
+    from tests.unit.game.undead.test_series_service import answer
+
+    store = RacingStore()
+    vault = MemorySeedVault()
+    games = GameService(store, vault)  # type: ignore[arg-type]
+    series = SeriesService(store, games, vault)  # type: ignore[arg-type]
+    keeper = Actor(kind=ActorKind.ORGANISER, id="keeper")
+    online = NewGame(
+        mode=GameMode.ONLINE, player_count=5, members=MEMBERS, ruleset=ruleset_of(["UA5"]), game_id="src"
+    )
+    await games.create_game(online, command_id="src", actor=keeper)
+    await play_to_end(games, "src", 5)
+    source = await games.load("src")
+    assert source.game is not None and isinstance(started := source.game.events[0], ev.GameStarted)
+    seats = tuple(
+        TableSeat(
+            member_id=source.seat_members[s.player],
+            name=s.player,
+            role=s.role.value,
+            character=s.character.value,
+        )
+        for s in started.seats
+    )
+    spec = NewSeries(
+        series_id="tab", club_id="c", mode=GameMode.TABLE, ruleset=ruleset_of(["UA5"]), seats=seats
+    )
+    state = await series.open(spec, opened_by="keeper", command_id="open")
+    for n, command in enumerate(inputs_from_events(source.game.events[1:])):
+        await games.play("tab.g1", command, actor=keeper, command_id=f"t{n}")
+    real_link = series._link
+    failing = {"on": True}
+
+    async def link(*args: Any, **kwargs: Any) -> None:
+        if failing["on"]:
+            failing["on"] = False
+            raise RuntimeError("the store went away")
+        await real_link(*args, **kwargs)
+
+    series._link = link  # type: ignore[method-assign]
+    rng = random.Random(5)
+    for n in range(40):
+        asked = (await series.view(state)).asked
+        assert asked is not None
+        ask, seat, among = Ask(asked["ask"]), asked["seat"], asked["among"]
+        entry: LegacyEntry
+        if ask is Ask.SHERIFF_DRAW:
+            entry = SheriffDrawn(player=PlayerId(rng.choice(among)))
+        elif ask is Ask.CHARACTER_DRAW:
+            entry = CharacterDrawn(player=PlayerId(seat), character=CharacterId(rng.choice(among)))
+        elif ask is not Ask.ROLES_DRAW:
+            entry = answer(ask, seat, among, rng)
+        else:
+            break
+        state = await series.decide("tab", entry, member_id="keeper", scorekeeper=True, command_id=f"d{n}")
+    else:
+        raise AssertionError("no roles question")
+    first = RolesDrawn(player=PlayerId(seat), roles=tuple(Role(r) for r in among))
+    with pytest.raises(RuntimeError):
+        await series.decide("tab", first, member_id="keeper", scorekeeper=True, command_id="roles-1")
+    assert await store.stream_version("game-tab.g2") > 0 and len((await series.load("tab")).games) == 1
+    other = RolesDrawn(player=PlayerId(seat), roles=tuple(Role(r) for r in reversed(among)))
+    with pytest.raises(SeriesRefused, match="is not over"):
+        await series.decide("tab", other, member_id="keeper", scorekeeper=True, command_id="roles-2")
+    state = await series.load("tab")
+    assert [g.game_id for g in state.games] == ["tab.g1", "tab.g2"]
+    assert state.games[1].previous_game_id == "tab.g1"
