@@ -45,6 +45,7 @@ async def test_a_round_run_through_the_league_api_is_listed_by_name(
     assert tables[1]["forfeits"] == [{"member": absent, "kind": "forfeit", "reason": ""}]
     assert tables[2]["game"] == {
         "game_id": "tuesday-r1-t2", "mode": "table", "status": None, "winning_side": None, "voided": False,
+        "replayable": True, "shown_as": None,
     }  # fmt: skip
     assert [b["display_name"] for b in listed["byes"]] == [b["display_name"] for b in seated["byes"]]
 

@@ -101,6 +101,10 @@ async def test_a_sheet_entered_by_the_scorekeeper_counts_for_standings_and_card_
     assert audit.json()["replayable"] is False
     assert audit.json()["audit"].startswith("result sheet — not replayable: ")
     assert "nothing to audit by replay" in audit.json()["audit"]
+    foreign = await client.get(
+        f"/leagues/{CARDS}/games/{answer['game_id']}/audit", headers=c.foreign_organiser.auth
+    )
+    assert foreign.status_code == 403, foreign.text
     # and nobody creates a game under its id any more
     seats = [
         {"member_id": s["member_id"], "name": s["member_id"], "role": s["role"], "character": s["character"]}
