@@ -336,7 +336,9 @@ async def test_a_table_game_created_from_a_roles_entry_but_not_linked_is_linked_
     await games.create_game(online, command_id="src", actor=keeper)
     await play_to_end(games, "src", 5)
     source = await games.load("src")
-    assert source.game is not None and isinstance(started := source.game.events[0], ev.GameStarted)
+    assert source.game is not None
+    started = source.game.events[0]
+    assert isinstance(started, ev.GameStarted)
     seats = tuple(
         TableSeat(
             member_id=source.seat_members[s.player],
