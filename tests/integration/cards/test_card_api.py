@@ -190,3 +190,64 @@ async def test_eight_players_with_two_renegades_is_a_recorded_option(
     assert state["ruleset"]["text"] == "cards eight_players" and len(state["players"]) == 8
     first = (await client.get("/games/cards-8/events", params={"limit": 1})).json()[0]
     assert first["data"]["ruleset"]["options"] == ["eight_players"]
+
+
+async def test_a_table_card_game_is_entered_by_its_scorekeeper_who_alone_sees_every_hand(
+    client: httpx.AsyncClient, organiser_token: str
+) -> None:
+    seats = [
+        {"member_id": "ann", "name": "Ann", "role": "sheriff", "character": "paul_regret"},
+        {"member_id": "bob", "name": "Bob", "role": "outlaw", "character": "el_gringo"},
+        {"member_id": "cy", "name": "Cy", "role": "outlaw", "character": "black_jack"},
+        {"member_id": "dee", "name": "Dee", "role": "renegade", "character": "lucky_duke"},
+    ]
+    created = await client.post(
+        "/games",
+        json={
+            "command_id": "t",
+            "mode": "table",
+            "player_count": 4,
+            "seats": seats,
+            "game_id": "club-cards",
+            "ruleset": {"game_type": "cards"},
+        },
+        headers=bearer(organiser_token),
+    )
+    assert created.status_code == 201, created.text
+    keeper = created.json()["state"]
+    assert keeper["awaiting"] == {"player": "table", "decision": "shuffle"}
+    order = list(range(80, 0, -1))
+    shuffled = await client.post(
+        "/games/club-cards/commands",
+        # the object form: 80 card ids are longer than a command's text may be (200 characters)
+        json={"command": {"type": "ShuffleDeck", "player": "table", "order": order}, "command_id": "in-0"},
+        headers=bearer(organiser_token),
+    )
+    assert shuffled.status_code == 200, shuffled.text
+    rng = random.Random(3)
+    for n in range(1, 30):
+        listed = (await client.get("/games/club-cards", headers=bearer(organiser_token))).json()[
+            "legal_commands"
+        ]
+        plays = [c for c in listed if " end" not in c] or listed
+        response = await client.post(
+            "/games/club-cards/commands",
+            json={"command": rng.choice(plays), "command_id": f"in-{n}"},
+            headers=bearer(organiser_token),
+        )
+        assert response.status_code == 200, response.text
+    keeper = (await client.get("/games/club-cards", headers=bearer(organiser_token))).json()
+    anybody = (await client.get("/games/club-cards")).json()
+    assert all(p["hand"] is not None for p in keeper["players"])
+    assert all(p["hand"] is None for p in anybody["players"])
+    assert [p["role"] for p in anybody["players"]] == ["sheriff", None, None, None] or keeper[
+        "status"
+    ] != "ongoing"
+    feed = (await client.get("/games/club-cards/events", params={"limit": 1000})).json()
+    deck = next(e for e in feed if e["type"] == "cards.DeckShuffled")
+    assert deck["data"]["order"] == [None] * 80
+    keeper_feed = (await client.get("/games/club-cards/events", headers=bearer(organiser_token))).json()
+    assert next(e for e in keeper_feed if e["type"] == "cards.DeckShuffled")["data"]["order"] == order
+    audit = (await client.get("/games/club-cards/audit")).json()
+    assert audit["clean"], audit["verdict"]
+    assert "no seed to check (a table game)" in audit["verdict"]
