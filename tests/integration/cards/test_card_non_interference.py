@@ -1,10 +1,13 @@
 """Non-interference through the API: two online card games that differ only in one card of
 one seat's hand (the first deck's order has that card and the deck's bottom card swapped) look
 byte-identical to every other seat and to anybody, through the REST state, the REST event feed
-and GraphQL (the game and its events), at every step until a command could show the card."""
+and GraphQL (the game and its events), at every step until a command could show the card; and
+then through the live subscription (the websocket) too."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
 import re
 from typing import Any
@@ -12,7 +15,9 @@ from typing import Any
 import httpx
 import pytest
 from litestar import Litestar
+from websockets.asyncio.client import connect
 
+from services.api.client import PROTOCOL
 from services.game.application import service as service_module
 from services.game.fairness.registry import shuffle_derivation
 from services.game.rules.cards import commands as cmd
@@ -78,6 +83,24 @@ async def _look(client: httpx.AsyncClient, game_id: str, token: str | None, sinc
     return [_normal(r.text, game_id) for r in (state, feed, graphql)]
 
 
+SUBSCRIPTION = """subscription($id: ID!) { gameUpdates(id: $id, fromVersion: 1) {
+  version events { version type data } } }"""
+
+
+async def _subscribed(base_url: str, game_id: str, token: str | None) -> str:
+    """The first batch the live subscription sends (every event so far), as sent."""
+    async with connect(f"ws://{base_url}/graphql", subprotocols=[PROTOCOL], open_timeout=10) as socket:  # type: ignore[list-item]
+        params = {} if token is None else {"Authorization": f"Bearer {token}"}
+        await socket.send(json.dumps({"type": "connection_init", "payload": params}))
+        assert json.loads(await socket.recv())["type"] == "connection_ack"
+        payload = {"query": SUBSCRIPTION, "variables": {"id": game_id}}
+        await socket.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
+        while True:
+            raw = str(await asyncio.wait_for(socket.recv(), 10))
+            if json.loads(raw)["type"] == "next":
+                return _normal(raw, game_id)
+
+
 def _touches(command: cmd.Command, cards: set[int], seat: str) -> bool:
     """Whether playing ``command`` may show either twin's differing card to others: it names
     one, or takes a card at random from ``seat``'s hand (Panic!, Cat Balou, Jesse Jones)."""
@@ -94,7 +117,11 @@ def _touches(command: cmd.Command, cards: set[int], seat: str) -> bool:
 
 
 async def test_two_games_differing_only_in_a_hidden_card_look_identical_to_everybody_else(
-    app: Litestar, client: httpx.AsyncClient, organiser_token: str, monkeypatch: pytest.MonkeyPatch
+    app: Litestar,
+    base_url: str,
+    client: httpx.AsyncClient,
+    organiser_token: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     seed = bytes(range(32))
     monkeypatch.setattr(service_module, "new_seed", lambda: seed)
@@ -161,6 +188,12 @@ async def test_two_games_differing_only_in_a_hidden_card_look_identical_to_every
         if any(e["type"] == "cards.CardTaken" and e["data"]["from_player"] == twins.seat for e in events):
             break  # El Gringo took one of the seat's cards at random: the taker may now know
     assert compared >= 15, f"only {compared} positions compared"
-    for viewer in [*others, None]:  # the whole story, redacted as of now
+    for viewer in [*others, None]:  # the whole story, redacted as of now, and as a subscriber gets it
         seen_a = await _look(client, "ni-a", tokens_a[viewer] if viewer else None)
         assert seen_a == await _look(client, "ni-b", tokens_b[viewer] if viewer else None), viewer
+        live_a = await _subscribed(base_url, "ni-a", tokens_a[viewer] if viewer else None)
+        assert live_a == await _subscribed(base_url, "ni-b", tokens_b[viewer] if viewer else None), viewer
+    own = member_of[twins.seat]
+    assert await _subscribed(base_url, "ni-a", tokens_a[own]) != await _subscribed(
+        base_url, "ni-b", tokens_b[own]
+    )
