@@ -199,6 +199,7 @@ async def test_four_people_play_a_card_game_each_seeing_only_their_own_hand(
             clicked.append(await _click_an_option(page, rng))
             await _after_click(page, before)
             moves += 1
+        truths = {seat: await _state(client, GAME, person_of[seat]) for seat in pages}  # after the last move
         ended = truths["p1"]["status"] == "ended"
         assert moves >= 20, f"only {moves} moves were played"
         kinds = {c.split()[1] for c in clicked}
@@ -233,6 +234,19 @@ async def test_four_people_play_a_card_game_each_seeing_only_their_own_hand(
             hands = {c for t in truths.values() for p in t["players"] if p["hand_ids"] for c in p["hand_ids"]}
             assert not hands & set(await _card_ids(spectator))
         await screenshot(spectator, "cards-replay")
+
+        # verify it yourself: the chain, the commitment and every deck re-derived in the browser
+        await spectator.goto(f"/#/game/{GAME}/verify")
+        result = spectator.get_by_test_id("verify-result")
+        if ended:
+            await expect(result).to_have_attribute("data-state", "clean")
+            decks = sum(1 for e in events if e["type"] == "cards.DeckShuffled")
+            finding = spectator.locator("[data-check=decks] [data-testid=verify-finding]")
+            await expect(finding).to_contain_text(f"{decks} deck{'s' if decks > 1 else ''} re-derived here")
+            await expect(spectator.locator("[data-check='hash chain']")).to_have_attribute("data-state", "ok")
+        else:
+            await expect(result).to_have_attribute("data-state", "pending")
+        await screenshot(spectator, "cards-verify")
 
 
 async def test_a_scorekeeper_enters_a_card_table_shuffled_in_an_unknown_order(

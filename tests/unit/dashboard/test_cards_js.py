@@ -17,6 +17,7 @@ from typing import Any
 
 from services.game.engines import engine_for
 from services.game.engines.cards import STORED_PREFIX, CardEngine, redact_card_event
+from services.game.fairness.shuffles import shuffle
 from services.game.rules.cards import EVENT_TYPES, CharacterId, Role, Seat
 from services.game.rules.cards import commands as cmd
 from services.game.rules.cards.deck import DECK
@@ -171,3 +172,44 @@ def test_the_card_views_word_every_card_decision_command_and_event_of_random_gam
         if event["data"].get("card", 0) is None:
             assert "a card" in line, (kind, line)
     assert {STORED_PREFIX + t.__name__ for t in EVENT_TYPES} >= seen_types
+
+
+DERIVE = """
+import { deriveDeck } from %s;
+import { hexToBytes } from %s;
+const cases = JSON.parse(await new Promise((done) => {
+  let text = ""; process.stdin.on("data", (c) => (text += c)); process.stdin.on("end", () => done(text));
+}));
+const out = [];
+for (const [seed, at, cards] of cases) out.push(await deriveDeck(hexToBytes(seed), at, cards));
+console.log(JSON.stringify(out));
+"""
+
+
+def test_the_card_verify_page_derives_every_deck_as_shuffles_1_does() -> None:
+    rng = random.Random(5)
+    cases = [
+        (
+            rng.randbytes(32).hex(),
+            rng.randrange(1, 2000),
+            rng.sample(range(1, 81), rng.choice([80, 1, 2, 17, 45])),
+        )
+        for _ in range(40)
+    ]
+    node = shutil.which("node") or shutil.which("nodejs")
+    assert node
+    script = DERIVE % (
+        json.dumps((JS / "cards" / "verify-cards.js").as_uri()),
+        json.dumps((JS / "fairness.js").as_uri()),
+    )
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", script],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    derived = json.loads(done.stdout)
+    assert derived == [list(shuffle(bytes.fromhex(seed), at, cards)) for seed, at, cards in cases]

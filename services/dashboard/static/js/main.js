@@ -28,6 +28,7 @@ import { renderCardPlay } from "./cards/play.js";
 import { renderCardLive } from "./cards/live.js";
 import { renderCardReplay } from "./cards/replay.js";
 import { renderCardTable } from "./cards/entry.js";
+import { renderCardVerify } from "./cards/verify.js";
 import { onChange } from "./session.js";
 import "./skip-link.js"; // the skip link moves the focus, not the hash router
 
@@ -47,7 +48,7 @@ const ROUTES = [
   { pattern: /^\/find$/, nav: "find", title: "Find", render: renderFind },
   { pattern: /^\/game\/([^/]+)\/live$/, nav: "games", title: "Live game", render: byGameType(renderLive, renderCardLive) },
   { pattern: /^\/game\/([^/]+)\/replay$/, nav: "games", title: "Replay", render: byGameType(renderReplay, renderCardReplay) },
-  { pattern: /^\/game\/([^/]+)\/verify$/, nav: "games", title: "Verify a game", render: renderVerify },
+  { pattern: /^\/game\/([^/]+)\/verify$/, nav: "games", title: "Verify a game", render: byGameType(renderVerify, renderCardVerify) },
   { pattern: /^\/game\/([^/]+)\/play$/, nav: "games", title: "Your seat", render: byGameType(renderPlay, renderCardPlay) },
   { pattern: /^\/game\/([^/]+)\/table$/, nav: "games", title: "Keep score", render: byGameType(renderTable, renderCardTable) },
 ];

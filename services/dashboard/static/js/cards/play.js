@@ -24,6 +24,35 @@ const GOALS = {
 };
 const RECENT = 12;
 
+/** "1:05" for 65 seconds. */
+function clock(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function timeLeftText(deadline) {
+  if (!deadline) return null;
+  const left = (Date.parse(deadline) - Date.now()) / 1000;
+  return left > 0 ? `${clock(left)} left before the default answer is played` : "Time is up: the default answer is being played";
+}
+
+// Every update redraws the page; a keyboard user keeps their place: the control that had the
+// focus (same command or same test id) gets it back, else the decision's first option does.
+function focusKey(root) {
+  const active = document.activeElement;
+  if (!active || !root.contains(active)) return null;
+  return { testid: active.dataset.testid ?? null, option: active.dataset.option ?? null };
+}
+
+function refocus(root, key) {
+  const same = [...root.querySelectorAll("button")].find(
+    (b) => (key.option && b.dataset.option === key.option) || (key.testid && b.dataset.testid === key.testid),
+  );
+  const next = same && !same.disabled ? same : root.querySelector("[data-testid=decision] button:not([disabled])");
+  next?.focus();
+  return Boolean(next);
+}
+
 export function renderCardPlay(main, { args: [gameId], signal }) {
   const who = current();
   const gamePath = `/games/${encodeURIComponent(gameId)}`;
@@ -49,6 +78,8 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
   mount(main, head, root, h("section", { class: "panel" }, h("h2", null, "Latest events"), feed));
 
   const model = { state: null, busy: false, refusal: null, readError: null };
+  let countdown = null; // the "time left" node, ticked every second
+  let pendingFocus = null; // where the keyboard was when a redraw had nothing to focus
   const ui = { picked: new Set(), choice: { value: null }, toggle: (id) => {
     if (ui.picked.has(id)) ui.picked.delete(id);
     else ui.picked.add(id);
@@ -135,6 +166,10 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
     root.dataset.busy = model.busy ? "true" : "false";
     root.dataset.deciding = deciding ? "true" : "false";
     if (mine) root.dataset.seat = mine.id;
+    const idle = !document.activeElement || document.activeElement === document.body;
+    const focused = focusKey(root) ?? (idle ? pendingFocus : null);
+    pendingFocus = null;
+    countdown = null;
     mount(
       root,
       roleBanner(state, mine),
@@ -150,6 +185,14 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
         cardSeats(state, mine?.id ?? null),
       ),
     );
+    if (focused && !refocus(root, focused)) pendingFocus = focused; // all disabled while a move is sent
+  }
+
+  function timer(state) {
+    const text = timeLeftText(state.deadline);
+    if (!text) return null;
+    countdown = h("span", { class: "play-time", "data-testid": "time-left", "data-deadline": state.deadline }, ` ${text}.`);
+    return countdown;
   }
 
   function roleBanner(state, mine) {
@@ -177,7 +220,7 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
     const awaiting = state.awaiting;
     if (deciding) {
       return h("p", { class: "notice play-yours", "data-testid": "your-decision", role: "status" },
-        h("strong", null, state.active_player === mine?.id ? "Your turn: " : "Your decision: "), decisionWords(awaiting?.decision), ".");
+        h("strong", null, state.active_player === mine?.id ? "Your turn: " : "Your decision: "), decisionWords(awaiting?.decision), ".", timer(state));
     }
     return h(
       "p",
@@ -190,6 +233,7 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
           ? "The server is dealing the cards."
           : `Waiting for ${seatLabel(state, awaiting.player)} to ${decisionWords(awaiting.decision)}.`
         : "",
+      timer(state),
     );
   }
 
@@ -199,5 +243,11 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
   };
   refresh();
   const stop = follow(gameId, { lastVersion: () => model.state?.version ?? 0, onWake: refresh, onStatus: setConnection });
-  return () => stop();
+  const ticker = setInterval(() => {
+    if (countdown && model.state?.deadline) countdown.textContent = ` ${timeLeftText(model.state.deadline)}.`;
+  }, 1000);
+  return () => {
+    stop();
+    clearInterval(ticker);
+  };
 }
