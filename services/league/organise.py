@@ -465,7 +465,7 @@ class LeagueOrganiser:
             # two-Renegade set, a recorded option of the card game
             size = len(state.round(tournament_id, round_number).table(tournament_id, table).members)
             options = [EIGHT_PLAYERS] if state.game_type == GameType.CARDS and size == 8 else []
-            ruleset = RulesetIn(game_type=state.game_type, modules=options).to_ruleset()
+            ruleset = RulesetIn(game_type=state.game_type, options=options).to_ruleset()
             setup = NewGame(mode=GameMode.ONLINE, player_count=0, ruleset=ruleset)
         if not await self._league.applied(league_id, command_id):
             league_aggregate.decide(state, command)  # refuse before the id is reserved

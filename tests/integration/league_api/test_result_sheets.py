@@ -5,6 +5,7 @@ cards league refuses a dice game."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import httpx
@@ -12,6 +13,7 @@ from litestar import Litestar
 
 from services.directory.projection import directory_subscription
 from services.ratings.consumer import rebuild
+from tests.integration.api.bots import play_to_the_end
 from tests.integration.clubs.test_clubs import pool_of
 from tests.integration.league_api.conftest import SEASON, Clubs, clubs, post, writes
 from tests.integration.league_api.sheets import law_win
@@ -203,3 +205,43 @@ async def test_a_cards_league_refuses_a_dice_game_and_sheets_of_unscheduled_tabl
     small = {"name": "Small", "game_type": "cards", "seating": {"allowed_sizes": [3, 4], "preferred_size": 4}}
     refused = await client.post(f"/clubs/{c.home}/leagues", json=small, headers=c.organiser.auth)
     assert refused.status_code == 422 and "cards table sizes must lie in 4..8" in refused.json()["detail"]
+
+
+async def test_an_online_card_game_of_eight_counts_for_standings_and_card_ratings_only(
+    app: Litestar, client: httpx.AsyncClient
+) -> None:
+    c = await clubs(app, client)
+    await post(
+        client,
+        f"/clubs/{c.home}/leagues",
+        c.organiser,
+        {"league_id": CARDS, "name": "Card Night", "game_type": "cards"},
+    )
+    await post(client, f"/leagues/{CARDS}/seasons", c.organiser, {"season_id": SEASON, "name": "Spring"})
+    members = [p.account_id for p in c.players]
+    await post(client, f"/leagues/{CARDS}/seasons/{SEASON}/entrants", c.organiser, {"member_ids": members})
+    body = {"tournament_id": TOURNAMENT, "name": "Saturdays"}
+    await post(client, f"/leagues/{CARDS}/seasons/{SEASON}/tournaments", c.organiser, body)
+    # the organiser's own table of eight: the two-Renegade set
+    seating = {"seed": "s1", "tables": [members]}
+    await post(client, f"/leagues/{CARDS}/tournaments/{TOURNAMENT}/rounds", c.organiser, seating)
+    scheduled = await post(client, f"{ROUND}/tables/1/game", c.organiser, {"mode": "online"})
+    game_id = scheduled["game_id"]
+    state = (await client.get(f"/games/{game_id}")).json()
+    assert state["ruleset"]["text"] == "cards eight_players"
+    sessions = {p.account_id: p.token for p in c.players}
+    ended = await play_to_the_end(client, game_id, sessions, random.Random(8))
+    assert ended["status"] == "ended"
+    await consume(app)
+    variables = {"league": CARDS, "season": SEASON, "member": members[0]}
+    data = (await client.post("/graphql", json={"query": QUERY, "variables": variables})).json()["data"]
+    standings = {line["memberId"]: line for line in data["leagueStandings"]["lines"]}
+    assert all(standings[m]["games"] == 1 for m in members)
+    assert {row["memberId"] for row in data["cards"]} == set(members)
+    assert data["dice"] == [] and data["diceRating"] is None
+    offsets = await client.post(
+        "/graphql", json={"query": "{ ratingOffsets(gameType: CARDS) { ruleset players } }"}
+    )
+    assert {(o["ruleset"], o["players"]) for o in offsets.json()["data"]["ratingOffsets"]} == {
+        ("cards eight_players", 8)
+    }
