@@ -4,8 +4,9 @@ page links game 1 to its live view; game 1 is played to its end by bots through 
 API (each seat with its own player's session, as in test_game_views.py); then every decision
 between the games is made in the browser by the very player the series asks, while the
 organiser's page offers no control and says whom it waits for; game 2 appears linked and the
-Sheriff chain names both Sheriffs; the organiser closes it (the seed shows, then the series
-audit's verdict: clean) and the club page lists the series."""
+Sheriff chain names both Sheriffs; once game 2 is over (the seed drew its roles) the organiser
+closes it (the seed shows, then the series audit's verdict: clean) and the club page lists the
+series."""
 
 from __future__ import annotations
 
@@ -179,6 +180,9 @@ async def test_a_series_is_opened_played_and_decided_in_the_browser(
         await expect(own.get_by_test_id("series-decisions")).to_be_visible()
         await screenshot(own, "series-page")
 
+        # the seed the close reveals drew game 2's roles: the series closes once game 2 is over
+        await _play_by_api(base_url, second, players, seed=int(tag, 16) + 2)
+        await expect(own.get_by_test_id("series-asked")).to_be_visible(timeout=15_000)
         # the organiser closes it: the seed shows, then the whole series' audit
         await own.locator("summary", has_text="Close the series").click()
         await own.get_by_test_id("close-series").get_by_label("Why").fill("the saloon closes")

@@ -694,6 +694,7 @@ class SeriesService:
                 raise SeriesRefused(f"series {series_id} is closed already")
             seed = None
             if state.opened.mode is GameMode.ONLINE:
+                await self._check_seed_may_show(state)
                 seed = (await self.seeds.seed_of(seed_key(series_id))).hex()
             closed = SeriesClosed(closed_by=closed_by, reason=reason, seed=seed)
             try:
@@ -702,6 +703,25 @@ class SeriesService:
                 continue
             return await self.load(series_id)
         raise SeriesRefused(f"series {series_id} kept changing meanwhile: ask again")
+
+    async def _check_seed_may_show(self, state: SeriesState) -> None:
+        """Refuse an online close that would reveal the series seed while it still hides a role:
+        the roles of game 2 on are drawn from that seed (``legacy-1``), so with the seed and the
+        public plan anyone could work out every role of a game still being played, or of the game
+        the recorded entries are setting up (a close that found those entries recorded would
+        otherwise reveal the seed just before that game is created and linked)."""
+        last = state.games[-1]
+        if last.number >= 2 and (await self.games.load(last.game_id)).status is GameStatus.ONGOING:
+            raise SeriesRefused(
+                f"game {last.game_id} is still being played and its roles were drawn from the series "
+                "seed, which closing reveals: close the series once that game is over"
+            )
+        plan, _ = await self.plan(state)
+        if plan is not None and plan.asked is not None and plan.asked.ask.value == "roles":
+            raise SeriesRefused(
+                f"game {game_id_of(state.series_id, state.next_number)} is being set up with roles drawn "
+                "from the series seed, which closing reveals: close the series once that game is over"
+            )
 
     async def _create_next(
         self, state: SeriesState, last: GameSession, plan: LegacyPlan, command_id: str

@@ -3,7 +3,8 @@ anonymous caller are refused `openSeries` with REST's problems and nothing store
 organiser opens it; game 1 is played to its end; `series` shows what the series asks and of
 whom; a wrong player's `decideInSeries` is refused (nothing stored), the right players decide;
 game 2 is linked with its Sheriff and how they became Sheriff; `clubSeries` pages; the seed
-shows only after `closeSeries` (refused to a foreign organiser)."""
+shows only after `closeSeries` (refused to a foreign organiser, and while game 2, whose roles
+the seed drew, is played)."""
 
 from __future__ import annotations
 
@@ -175,5 +176,9 @@ async def test_a_series_is_run_over_graphql_with_rest_authorisation(
     refused(await gql(client, "CloseSeries", {"input": closing}, foreign), 403, "role-required")
     refused(await gql(client, "CloseSeries", {"input": closing}, players[0]), 403, "role-required")
     assert await stream_version(app, "gq-1") == before
+    # game 2's roles were drawn from the series seed the close reveals: not while it is played
+    words = refused(await gql(client, "CloseSeries", {"input": closing}, organiser), 422, "invalid-game")
+    assert "gq-1.g2 is still being played" in words and await stream_version(app, "gq-1") == before
+    await play_to_end(resources_of(app).gateway.service, "gq-1.g2", 5)
     closed = (await gql(client, "CloseSeries", {"input": closing}, organiser))["data"]["closeSeries"]
     assert closed["status"] == "closed" and closed["seed"] and closed["asked"] is None

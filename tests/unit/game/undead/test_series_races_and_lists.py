@@ -302,6 +302,11 @@ async def test_a_completing_answer_whose_game_creation_failed_is_finished_by_its
             continue
         with pytest.raises(RuntimeError):
             await series.decide("s1", entry, member_id=member, scorekeeper=False, command_id="last")
+        # nor may the series be closed now: the seed it reveals draws the roles of that game
+        with pytest.raises(
+            SeriesRefused, match=r"game s1\.g2 is being set up with roles drawn from the series seed"
+        ):
+            await series.close("s1", closed_by="organiser-1", reason="late", command_id="close")
         failing["on"] = False
         state = await series.decide("s1", entry, member_id=member, scorekeeper=False, command_id="last")
         break
@@ -391,3 +396,44 @@ async def test_a_table_game_created_from_a_roles_entry_but_not_linked_is_linked_
     state = await series.load("tab")
     assert [g.game_id for g in state.games] == ["tab.g1", "tab.g2"]
     assert state.games[1].previous_game_id == "tab.g1"
+
+
+async def test_an_online_series_is_not_closed_while_a_game_whose_roles_its_seed_drew_is_played() -> None:
+    """The roles of game 2 are drawn from the series seed, and the plan that asks for them is
+    public: a close revealing the seed while game 2 is played would show every role of it."""
+    from services.game.fairness.legacy import draw
+    from services.game.rules.dice import events as ev
+
+    store, games, series = await _series()
+    await play_to_end(games, "s1.g1", 4)
+    state = await series.load("s1")
+    rng = random.Random(4)
+    for n in range(40):
+        if len(state.games) == 2:
+            break
+        asked = (await series.view(state)).asked
+        assert asked is not None
+        entry = rng.choice(_answers(Ask(asked["ask"]), asked["seat"], asked["among"]))
+        plan, _ = await series.plan(state)
+        assert plan is not None
+        roles_plan = _draw_public(await series.seeds.seed_of("series/s1"), 2, plan.enter(entry))
+        state = await series.decide(
+            "s1", entry, member_id=asked["member_id"], scorekeeper=False, command_id=f"d{n}"
+        )
+    else:
+        raise AssertionError("no game 2")
+    # what the seed would give away: game 2's roles, from the seed and the public plan
+    assert roles_plan.asked is not None and roles_plan.asked.ask is Ask.ROLES_DRAW
+    derived = roles_plan.enter(draw(await series.seeds.seed_of("series/s1"), 2, roles_plan.asked)).setup
+    second = await games.load("s1.g2")
+    assert second.game is not None and derived is not None
+    started = second.game.events[0]
+    assert isinstance(started, ev.GameStarted)
+    assert [s.role for s in started.seats] == [s.role for s in derived.seats]
+    before = len(await _stored(store, "s1"))
+    with pytest.raises(SeriesRefused, match=r"game s1\.g2 is still being played and its roles were drawn"):
+        await series.close("s1", closed_by="organiser-1", reason="late", command_id="close")
+    assert len(await _stored(store, "s1")) == before
+    await play_to_end(games, "s1.g2", 4)
+    closed = await series.close("s1", closed_by="organiser-1", reason="done", command_id="close")
+    assert closed.closed is not None and closed.closed.seed is not None

@@ -170,6 +170,7 @@ async def test_a_tampered_draw_is_named_by_the_series_audit() -> None:
         if drawn:
             break
     assert drawn, "a redraw comes from the seed"
+    await play_to_end(games, f"{sid}.g2", 0)  # the close reveals the seed that drew game 2's roles
     state = await series.close(sid, closed_by="o", reason="", command_id="close")
     assert (await audit_series(store, series, sid)).clean  # type: ignore[arg-type]
     # tamper: the series' record shows another character for the first redraw
