@@ -30,7 +30,7 @@ from services.game.rules.dice.commands import ChooseTarget, Decline
 from services.game.rules.dice.events import LifeGained
 from services.game.rules.dice.modules import rules_for, rules_of
 from services.game.rules.dice.undead.characters import GREG_HEAL, SecondHealDeclined, SecondHealGiven
-from services.game.rules.dice.vocabulary import GainCause
+from services.game.rules.dice.vocabulary import Face, GainCause
 from services.game.rules.ruleset import ModuleId, RulesetError, check_ruleset, ruleset_of
 
 ROLES = (Role.SHERIFF, Role.RENEGADE, Role.OUTLAW, Role.OUTLAW, Role.DEPUTY)
@@ -141,11 +141,29 @@ def test_a_double_beer_is_two_symbols_and_two_questions() -> None:
     assert (life(game, "p2"), life(game, "p3")) == (7, 8)
 
 
-def test_no_beer_no_question_and_a_cancelled_or_spent_beer_asks_nothing() -> None:
+def test_no_beer_no_question() -> None:
     game = start()
     play(game, *SHOTS, "p2 roll shoot1 arrow gatling dynamite dynamite", "p2 stop", "p2 target 0 p1")
     assert asked(game).player == "p3"
     assert not any(isinstance(e, SecondHealGiven | SecondHealDeclined) for e in game.events)
+
+
+def test_a_beer_cancelled_by_his_wound_token_asks_nothing() -> None:
+    """UA1: Greg's `beer` wound token cancels one beer symbol (P4): that beer is never poured,
+    so it has no second heal; the other beer asks once."""
+    game = start(rules_for([ModuleId.UA1, ModuleId.UA2, ModuleId.UA3]), p1="greg_digger", p2="paul_regret")
+    greg = game.state.by_id[PlayerId("p1")]
+    greg.life = greg.max_life - 3
+    assert game.state.duels is not None
+    game.state.duels.held[greg.id] = [Face.BEER]  # drawn in an earlier duel, set by hand
+    play(game, "p1 roll beer beer arrow dynamite dynamite", "p1 stop", "p1 target 0 p1")
+    assert asked(game) == Awaiting(player=greg.id, decision=GREG_HEAL, dice=(0,))
+    play(game, "p1 target p1")
+    assert asked(game).player == "p2"
+    assert [e for e in game.events if isinstance(e, SecondHealGiven | SecondHealDeclined)] == [
+        SecondHealGiven(player=greg.id, target=greg.id, die=0)
+    ]
+    assert greg.life == greg.max_life - 1  # 1 from the beer, 1 from its second heal
 
 
 def test_the_record_writes_the_answers_and_replays_the_same_game() -> None:
