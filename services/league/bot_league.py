@@ -23,9 +23,10 @@ from services.game.application.lifecycle import GameContext, GameMode
 from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame
 from services.game.application.session import GameStatus
 from services.game.bots import HeuristicBot
-from services.game.results import GameResult
+from services.game.results import GameResult, GameType
 from services.game.results.decoder import game_result
 from services.league.commands import ScheduleGame, SeatRound
+from services.league.errors import InvalidCommand
 from services.league.events import RoundSeated
 from services.league.read_model import season_scores
 from services.league.service import LeagueService, derived_command_id
@@ -93,6 +94,10 @@ async def play_bot_round(
     """Seat round ``round_number`` (if not yet), create and play each table's game with bots of
     per-member ``care`` (default ``DEFAULT_CARE``), and catch the projection up before (for the
     Swiss scores) and after (for the standings)."""
+    played = (await league.load_league(league_id)).game_type
+    if played != GameType.DICE:
+        # its bots play the dice engine: a dice game must not count in another game type's league
+        raise InvalidCommand(f"bot rounds play the dice game; league {league_id!r} plays {played}")
     if projection is not None:
         await projection.run_until_idle()
     seated = await seat_next_round(league, league_id, tournament_id, round_number, seed=seed)
