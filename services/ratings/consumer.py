@@ -12,7 +12,9 @@ its ruleset. A crash rolls the rows back with the checkpoint, and a restart
 redoes the batch from the same rows: nothing is held in memory between events, so there is
 no cache to go stale. ``GameAbandoned`` forgets the game; it never ends, so it is not rated.
 
-It reads the category ``league`` too, for ``GameVoided`` (docs/ratings.md, "Voided games"): a
+It reads the category ``league`` too, for ``ResultSheetRecorded`` (a card game played on
+cardboard, rated from its sheet's neutral result and remembered as not replayable; docs/ratings.md,
+"Game types") and for ``GameVoided`` (docs/ratings.md, "Voided games"): a
 game its own league voided is never rated (a generation starts knowing every void stored,
 ``store.create_generation``, and adds each one it meets); a void of a game the generation has
 rated already records a rebuild request in the same transaction, and after the commit the
