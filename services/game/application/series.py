@@ -627,7 +627,7 @@ class SeriesService:
             await self._append(series_id, new, version, command_id, member_id)
             version += len(new)
         try:
-            link = await self._create_next(state, last, after, command_id)
+            link = await self._create_next(state, last, after)
         except (CommandIdReused, GameIdTaken):
             # a racing roles entry (recorded in no series event) created the game: load again
             raise _Moved from None
@@ -652,7 +652,7 @@ class SeriesService:
         if state.opened.mode is GameMode.ONLINE:
             seed = await self.seeds.seed_of(seed_key(state.series_id))
             try:
-                link = await self._create_next(state, last, plan.enter(draw(seed, number, plan.asked)), "")
+                link = await self._create_next(state, last, plan.enter(draw(seed, number, plan.asked)))
             except (CommandIdReused, GameIdTaken):
                 raise _Moved from None  # being created by the write that recorded the entries
         else:
@@ -723,9 +723,10 @@ class SeriesService:
                 "from the series seed, which closing reveals: close the series once that game is over"
             )
 
-    async def _create_next(
-        self, state: SeriesState, last: GameSession, plan: LegacyPlan, command_id: str
-    ) -> SeriesGameLinked:
+    async def _create_next(self, state: SeriesState, last: GameSession, plan: LegacyPlan) -> SeriesGameLinked:
+        """Create the game ``plan`` sets up, under the series' own command for it
+        (``<series>/game/<n>``, never the caller's): every write that reaches it, a retry or a
+        racing one, asks for the same game, so the store makes one."""
         setup = plan.setup
         assert setup is not None
         number = state.next_number
