@@ -132,9 +132,8 @@ class CardEngine:
         return answer_of(q, events, index, game.state)
 
     def entry_text(self, events: Sequence[Event]) -> str | None:
-        # the card events do not name the command that made them; the records read inputs off
-        # their own entries
-        return None
+        # shown to all in a take-back (``EntryTakenBack.command``): the public words of the entry
+        return entry_words(events)
 
     # -- deciding -------------------------------------------------------------------------------
 
@@ -413,6 +412,62 @@ def answer_of(q: Awaiting, events: Sequence[object], n: int, state: GameState) -
         return cmd.Pass(player=who, timeout=e.timeout)
     if isinstance(e, ev.CheckBegan) and e.reason in (CheckReason.BARREL, CheckReason.JOURDONNAIS):
         return cmd.UseBarrel(player=who, card=e.barrel)
+    return None
+
+
+def entry_words(events: Sequence[Event]) -> str | None:
+    """The input one entry's events record, in words anybody may read: a decision's text form
+    (naming only cards it shows to all), a random input without its card. None for the opening
+    or events that record no input."""
+    if not events or type(events[0]) is GameStarted:
+        return None
+    e = events[0]
+    match e:
+        case ev.DeckShuffled(order=order):
+            return f"table shuffle ({len(order)} cards)" if order else "table shuffle unknown"
+        case ev.TopCardNamed(seen_by=seen_by):
+            return "table top (a card)" if seen_by is not None else f"table top {e.card}"
+        case ev.CardTaken(random=True, from_player=victim):
+            return f"table random (a card of {victim}'s hand)"
+        case ev.DrawSourceChosen(player=p, from_player=other, from_discard=from_discard):
+            return str(cmd.ChooseDrawSource(player=p, from_player=other, from_discard=from_discard))
+        case ev.KitReturned(player=p):
+            return f"{p} kit-return"
+        case ev.CheckResolved(player=p, card=c) if c is not None:
+            return str(cmd.ChooseDrawResult(player=p, card=c))
+        case ev.StoreCardPicked(player=p, card=c):
+            return str(cmd.PickStoreCard(player=p, card=c))
+        case ev.SidKetchumHealed(player=p, cards=cards):
+            return str(cmd.UseSidKetchum(player=p, cards=cards))
+        case ev.PlayEnded(player=p):
+            return str(cmd.EndPlay(player=p))
+        case ev.CardPlayed(player=p, card=c, target=t, target_card=tc):
+            return str(cmd.PlayCard(player=p, card=c, target=t, target_card=tc))
+        case ev.Responded(player=p, card=c):
+            return str(cmd.Respond(player=p, card=c))
+        case ev.Passed(player=p, automatic=False, timeout=timeout):
+            return str(cmd.Pass(player=p, timeout=timeout))
+        case ev.CheckBegan(player=p, reason=CheckReason.BARREL | CheckReason.JOURDONNAIS, barrel=b):
+            return str(cmd.UseBarrel(player=p, card=b))
+        case ev.PlayerEliminated(player=p):
+            pile = [x.card for x in events if isinstance(x, ev.CardDiscarded) and x.player == p]
+            return str(cmd.OrderDiscards(player=p, cards=tuple(pile)))
+        case ev.CardDiscarded(player=p):
+            run: list[ev.CardDiscarded] = []
+            for x in events:
+                if not (isinstance(x, ev.CardDiscarded) and x.player == p):
+                    break
+                run.append(x)
+            after = events[len(run)] if len(run) < len(events) else None
+            if isinstance(after, ev.CardPlayed) and after.player == p:  # a new weapon replaces the old
+                return str(
+                    cmd.PlayCard(
+                        player=p, card=after.card, target=after.target, target_card=after.target_card
+                    )
+                )
+            if isinstance(after, ev.CardResolved):  # Cat Balou's card taken at random, face up
+                return f"table random {e.card}"
+            return str(cmd.Discard(player=p, cards=tuple(x.card for x in run)))
     return None
 
 

@@ -225,14 +225,16 @@ async def test_a_table_card_game_is_entered_by_its_scorekeeper_who_alone_sees_ev
     )
     assert shuffled.status_code == 200, shuffled.text
     rng = random.Random(3)
+    last = ""
     for n in range(1, 30):
         listed = (await client.get("/games/club-cards", headers=bearer(organiser_token))).json()[
             "legal_commands"
         ]
         plays = [c for c in listed if " end" not in c] or listed
+        last = rng.choice(plays)
         response = await client.post(
             "/games/club-cards/commands",
-            json={"command": rng.choice(plays), "command_id": f"in-{n}"},
+            json={"command": last, "command_id": f"in-{n}"},
             headers=bearer(organiser_token),
         )
         assert response.status_code == 200, response.text
@@ -248,6 +250,18 @@ async def test_a_table_card_game_is_entered_by_its_scorekeeper_who_alone_sees_ev
     assert deck["data"]["order"] == [None] * 80
     keeper_feed = (await client.get("/games/club-cards/events", headers=bearer(organiser_token))).json()
     assert next(e for e in keeper_feed if e["type"] == "cards.DeckShuffled")["data"]["order"] == order
+    offer = keeper["take_back"]
+    assert offer is not None and offer["command"] == last
+    taken = await client.post(
+        "/games/club-cards/commands",
+        json={"command": "takeback", "command_id": "tb"},
+        headers=bearer(organiser_token),
+    )
+    assert taken.status_code == 200, taken.text
+    back = (
+        await client.get("/games/club-cards/events", params={"from_version": taken.json()["version"]})
+    ).json()
+    assert back[-1]["type"] == "EntryTakenBack" and back[-1]["data"]["command"] == last
     audit = (await client.get("/games/club-cards/audit")).json()
     assert audit["clean"], audit["verdict"]
-    assert "no seed to check (a table game)" in audit["verdict"]
+    assert "no seed to check (a table game)" in audit["verdict"] and "1 entry taken back" in audit["verdict"]

@@ -188,3 +188,34 @@ def test_a_timed_out_decision_is_told_to_all_without_a_private_card() -> None:
     assert engine.public_text(cmd.KitReturn(player="p3", card=34)) == "p3 kit-return"
     assert engine.public_text(cmd.Discard(player="p2", cards=(12, 40))) == "p2 discard 12 40"  # face up
     assert engine.public_text(cmd.Pass(player="p1", timeout=True)) == "p1 pass timeout"
+
+
+def test_an_entry_is_named_in_words_anybody_may_read() -> None:
+    """A take-back (``EntryTakenBack.command``) is shown to all: each entry of random games is
+    named as the command it was, except a random input's card and Kit Carlson's put-back card."""
+    from services.game.engines.cards import entry_words
+
+    engine = engine_for(CARDS)
+    named = 0
+    for n in range(6):
+        played = play_out(engine, bytes([n, 9]) * 16, 4 + n % 4, 200 + n)
+        events = played.events  # type: ignore[attr-defined]
+        game = engine.restart(events[0])
+        index = len(game.events)
+        while index < len(events):
+            command = engine.input_at(game, events, index)
+            assert command is not None
+            produced = engine.play(game, command)
+            words = entry_words(produced)
+            assert words is not None, produced[0]
+            if isinstance(command, cmd.ShuffleDeck):
+                assert words == f"table shuffle ({len(command.order)} cards)"
+            elif isinstance(command, cmd.KitReturn):
+                assert words == f"{command.player} kit-return"
+            elif isinstance(command, cmd.PickRandomCard) and type(produced[0]).__name__ == "CardTaken":
+                assert words == f"table random (a card of {produced[0].from_player}'s hand)"  # type: ignore[attr-defined]
+            else:  # a decision, or Cat Balou's random card (discarded face up)
+                assert words == str(command), (words, str(command))
+                named += 1
+            index += len(produced)
+    assert named > 100
