@@ -21,7 +21,7 @@ from services.game.rules.cards import events as ev
 from services.game.rules.cards.deck import card as card_of
 from services.game.rules.cards.evolve import evolve, initial_state
 from services.game.rules.cards.flow import next_move
-from services.game.rules.cards.vocabulary import TABLE
+from services.game.rules.cards.vocabulary import TABLE, CardId
 
 _NOT_CHECKED = "not checked:"
 
@@ -95,7 +95,7 @@ def _deck_problem(
     # the order is public once the seed is revealed (anyone can re-derive it), so it may be named
     return (
         f"event {stored.number}: the shuffle of {what} puts {card_of(got[at]).text} at place {at + 1} "
-        f"from the top, but the seed gives {card_of(wanted[at]).text} ({version}, after event {k})"
+        f"from the top, but the seed gives {card_of(CardId(wanted[at])).text} ({version}, after event {k})"
     )
 
 
@@ -115,5 +115,5 @@ def _pick_problem(stored: StoredEvent, victim: str, wanted: int, version: str, k
     how = f"{taker} took" if taker is not None else "Cat Balou discarded"
     return (
         f"event {stored.number}: {how} {card_of(got).text} at random from {victim}'s hand, but the seed "
-        f"gives {card_of(wanted).text} ({version}, after event {k})"
+        f"gives {card_of(CardId(wanted)).text} ({version}, after event {k})"
     )
