@@ -28,7 +28,7 @@ class GameType(StrEnum):
     DICE = "dice"
     """BANG! The Dice Game, with or without its expansion modules."""
     CARDS = "cards"
-    """The original BANG! card game (its engine is still to come)."""
+    """The original BANG! card game (sides law, outlaws, renegade; ``engines/cards.py``)."""
 
 
 BASE_RULESET = "dice"
