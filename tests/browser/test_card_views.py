@@ -137,7 +137,7 @@ async def test_four_people_play_a_card_game_each_seeing_only_their_own_hand(
         "mode": "online",
         "player_count": 4,
         "game_id": GAME,
-        "members": [{"member_id": p.account_id, "name": p.display_name} for p in players],
+        "members": [],  # a lobby: each player joins from his seat page
         "ruleset": {"game_type": "cards"},
     }
     rng = random.Random(14)
@@ -145,14 +145,27 @@ async def test_four_people_play_a_card_game_each_seeing_only_their_own_hand(
         client = await stack.enter_async_context(httpx.AsyncClient(base_url=base_url, timeout=HTTP_TIMEOUT))
         created = await client.post("/games", json=body, headers=organiser.auth)
         assert created.status_code == 201, created.text
-        seat_of = {p["member_id"]: p["id"] for p in created.json()["state"]["players"]}
-        person_of = {seat_of[p.account_id]: p for p in players}
-        pages: dict[str, Page] = {}
-        for player in players:
+        assert created.json()["state"]["status"] == "lobby"
+        joining: dict[str, Page] = {}
+        for n, player in enumerate(players):
             page = await stack.enter_async_context(person_page(chromium, base_url, player.login))
             await sign_in(page, player)
             await open_play(page, GAME)
-            pages[seat_of[player.account_id]] = page
+            if n < len(players) - 1:
+                await expect(page.get_by_test_id("lobby")).to_contain_text(f"{n} of 4 have joined")
+            await page.get_by_test_id("join").click()
+            if n < len(players) - 1:
+                await expect(page.get_by_test_id("lobby")).to_contain_text("You have joined")
+            else:  # the table is full: the cards are dealt
+                await expect(page.get_by_test_id("my-hand")).to_be_visible()
+            joining[player.account_id] = page
+        dealt = await _state(client, GAME, None)
+        assert dealt["status"] == "ongoing", dealt["status"]
+        seat_of = {p["member_id"]: p["id"] for p in dealt["players"]}
+        person_of = {seat_of[p.account_id]: p for p in players}
+        pages = {seat_of[member]: page for member, page in joining.items()}
+        for page in pages.values():
+            await expect(page.get_by_test_id("my-hand")).to_be_visible()
         spectator = await stack.enter_async_context(person_page(chromium, base_url, "spectator"))
         await spectator.goto(f"/#/game/{GAME}/live")
         await spectator.get_by_test_id("board").wait_for()
@@ -230,9 +243,15 @@ async def test_four_people_play_a_card_game_each_seeing_only_their_own_hand(
         for p in at["players"]:
             shown = table.get_by_test_id(f"seat-{p['id']}")
             await expect(shown.get_by_test_id("hand-count")).to_have_text(str(p["hand_count"]))
-        if not ended:  # a game in progress: the anonymous replay names no card in a hand
-            hands = {c for t in truths.values() for p in t["players"] if p["hand_ids"] for c in p["hand_ids"]}
-            assert not hands & set(await _card_ids(spectator))
+        # the anonymous replay's table at that step shows no card that was in a hand then (each
+        # seat's own view of that step says which were)
+        hands = set()
+        for seat, person in person_of.items():
+            then = (
+                await client.get(f"/games/{GAME}/versions/{played['version']}", headers=person.auth)
+            ).json()
+            hands |= set(next(p for p in then["players"] if p["id"] == seat)["hand_ids"])
+        assert hands and not hands & set(await _card_ids(spectator, "[data-testid=replay-table]"))
         await screenshot(spectator, "cards-replay")
 
         # verify it yourself: the chain, the commitment and every deck re-derived in the browser

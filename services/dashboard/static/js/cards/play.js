@@ -152,6 +152,21 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
     }
   };
 
+  const join = async () => {
+    model.busy = true;
+    redraw();
+    try {
+      await post(`${gamePath}/players`, { command_id: commandId("join") });
+      model.refusal = null;
+    } catch (error) {
+      if (signal.aborted) return;
+      model.refusal = error.message; // the API's words
+    } finally {
+      model.busy = false;
+      if (!signal.aborted) refresh();
+    }
+  };
+
   function redraw() {
     if (signal.aborted) return;
     const state = model.state;
@@ -196,6 +211,7 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
   }
 
   function roleBanner(state, mine) {
+    if (state.status === "lobby") return null;
     if (!mine) return h("p", { class: "notice play-role", "data-testid": "not-seated" }, "You have no seat in this game: you are watching it.");
     const role = mine.role;
     return h(
@@ -216,7 +232,20 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
       const you = mine ? (winners.includes(mine.id) ? " You won." : " You lost.") : "";
       return h("p", { class: "notice result", "data-testid": "result", role: "status" }, `Game over: ${sideWords(result.winner)} (${winners.map((s) => seatLabel(state, s)).join(", ")}).${you}`);
     }
-    if (state.status !== "ongoing") return h("p", { class: "notice", "data-testid": "result" }, `This game is ${state.status}.`);
+    if (state.status === "lobby") {
+      const joined = state.joined ?? [];
+      const inIt = joined.some((j) => j.member_id === myId);
+      return h(
+        "section",
+        { class: "panel", "data-testid": "lobby" },
+        h("h2", null, "Waiting for players"),
+        h("p", null, `${joined.length} of ${state.player_count} have joined: `, joined.map((j) => j.name).join(", ") || "nobody yet", "."),
+        inIt
+          ? h("p", { class: "muted" }, "You have joined. The cards are dealt when the table is full.")
+          : h("button", { type: "button", class: "button", "data-testid": "join", disabled: model.busy, onclick: join }, "Join this game"),
+      );
+    }
+    if (state.status !== "ongoing") return h("p", { class: "notice", "data-testid": "result" }, `This game is ${state.status}: it has no result.`);
     const awaiting = state.awaiting;
     if (deciding) {
       return h("p", { class: "notice play-yours", "data-testid": "your-decision", role: "status" },
