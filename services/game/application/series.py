@@ -29,10 +29,13 @@ between the two is finished by the next decision (a retry of the same command in
 ``_finish_pending`` creates and links that game.
 
 A club's series are listed from the club's own index stream, ``seriesclub-<club id>``: a
-``SeriesIndexStarted`` (the series the club opened before its index existed, found once by a
-scan of the ``series`` category) then one ``SeriesListed`` per series, in the order they were
-opened. A page of the list reads that stream and the page's series, never another club's
-(``list_page``; docs/series.md).
+``SeriesIndexStarted`` (the series the club opened before indexes existed) then one
+``SeriesListed`` per series, in the order they were opened. The indexes of the clubs with older
+series are built together by one scan of the ``series`` category, the first time any index is
+needed, which ``seriesindexes-built`` then records; a club's index is otherwise started by its
+first open, never by a read, so listing a club that opened no series (anyone may ask, by any id)
+writes and scans nothing. A page of the list reads that stream and the page's series, never
+another club's (``list_page``; docs/series.md).
 """
 
 from __future__ import annotations
@@ -95,6 +98,8 @@ from services.game.rules.ruleset import ModuleId, Ruleset
 SERIES_CATEGORY = "series"
 INDEX_CATEGORY = "seriesclub"
 """A club's index of its series: ``seriesclub-<club id>``."""
+INDEXES_BUILT = "seriesindexes-built"
+"""Written once every club with older series has its index (``SeriesIndexesBuilt``)."""
 _SERIES_ID = re.compile(r"^[A-Za-z0-9_-]{1,60}$")
 _CLUB_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,80}$")
 _CONFLICT_RETRIES = 8
@@ -186,13 +191,22 @@ class SeriesListed(SeriesEvent, frozen=True, kw_only=True):
     series_id: str
 
 
+class SeriesIndexesBuilt(SeriesEvent, frozen=True, kw_only=True):
+    """The one event of ``seriesindexes-built``: every club that had opened a series before
+    club indexes existed has its index (``clubs`` of them, ``series`` in all), so a club without
+    an index has no series, and reading its list writes and scans nothing."""
+
+    clubs: int
+    series: int
+
+
 SERIES_EVENTS: tuple[type[SeriesEvent], ...] = (
     SeriesOpened,
     SeriesGameLinked,
     SeriesDecisionRecorded,
     SeriesClosed,
 )
-INDEX_EVENTS: tuple[type[SeriesEvent], ...] = (SeriesIndexStarted, SeriesListed)
+INDEX_EVENTS: tuple[type[SeriesEvent], ...] = (SeriesIndexStarted, SeriesListed, SeriesIndexesBuilt)
 SERIES_MAPPER = Mapper()
 for _cls in (*SERIES_EVENTS, *INDEX_EVENTS):
     SERIES_MAPPER.register(_cls, schema_version=_cls.VERSION)
@@ -342,9 +356,10 @@ class SeriesService:
             raise SeriesRefused(f"a page holds 1 to {MAX_PAGE} series, not {limit}")
         if offset < 0:
             raise SeriesRefused(f"an offset counts from 0, not {offset}")
-        if not _CLUB_ID.fullmatch(club_id):
-            return SeriesPage(items=[], next_offset=None)
-        await self._index(club_id)
+        if not _CLUB_ID.fullmatch(club_id) or not await self._index(club_id, start=False):
+            if after is not None:
+                raise SeriesRefused(f"{after!r} is not a series of club {club_id}")
+            return SeriesPage(items=[], next_offset=None)  # a club that never opened a series
         if after is not None:
             listed = [
                 SERIES_MAPPER.to_domain(r)
@@ -369,33 +384,57 @@ class SeriesService:
                 items.append(state)
         return SeriesPage(items=items, next_offset=offset + limit if len(entries) > limit else None)
 
-    async def _index(self, club_id: str) -> None:
-        """Make sure the club's index stream exists: the first time, scan the ``series``
-        category once for the series the club opened before (every series stream's first
-        event), then start the index with them."""
+    async def _index(self, club_id: str, *, start: bool) -> bool:
+        """Whether the club has an index stream; ``start``: start one for a club that has none
+        (its first series is being opened). The first time any index is needed, every club's
+        index is built by one scan of the ``series`` category (``_build_indexes``); after that a
+        club without an index opened no series, and a read of its list (anyone may ask, by any
+        id) scans nothing and writes nothing."""
         stream = club_index_stream(club_id)
         if await self.store.stream_version(stream) > 0:
-            return
-        before: list[str] = []
+            return True
+        if await self.store.stream_version(INDEXES_BUILT) == 0:
+            await self._build_indexes()
+            if await self.store.stream_version(stream) > 0:
+                return True
+        if start:
+            await self._start_index(club_id, [])
+        return start
+
+    async def _build_indexes(self) -> None:
+        """Index the series opened before club indexes existed: scan the ``series`` category once
+        (every series stream's first event), start each of those clubs' index with its series,
+        then write ``INDEXES_BUILT``. Racing builders write the same events; the first wins."""
+        by_club: dict[str, list[str]] = {}
         after = 0
         while True:
             batch = await self.store.read_category(SERIES_CATEGORY, after_position=after, limit=500)
             if not batch:
                 break
             after = batch[-1].position
-            before += [
-                str(r.data["series_id"])
-                for r in batch
-                if r.type == "SeriesOpened" and r.data.get("club_id") == club_id
-            ]
-        started: list[SeriesEvent] = [SeriesIndexStarted(club_id=club_id, found=len(before))]
-        new = [_index_event(club_id, e) for e in [*started, *(SeriesListed(series_id=s) for s in before)]]
+            for r in batch:
+                club_id = str(r.data.get("club_id"))
+                if r.type == "SeriesOpened" and _CLUB_ID.fullmatch(club_id):
+                    by_club.setdefault(club_id, []).append(str(r.data["series_id"]))
+        for club_id, found in by_club.items():
+            await self._start_index(club_id, found)
+        built = SeriesIndexesBuilt(clubs=len(by_club), series=sum(len(f) for f in by_club.values()))
+        event = SERIES_MAPPER.to_new_event(
+            built, event_id=uuid.uuid5(_SERIES_EVENT_IDS, INDEXES_BUILT), metadata=_INDEX_METADATA
+        )
+        with contextlib.suppress(ConcurrencyError, DuplicateEventConflict):  # built meanwhile
+            await self.store.append(INDEXES_BUILT, [event], expected_version=NO_STREAM)
+
+    async def _start_index(self, club_id: str, found: list[str]) -> None:
+        """Start the club's index with the series it opened before it (``found``, in order)."""
+        started: list[SeriesEvent] = [SeriesIndexStarted(club_id=club_id, found=len(found))]
+        new = [_index_event(club_id, e) for e in [*started, *(SeriesListed(series_id=s) for s in found)]]
         with contextlib.suppress(ConcurrencyError, DuplicateEventConflict):  # another writer started it
-            await self.store.append(stream, new, expected_version=NO_STREAM)
+            await self.store.append(club_index_stream(club_id), new, expected_version=NO_STREAM)
 
     async def _list(self, club_id: str, series_id: str) -> None:
         """Add ``series_id`` to its club's index (once: the same entry again changes nothing)."""
-        await self._index(club_id)
+        await self._index(club_id, start=True)
         with contextlib.suppress(DuplicateEventConflict):  # listed already, by the scan that started it
             await self.store.append(
                 club_index_stream(club_id),
@@ -830,6 +869,7 @@ __all__ = [
     "SeriesDecisionRecorded",
     "SeriesGameLinked",
     "SeriesIndexStarted",
+    "SeriesIndexesBuilt",
     "SeriesListed",
     "SeriesNotFound",
     "SeriesOpened",
