@@ -6,7 +6,8 @@ page builds from the engine's legal commands (a seeded random choice among the o
 the cards to discard down to the hand limit are picked card by card). At every step each page
 shows its own hand — the very card ids the API sends to that seat — and no card that is hidden in
 another player's hand; a spectator's live view shows hand counts only. The replay of the game then
-steps through its events in words, the table at each step, and the audit's verdict.
+steps through its events in words, the table at each step, and the audit's verdict; the game is
+finished over the API and verified in the browser (chain, commitment, every deck re-derived).
 
 A scorekeeper at a physical card table enters the table's first shuffle as "order unknown", then
 names each card as it is dealt, from the page.
@@ -25,14 +26,16 @@ from playwright.async_api import Browser, Page, expect
 
 from tests.browser.conftest import Person, person_page, screenshot, sign_in
 from tests.browser.playing import HTTP_TIMEOUT, deciding_page, open_play, version_of, wait_for_version
+from tests.integration.api.bots import play_to_the_end
 
 People = Callable[[str, str], Awaitable[Person]]
 
 GAME = "card-views"
 MOVES = 400
 """A guard: with the policy below a game of four ends in about 100-200 moves."""
-BUDGET_S = 50.0
-"""Past this many seconds of play the test stops playing and replays the game as it stands."""
+BUDGET_S = 35.0
+"""Past this many seconds of clicking the test replays and verifies the game as it stands, then its
+players finish it over the API (and the finished game is verified and replayed)."""
 
 
 async def _state(client: httpx.AsyncClient, game_id: str, who: Person | None) -> dict[str, Any]:
@@ -257,15 +260,28 @@ async def test_four_people_play_a_card_game_each_seeing_only_their_own_hand(
         # verify it yourself: the chain, the commitment and every deck re-derived in the browser
         await spectator.goto(f"/#/game/{GAME}/verify")
         result = spectator.get_by_test_id("verify-result")
-        if ended:
-            await expect(result).to_have_attribute("data-state", "clean")
-            decks = sum(1 for e in events if e["type"] == "cards.DeckShuffled")
-            finding = spectator.locator("[data-check=decks] [data-testid=verify-finding]")
-            await expect(finding).to_contain_text(f"{decks} deck{'s' if decks > 1 else ''} re-derived here")
-            await expect(spectator.locator("[data-check='hash chain']")).to_have_attribute("data-state", "ok")
-        else:
+        if not ended:  # nothing to re-derive while it goes on; then its players finish it over the API
             await expect(result).to_have_attribute("data-state", "pending")
+            tokens = {p.account_id: p.token for p in players}
+            final = await play_to_the_end(client, GAME, tokens, random.Random(3))
+            assert final["status"] == "ended"
+            for page in pages.values():
+                await expect(page.get_by_test_id("result")).to_contain_text("Game over")
+            events = await _all_events(client, GAME)
+            await spectator.reload()
+        await expect(result).to_have_attribute("data-state", "clean")
+        decks = sum(1 for e in events if e["type"] == "cards.DeckShuffled")
+        finding = spectator.locator("[data-check=decks] [data-testid=verify-finding]")
+        await expect(finding).to_contain_text(f"{decks} deck{'s' if decks > 1 else ''} re-derived here")
+        await expect(spectator.locator("[data-check='hash chain']")).to_have_attribute("data-state", "ok")
         await screenshot(spectator, "cards-verify")
+        # the finished game's replay: the audit re-derived every deck and pick, the last line the result
+        await spectator.goto(f"/#/game/{GAME}/replay?v={events[-1]['version']}")
+        await expect(spectator.get_by_test_id("audit-verdict")).to_contain_text("clean")
+        ended_line = next(e for e in events if e["type"] == "cards.GameEnded")
+        await expect(
+            spectator.get_by_test_id("timeline").locator(f"li[data-version='{ended_line['version']}']")
+        ).to_contain_text("game over on turn")
 
 
 async def test_a_scorekeeper_enters_a_card_table_shuffled_in_an_unknown_order(
