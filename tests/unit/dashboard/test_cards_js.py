@@ -7,6 +7,7 @@ card hidden from the viewer reading "a card"."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -213,3 +214,75 @@ def test_the_card_verify_page_derives_every_deck_as_shuffles_1_does() -> None:
     assert done.returncode == 0, done.stderr
     derived = json.loads(done.stdout)
     assert derived == [list(shuffle(bytes.fromhex(seed), at, cards)) for seed, at, cards in cases]
+
+
+VERIFY = """
+import { verifyCardGame } from %s;
+const games = JSON.parse(await new Promise((done) => {
+  let text = ""; process.stdin.on("data", (c) => (text += c)); process.stdin.on("end", () => done(text));
+}));
+const out = [];
+const chain = { name: "hash chain", passed: null, detail: "-" };
+for (const events of games) out.push(await verifyCardGame(events, chain));
+console.log(JSON.stringify(out));
+"""
+
+
+def test_the_card_verify_checks_pass_a_true_deck_and_name_a_swapped_card() -> None:
+    seed = bytes(range(32))
+    deck = list(shuffle(seed, 1, range(1, 81)))
+    created = {
+        "mode": "online",
+        "seed_commitment": hashlib.sha256(seed).hexdigest(),
+        "fairness": {"deal": "deal-1", "dice": "dice-1", "shuffles": "shuffles-1"},
+    }
+
+    def game(order: list[int], revealed: bytes = seed) -> list[dict[str, Any]]:
+        return [
+            {"version": 1, "type": "GameCreated", "data": created},
+            {"version": 2, "type": "cards.GameStarted", "data": {"seats": []}},
+            {"version": 3, "type": "cards.DeckShuffled", "data": {"order": order}},
+            {"version": 4, "type": "SeedRevealed", "data": {"seed": revealed.hex()}},
+        ]
+
+    swapped = [deck[1], deck[0], *deck[2:]]
+    node = shutil.which("node") or shutil.which("nodejs")
+    assert node
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", VERIFY % json.dumps((JS / "cards" / "verify-cards.js").as_uri())],
+        input=json.dumps([game(deck), game(swapped), game(deck, bytes(32))]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    true, tampered, wrong_seed = json.loads(done.stdout)
+    assert true["ok"] is True
+    assert [c["passed"] for c in true["checks"]] == [None, True, True, None]
+    assert tampered["ok"] is False
+    assert tampered["first"] == (
+        f"event 3: the deck puts {_words(deck[1])} at place 1 from the top, but the seed gives "
+        f"{_words(deck[0])} (shuffles-1, after card event 1)"
+    )
+    assert wrong_seed["ok"] is False and wrong_seed["first"].startswith(
+        "event 4: the revealed seed's SHA-256 is"
+    )
+
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANKS = {11: "J", 12: "Q", 13: "K", 14: "A"}
+NAMES = {
+    "bang": "BANG!",
+    "missed": "Missed!",
+    "panic": "Panic!",
+    "indians": "Indians!",
+    "rev_carabine": "Rev. Carabine",
+}
+
+
+def _words(card_id: int) -> str:
+    """A card as the pages word it: ``BANG! A♠``."""
+    card = DECK[card_id - 1]
+    name = NAMES.get(card.name.value, card.name.value.replace("_", " ").title())
+    return f"{name} {RANKS.get(card.rank, str(card.rank))}{SUITS[card.suit.value]}"
