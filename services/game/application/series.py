@@ -805,7 +805,16 @@ class SeriesService:
                 ruleset=ruleset,
             )
         actor = Actor(kind=ActorKind.ORGANISER, id=state.opened.opened_by)
-        await self.games.create_game(spec, command_id=f"{state.series_id}/game/{number}", actor=actor)
+        try:
+            await self.games.create_game(spec, command_id=f"{state.series_id}/game/{number}", actor=actor)
+        except GameIdTaken:
+            taken = await self.games.load(game_id)
+            if taken.created.context.series_id != state.series_id:
+                # a game created outside the series under its next game's id: retrying cannot help
+                raise SeriesRefused(
+                    f"the id {game_id} of this series' next game is taken by a game outside the series"
+                ) from None
+            raise
         return SeriesGameLinked(number=number, game_id=game_id, previous_game_id=previous)
 
     async def _append(

@@ -442,3 +442,27 @@ async def test_an_online_series_is_not_closed_while_a_game_whose_roles_its_seed_
     await play_to_end(games, "s1.g2", 4)
     closed = await series.close("s1", closed_by="organiser-1", reason="done", command_id="close")
     assert closed.closed is not None and closed.closed.seed is not None
+
+
+async def test_a_next_game_id_taken_outside_the_series_is_refused_in_words() -> None:
+    """Any organiser may name a game's id; one who took ``<series>.g2`` first leaves the series
+    no game 2 to make: said at once, not after the retries meant for racing writers."""
+    from services.game.application.service import Actor, ActorKind, NewGame
+
+    _, games, series = await _series()
+    squat = NewGame(
+        mode=GameMode.ONLINE, player_count=5, members=MEMBERS, ruleset=ruleset_of([]), game_id="s1.g2"
+    )
+    await games.create_game(squat, command_id="squat", actor=Actor(kind=ActorKind.ORGANISER, id="elsewhere"))
+    await play_to_end(games, "s1.g1", 3)
+    state = await series.load("s1")
+    rng = random.Random(3)
+    with pytest.raises(
+        SeriesRefused, match=r"the id s1\.g2 of this series' next game is taken by a game outside"
+    ):
+        for n in range(40):
+            asked = (await series.view(state)).asked
+            assert asked is not None
+            entry = rng.choice(_answers(Ask(asked["ask"]), asked["seat"], asked["among"]))
+            member = asked["member_id"]
+            state = await series.decide("s1", entry, member_id=member, scorekeeper=False, command_id=f"d{n}")
