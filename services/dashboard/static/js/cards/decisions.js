@@ -60,12 +60,18 @@ export function commandWords(command, state) {
       if (targetCard) return `Play ${card(id)} on ${seatLabel(state, target)}'s ${cardWords(cardInPlay(state, target, targetCard))} (in play)`;
       const name = cardOf(id)?.name;
       if (name === "panic" || name === "cat_balou") return `Play ${card(id)} on a card at random from ${seatLabel(state, target)}'s hand`;
-      return `Play ${card(id)} on ${seatLabel(state, target)}`;
+      // Calamity Janet's Missed! played as a BANG!
+      return `Play ${card(id)}${name === "missed" ? " as a BANG!" : ""} on ${seatLabel(state, target)}`;
     }
     case "end":
       return "End the play (go to discarding)";
-    case "respond":
-      return decision === "dying" ? `Drink ${card(args[0])}` : `Answer with ${card(args[0])}`;
+    case "respond": {
+      if (decision === "dying") return `Drink ${card(args[0])}`;
+      // Calamity Janet answers a shot with a BANG!, Indians! or a Duel with a Missed!
+      const name = cardOf(args[0])?.name;
+      const as = decision === "respond_shot" && name === "bang" ? " as a Missed!" : decision !== "respond_shot" && name === "missed" ? " as a BANG!" : "";
+      return `Answer with ${card(args[0])}${as}`;
+    }
     case "pass":
       return PASS[decision] ?? "Pass";
     case "barrel":
