@@ -358,3 +358,34 @@ async def test_a_scorekeeper_enters_a_card_table_shuffled_in_an_unknown_order(
         # the first turn's draw is asked next, of the Sheriff
         await expect(entry.get_by_test_id("table-answer")).to_contain_text("Table Seat1 (p1) takes it")
         await screenshot(page, "cards-table-entry")
+
+        async def enter(control: Any) -> None:
+            version = int(await entry.get_attribute("data-version") or 0)
+            await control.click()
+            await expect(entry).not_to_have_attribute("data-version", str(version))
+            assert not await page.get_by_test_id("form-error").count(), await page.get_by_test_id(
+                "form-error"
+            ).inner_text()
+
+        # the Sheriff's two cards of phase 1, then his decisions from the seat page's controls
+        for _ in range(2):
+            await enter(entry.get_by_test_id("table-enter"))
+        await expect(entry.get_by_test_id("decision")).to_have_attribute("data-decision", "play")
+        await expect(entry.get_by_test_id("decision")).to_contain_text(
+            "Table Seat1 (p1): play a card or end the play"
+        )
+        await enter(entry.locator("[data-option='p1 end']"))
+        sheriff = next(p for p in (await _state(client, game_id, keeper))["players"] if p["id"] == "p1")
+        assert sheriff["hand_count"] == 7 and sheriff["life"] == 5
+        await expect(entry.get_by_test_id("decision")).to_have_attribute("data-decision", "discard")
+        picks = sheriff["hand_ids"][:2]
+        for card in picks:
+            await entry.get_by_test_id(f"discard-card-{card}").click()
+        await enter(entry.get_by_test_id("discard"))
+        await expect(page.get_by_test_id("last-entry")).to_have_text(
+            f"Entered: p1 discard {picks[0]} {picks[1]}"
+        )
+        after = await _state(client, game_id, keeper)
+        assert after["active_player"] == "p2" and after["discard"] and after["players"][0]["hand_count"] == 5
+        # p2's turn starts with his draw, entered the same way
+        await expect(entry.get_by_test_id("table-answer")).to_contain_text("Table Seat2 (p2) takes it")
