@@ -147,8 +147,15 @@ class Game:
     discard: list[str] | None = strawberry.field(
         default=None, description="The card game: the discard pile, face up, top card last."
     )
+    discard_ids: list[int] | None = strawberry.field(
+        default=None, description="The card game: the discard pile's card ids, in the order of `discard`."
+    )
     general_store: list[str] | None = strawberry.field(
         default=None, description="The card game: the General Store's face-up cards."
+    )
+    general_store_ids: list[int] | None = strawberry.field(
+        default=None,
+        description="The card game: the General Store's card ids, in the order of `generalStore`.",
     )
     kit_carlson: JSON | None = strawberry.field(
         default=None, description="The card game: Kit Carlson's look (how many; which, to him only)."
@@ -188,7 +195,9 @@ class Game:
             phase=state.get("phase"),
             deck=state.get("deck"),
             discard=state.get("discard"),
+            discard_ids=state.get("discard_ids"),
             general_store=state.get("general_store"),
+            general_store_ids=state.get("general_store_ids"),
             kit_carlson=state.get("kit_carlson"),
             resolving=state.get("resolving"),
         )

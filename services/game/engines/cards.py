@@ -239,7 +239,9 @@ class CardEngine:
             "phase": state.phase.value,
             "deck": len(state.deck) + len(state.pool),
             "discard": [card_of(c).text for c in state.discard],
+            "discard_ids": list(state.discard),  # face up: two cards may share a text (9♠ Stagecoach)
             "general_store": [card_of(c).text for c in state.store],
+            "general_store_ids": list(state.store),
             "kit_carlson": _kit_view(state, sees),
             "resolving": _resolving_view(state),
             "arrow_pile": None,

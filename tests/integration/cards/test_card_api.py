@@ -265,3 +265,62 @@ async def test_a_table_card_game_is_entered_by_its_scorekeeper_who_alone_sees_ev
     audit = (await client.get("/games/club-cards/audit")).json()
     assert audit["clean"], audit["verdict"]
     assert "no seed to check (a table game)" in audit["verdict"] and "1 entry taken back" in audit["verdict"]
+
+
+async def test_the_view_names_the_discard_piles_and_the_general_stores_cards_by_id(
+    client: httpx.AsyncClient, organiser_token: str
+) -> None:
+    """The two Stagecoach 9♠ share one text: the public piles carry their ids too, in order."""
+    from services.game.rules.cards.deck import CARDS, DECK
+    from services.game.rules.cards.vocabulary import CardName
+
+    coaches = [c.id for c in DECK if c.name is CardName.STAGECOACH]
+    store = next(c.id for c in DECK if c.name is CardName.GENERAL_STORE)
+    assert len(coaches) == 2 and CARDS[coaches[0]].text == CARDS[coaches[1]].text
+    seats = [
+        {"member_id": "ann", "name": "Ann", "role": "sheriff", "character": "paul_regret"},
+        {"member_id": "bob", "name": "Bob", "role": "outlaw", "character": "el_gringo"},
+        {"member_id": "cy", "name": "Cy", "role": "outlaw", "character": "black_jack"},
+        {"member_id": "dee", "name": "Dee", "role": "renegade", "character": "lucky_duke"},
+    ]
+    # the deck top first: Ann is dealt the General Store, draws 2 (phase 1 is automatic), and
+    # her General Store lays out 4 cards, the two Stagecoaches 1st and 3rd
+    special = {0: store, 17: coaches[1], 19: coaches[0]}
+    rest = iter(c for c in range(1, 81) if c not in special.values())
+    order = [special[i] if i in special else next(rest) for i in range(80)]
+    created = await client.post(
+        "/games",
+        json={
+            "command_id": "t-ids",
+            "mode": "table",
+            "player_count": 4,
+            "seats": seats,
+            "game_id": "club-ids",
+            "ruleset": {"game_type": "cards"},
+        },
+        headers=bearer(organiser_token),
+    )
+    assert created.status_code == 201, created.text
+    shuffle = {"type": "ShuffleDeck", "player": "table", "order": order}
+    for n, command in enumerate([shuffle, f"p1 play {store}"]):
+        answer = await client.post(
+            "/games/club-ids/commands",
+            json={"command": command, "command_id": f"ids-{n}"},
+            headers=bearer(organiser_token),
+        )
+        assert answer.status_code == 200, answer.text
+    laid = [coaches[1], order[18], coaches[0], order[20]]
+    view = (await client.get("/games/club-ids")).json()  # anybody's: both piles are face up
+    assert view["general_store_ids"] == laid and view["general_store"][0] == view["general_store"][2]
+    assert view["discard_ids"] == view["discard"] == [] and view["resolving"]["card"] == store
+    query = '{ game(id: "club-ids") { discard discardIds generalStore generalStoreIds } }'
+    data = (await client.post("/graphql", json={"query": query})).json()["data"]["game"]
+    assert data["discardIds"] == [] and data["generalStoreIds"] == laid
+    picked = await client.post(
+        "/games/club-ids/commands",
+        json={"command": f"p1 pick {coaches[0]}", "command_id": "ids-pick"},
+        headers=bearer(organiser_token),
+    )
+    assert picked.status_code == 200, picked.text
+    view = (await client.get("/games/club-ids")).json()
+    assert view["general_store_ids"] == [coaches[1], order[18], order[20]]

@@ -131,8 +131,11 @@ function resolvingWords(state) {
 /** The facts above the seats: turn, phase, deck, discard pile, General Store, what resolves. */
 export function cardFacts(state, extra = []) {
   const discard = state.discard ?? [];
-  const top = discard.length ? cardOfText(discard[discard.length - 1]) : null;
-  const store = (state.general_store ?? []).map(cardOfText);
+  const discardIds = state.discard_ids ?? [];
+  const last = discard.length - 1;
+  const top = discard.length ? cardOf(discardIds[last]) ?? cardOfText(discard[last]) : null;
+  const storeIds = state.general_store_ids ?? [];
+  const store = (state.general_store ?? []).map((text, i) => cardOf(storeIds[i]) ?? cardOfText(text));
   const kit = state.kit_carlson;
   const fact = (label, value, testid) => h("div", null, h("dt", null, label), h("dd", { "data-testid": testid }, value));
   return h(
