@@ -922,8 +922,18 @@ def _may_act(session: GameSession, actor: Actor) -> bool:
     if actor.kind is ActorKind.SYSTEM:
         return True
     if session.mode is GameMode.TABLE:
-        return actor.kind is ActorKind.ORGANISER
+        return actor.kind is ActorKind.ORGANISER or _seated_at_a_card_table(session, actor)
     return actor.kind is ActorKind.PLAYER and session.seat_of(actor.id or "") is not None
+
+
+def _seated_at_a_card_table(session: GameSession, actor: Actor) -> bool:
+    """Whether ``actor`` is a seated player of a table card game: he enters his own entries from
+    his browser (``_authorize_at_the_table``), beside the scorekeeper."""
+    return (
+        actor.kind is ActorKind.PLAYER
+        and session.created.ruleset.game_type is GameType.CARDS
+        and session.seat_of(actor.id or "") is not None
+    )
 
 
 def _authorize_take_back(session: GameSession, actor: Actor) -> None:
@@ -942,8 +952,11 @@ def _authorize(session: GameSession, command: GameCommand, actor: Actor) -> None
     if actor.kind is ActorKind.SYSTEM:
         return
     if session.mode is GameMode.TABLE:
-        if actor.kind is not ActorKind.ORGANISER:
+        if actor.kind is ActorKind.ORGANISER:
+            return
+        if not _seated_at_a_card_table(session, actor):
             raise NotAllowed(f"game {session.game_id} is a table game: only its scorekeeper enters moves")
+        _authorize_at_the_table(session, command, actor)
         return
     if actor.kind is not ActorKind.PLAYER:
         raise NotAllowed(f"game {session.game_id} is played online: only its players make decisions")
@@ -953,5 +966,27 @@ def _authorize(session: GameSession, command: GameCommand, actor: Actor) -> None
     seat = session.seat_of(actor.id or "")
     if seat is None:
         raise NotAllowed(f"{actor.id} does not play in game {session.game_id}")
+    if command.player != seat:
+        raise NotAllowed(f"{actor.id} plays seat {seat} and cannot act for {command.player}")
+
+
+def _authorize_at_the_table(session: GameSession, command: GameCommand, actor: Actor) -> None:
+    """A seated player of a table card game enters, from his own browser, what concerns him
+    alone (docs/card-engine.md "Each player's browser at a table"): his own decisions, and the
+    card he draws into his own hand (``table top N`` when the open question is the next card
+    that he alone will see). Every other table input (a shuffle, a card taken at random from a
+    hand, a card turned face up for all) and every other seat's decision is the scorekeeper's."""
+    seat = session.seat_of(actor.id or "")
+    assert seat is not None
+    game = session.game
+    question = None if game is None else session.engine.question(game)
+    if question is not None and question.random and command.player == question.player:
+        detail = question.detail if isinstance(question.detail, dict) else {}
+        if question.decision == "top_card" and detail.get("from_player") == seat:
+            return
+        raise NotAllowed(
+            f"{actor.id} plays seat {seat}: at the table he enters the next card of his own draws only; "
+            "shuffles, random picks and cards turned face up are the scorekeeper's"
+        )
     if command.player != seat:
         raise NotAllowed(f"{actor.id} plays seat {seat} and cannot act for {command.player}")
