@@ -52,16 +52,17 @@ from services.game.edge.visibility import Viewer, redact_event, redact_state
 from services.game.engines import RULE_ERRORS, stored_type
 from services.game.records import (
     DiceSource,
-    GameRecord,
     MalformedRecord,
     RecordMeta,
     RecordOptions,
     record_to_object,
-    replay_record,
 )
-from services.game.records.cards.model import CardOptions, DeckSource
+from services.game.records.cards.model import CardOptions, CardRecord, DeckSource
 from services.game.records.cards.writer import card_record_from_events, card_record_to_object
+from services.game.records.dispatch import AnyRecord, replay_any_record
 from services.game.records.writer import record_from_events
+from services.game.rules.cards import commands as card_cmd
+from services.game.rules.cards.vocabulary import TABLE as CARD_TABLE
 from services.game.rules.dice import Decision, GameCommand
 from services.game.rules.ruleset import GameType
 from services.runtime.logging import bind_game
@@ -216,6 +217,14 @@ class GameGateway:
         if session.mode is GameMode.TABLE:
             if session.created.created_by == principal.subject or await self._keeps_score(principal, session):
                 return Actor(kind=ActorKind.ORGANISER, id=principal.subject)
+            if (
+                principal.kind is TokenKind.ACCOUNT
+                and session.created.ruleset.game_type is GameType.CARDS
+                and session.seat_of(principal.subject) is not None
+            ):
+                # a seated player's own browser at a card table: the service checks each entry
+                # concerns him alone (``_authorize_at_the_table``)
+                return Actor(kind=ActorKind.PLAYER, id=principal.subject)
             raise Forbidden(
                 f"game {game_id} is a table game: only whoever created it or its scheduled scorekeeper "
                 "enters its moves"
@@ -363,18 +372,20 @@ class GameGateway:
     async def import_record(
         self,
         principal: Principal | None,
-        record: GameRecord,
+        record: AnyRecord,
         members: list[Member] | None,
         command_id: str,
         game_id: str | None,
         context: GameContext | None = None,
     ) -> Imported:
-        """A whole table game from its record: created and played input by input through the
-        same path as a scorekeeper's live entries. The record is replayed in memory first, so
-        an illegal input is refused before anything is stored."""
+        """A whole table game (dice or cards) from its record: created and played input by
+        input through the same path as a scorekeeper's live entries. The record is replayed in
+        memory first, so an illegal input is refused before anything is stored. A card
+        record's first shuffle (``deck``) is entered as the first input."""
         actor = self.creator(principal)
         assert principal is not None
-        for i, seat in enumerate(record.seats):
+        record_seats: tuple[Any, ...] = record.seats  # a dice or a card game's own Seat
+        for i, seat in enumerate(record_seats):
             if seat.player != f"p{i + 1}":
                 raise MalformedRecord(
                     f"record: `$.seats[{i}].player` is {seat.player!r}; imported games name seats "
@@ -383,16 +394,23 @@ class GameGateway:
         if members is not None and len(members) != len(record.seats):
             raise MalformedRecord(f"{len(members)} members given for {len(record.seats)} seats")
         check_new_ruleset(record.ruleset, len(record.seats))  # before a replay by another game's rules
-        replay_record(record)  # raises IllegalInput naming the first input the rules refuse
+        replay_any_record(record)  # raises IllegalInput naming the first input the rules refuse
+        inputs: tuple[Any, ...] = tuple(record.inputs)
+        if isinstance(record, CardRecord) and record.deck is not None:
+            inputs = (card_cmd.ShuffleDeck(player=CARD_TABLE, order=record.deck), *inputs)
         people = members or [Member(member_id=s.player, name=s.player) for s in record.seats]
         spec = NewGame(
             mode=GameMode.TABLE,
             player_count=len(record.seats),
             seats=tuple(
                 TableSeat(
-                    member_id=m.member_id, name=m.name, role=s.role, character=s.character, special=s.special
+                    member_id=m.member_id,
+                    name=m.name,
+                    role=s.role,
+                    character=s.character,
+                    special=getattr(s, "special", None),
                 )
-                for m, s in zip(people, record.seats, strict=True)
+                for m, s in zip(people, record_seats, strict=True)
             ),
             position=record.position,
             game_id=game_id or record.meta.game_id,
@@ -401,10 +419,10 @@ class GameGateway:
         )
         await self._check_schedule(principal, actor, spec, command_id)
         session = await self.service.create_game(
-            spec, command_id=command_id, actor=actor, inputs=tuple(record.inputs)
+            spec, command_id=command_id, actor=actor, inputs=inputs
         )
         version = session.version
-        for n, command in enumerate(record.inputs):
+        for n, command in enumerate(inputs):
             outcome = await self.service.play(
                 session.game_id, command, actor=actor, command_id=f"{command_id}/input/{n}"
             )
@@ -414,7 +432,7 @@ class GameGateway:
         return Imported(
             game_id=session.game_id,
             version=session.version,
-            inputs=len(record.inputs),
+            inputs=len(inputs),
             state=redact_state(session, await self.viewer(principal, session)),
         )
 

@@ -41,7 +41,7 @@ from services.game.edge.bounds import (
 from services.game.edge.chain import CHAIN_PAGE_LIMIT, published_chain
 from services.game.edge.gateway import EVENTS_PAGE_LIMIT, Created, GameGateway, Imported, Joined, Played
 from services.game.edge.tokens import Principal
-from services.game.records import GameRecord, read_record
+from services.game.records.dispatch import AnyRecord, read_any_record
 from services.game.rules.cards import commands as card_cmd
 from services.game.rules.cards.errors import MalformedCommand as CardMalformed
 from services.game.rules.dice import GameCommand, MalformedCommand, parse_command
@@ -219,7 +219,8 @@ class ImportRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
 
     command_id: CommandId
     record: dict[str, Any]
-    """Bounded by ``read_record`` (services/game/records/reader.py): a 422 naming the JSON path."""
+    """A dice or a card record, told apart by its ``format`` (``read_any_record``,
+    services/game/records/dispatch.py): a 422 naming the JSON path."""
     members: SeatList[MemberIn] | None = None
     """Who sat in p1, p2, … (default: members named after the seats)."""
     game_id: GameId | None = None
@@ -227,8 +228,8 @@ class ImportRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     context: ContextIn = ContextIn()
     """A scheduled league table's game: its league, season, tournament, round and table."""
 
-    def to_record(self) -> GameRecord:
-        return read_record(self.record)
+    def to_record(self) -> AnyRecord:
+        return read_any_record(self.record)
 
     def to_members(self) -> list[Member] | None:
         return None if self.members is None else [m.to_member() for m in self.members]
