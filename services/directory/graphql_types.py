@@ -176,6 +176,9 @@ class Game:
     status: str
     game_type: str
     modules: list[str]
+    options: list[str] = strawberry.field(
+        description="The ruleset's options (the card game's `eight_players`)."
+    )
     player_count: int
     created_at: datetime
     started_at: datetime | None
@@ -194,6 +197,7 @@ class Game:
             status=game.status.value,
             game_type=game.game_type,
             modules=game.modules,
+            options=game.options,
             player_count=game.player_count,
             created_at=game.created_at,
             started_at=game.started_at,

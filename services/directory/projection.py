@@ -129,15 +129,17 @@ async def _apply_game(event: RecordedEvent, tx: asyncpg.Connection) -> None:
     game_id = game_id_of(event.stream)
     match fact:
         case GameCreated(context=context):
-            game_type, ruleset = identity_of(fact)
+            game_type, _ = identity_of(fact)
+            ruleset = fact.ruleset  # its modules (OS1…) and its options (eight_players) apart
             await tx.execute(
                 """
-                INSERT INTO directory_games (game_id, mode, status, game_type, modules, player_count,
-                    created_at, league_id, season_id, tournament_id, round, table_no)
-                VALUES ($1, $2, 'lobby', $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                INSERT INTO directory_games (game_id, mode, status, game_type, modules, options,
+                    player_count, created_at, league_id, season_id, tournament_id, round, table_no)
+                VALUES ($1, $2, 'lobby', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
                 ON CONFLICT (game_id) DO NOTHING
                 """,
-                game_id, fact.mode.value, game_type, ruleset.split()[1:], fact.player_count,
+                game_id, fact.mode.value, game_type, [str(m) for m in ruleset.modules],
+                [str(o) for o in ruleset.option_ids], fact.player_count,
                 event.recorded_at, context.league_id, context.season_id, context.tournament_id,
                 context.round, context.table,
             )  # fmt: skip

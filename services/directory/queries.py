@@ -178,6 +178,9 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     status: GameState
     game_type: str
     modules: list[str]
+    """Expansion modules (OS1…, UA5), sorted."""
+    options: list[str]
+    """The ruleset's recorded options (the card game's ``eight_players``)."""
     player_count: int
     created_at: datetime
     started_at: datetime | None
@@ -477,8 +480,8 @@ async def rounds(
 # -- games --------------------------------------------------------------------------------------
 
 _GAMES = """
-SELECT g.game_id, g.mode, g.status, g.game_type, g.modules, g.player_count, g.created_at, g.started_at,
-       g.ended_at, g.winning_side, g.voided, t.league_id, l.name AS league_name, l.club_id,
+SELECT g.game_id, g.mode, g.status, g.game_type, g.modules, g.options, g.player_count, g.created_at,
+       g.started_at, g.ended_at, g.winning_side, g.voided, t.league_id, l.name AS league_name, l.club_id,
        g.season_id, t.tournament_id, t.round, t.table_no
   FROM directory_games g
   LEFT JOIN directory_tables t ON t.game_id = g.game_id AND t.league_id = g.league_id
@@ -531,6 +534,7 @@ async def games(db: Executor, wanted: GameFilter, limit: int, offset: int) -> Ga
                 status=GameState(r["status"]),
                 game_type=r["game_type"],
                 modules=list(r["modules"]),
+                options=list(r["options"]),
                 player_count=r["player_count"],
                 created_at=r["created_at"],
                 started_at=r["started_at"],

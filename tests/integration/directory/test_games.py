@@ -245,3 +245,34 @@ async def test_graphql_lists_are_the_clubs_and_refuse_a_bad_page_naming_the_argu
     assert error["extensions"]["problem"]["status"] == 400 and "limit" in error["message"]
     anonymous = await ask({}, limit=5)
     assert anonymous["errors"][0]["extensions"]["problem"]["status"] == 401
+
+
+async def test_a_games_modules_and_options_are_listed_apart(app: Litestar, client: httpx.AsyncClient) -> None:
+    """``cards eight_players`` is the card game with one option and no module; ``dice OS1`` the
+    dice game with one module and no option."""
+    from services.game.rules.ruleset import parse_ruleset
+
+    service = games_of(app)
+    for game_id, ruleset in (("eight-lobby", "cards eight_players"), ("os1-lobby", "dice OS1")):
+        await service.create_game(
+            NewGame(
+                mode=GameMode.ONLINE,
+                player_count=8,
+                members=(Member(member_id="member-1", name="Member-1"),),
+                game_id=game_id,
+                ruleset=parse_ruleset(ruleset),
+            ),
+            command_id=f"create-{game_id}",
+            actor=SCOREKEEPER,
+        )
+    await catch_up(app)
+    listed = {g["game_id"]: g for g in (await client.get("/games")).json()["items"]}
+    eight, os1 = listed["eight-lobby"], listed["os1-lobby"]
+    assert (eight["game_type"], eight["modules"], eight["options"]) == ("cards", [], ["eight_players"])
+    assert (os1["game_type"], os1["modules"], os1["options"]) == ("dice", ["OS1"], [])
+    query = "{ games(limit: 10) { items { gameId modules options } } }"
+    items = (await client.post("/graphql", json={"query": query})).json()["data"]["games"]["items"]
+    assert {g["gameId"]: (g["modules"], g["options"]) for g in items} == {
+        "eight-lobby": ([], ["eight_players"]),
+        "os1-lobby": (["OS1"], []),
+    }
