@@ -16,8 +16,9 @@ from services.game.rules.cards.awaiting import Awaiting
 from services.game.rules.cards.evolve import evolve
 from services.game.rules.cards.flow import next_move
 from services.game.rules.cards.game import Game
+from services.game.rules.cards.legal import legal_commands
 from services.game.rules.cards.state import GameState
-from services.game.rules.cards.vocabulary import Decision
+from services.game.rules.cards.vocabulary import TABLE, Decision
 
 from .test_properties import random_game
 
@@ -58,3 +59,28 @@ def test_what_the_engine_does_next_never_depends_on_the_contents_of_hands() -> N
                 assert _shape(next_move(_with_other_hands(state, shift))) == _shape(move), event
             compared += 1
     assert compared > 3000 and automatic > 50, (compared, automatic)
+
+
+def test_the_options_listed_to_the_awaited_player_never_depend_on_the_other_hands() -> None:
+    """The legal commands a seat is shown (``_legal_for`` lists them to him) are a function of
+    his own hand and public information: the same when every other hand holds other cards."""
+    compared = 0
+    for seed in range(8):
+        game, _ = random_game(700 + seed, 4 + seed % 4)
+        state = Game.replay(game.events[:1]).state
+        for n, event in enumerate(game.events[1:]):
+            evolve(state, event)
+            move = next_move(state) if state.dealt and not state.is_over else None
+            if not isinstance(move, Awaiting) or move.player == TABLE or move.decision is Decision.DISCARD:
+                continue
+            if n % 3:
+                continue
+            listed = list(legal_commands(state))
+            for shift in (17, 41):
+                other = state.clone()
+                for p in other.players:
+                    if p.id != move.player:
+                        p.hand = [((c - 1 + shift) % 80) + 1 for c in p.hand]  # type: ignore[misc]
+                assert list(legal_commands(other)) == listed, move.describe()
+            compared += 1
+    assert compared > 300, compared
