@@ -76,7 +76,17 @@ def render(report: AuditReport) -> Group:
     derived = "" if report.derivations is None else f" ({report.derivations})"
     table.caption = (
         f"ruleset {report.ruleset}; {report.events_checked} events checked, "
-        f"{report.rolls_checked} rolls re-derived from the seed{derived}"
+        f"{_rederived(report)} re-derived from the seed{derived}"
     )
     verdict = Text(report.verdict, style="bold green" if report.clean else "bold red")
     return Group(table, verdict)
+
+
+def _rederived(report: AuditReport) -> str:
+    """What the audit re-derived from the seed: a card game's decks and random picks (as its
+    rolls check counts them), a dice game's rolls."""
+    if report.ruleset.split()[0] != "cards":
+        return f"{report.rolls_checked} rolls"
+    found = next((c.detail for c in report.checks if c.name == "rolls" and c.passed), "")
+    words = found.partition(" re-derived from the seed")
+    return words[0] if words[1] else "no deck and no random pick"

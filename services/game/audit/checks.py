@@ -46,12 +46,12 @@ from services.game.audit.report import (
     failed,
     passed,
 )
-from services.game.audit.seed import check_seed
+from services.game.audit.seed import SeedChecks, check_seed
 from services.game.audit.stream import GameStream, StoredEvent, decode_stream, parse_stream
 from services.game.audit.words import referee_words, win_words
 from services.game.engines import engine_for
 from services.game.results import GameFinish
-from services.game.rules.ruleset import BASE_DICE
+from services.game.rules.ruleset import BASE_DICE, GameType
 
 __all__ = [
     "CHAIN",
@@ -152,7 +152,7 @@ def audit_events(game_id: str, events: Sequence[StoredEvent], chain: Verificatio
     return AuditReport(
         game_id=game_id,
         clean=first is None,
-        verdict=_verdict(stream, seed.rolls_checked, problems),
+        verdict=_verdict(stream, seed, problems),
         first_divergence=first,
         checks=checks,
         events_checked=len(events),
@@ -274,7 +274,7 @@ def _abandoned_result(stream: GameStream, abandoned: StoredEvent) -> AuditCheck:
 # --- the verdict --------------------------------------------------------------------------------
 
 
-def _verdict(stream: GameStream, rolls: int, problems: list[str]) -> str:
+def _verdict(stream: GameStream, seed: SeedChecks, problems: list[str]) -> str:
     if problems:
         # checks that could not run because of the first problem add nothing to it
         more = sum(1 for p in problems[1:] if not p.startswith(NOT_CHECKED))
@@ -285,7 +285,9 @@ def _verdict(stream: GameStream, rolls: int, problems: list[str]) -> str:
     if stream.is_table:
         dice = "no seed to check (a table game)"
     elif stream.revealed is not None:
-        dice = f"{rolls} rolls re-derived from the seed"
+        dice = seed.rederived or f"{seed.rolls_checked} rolls re-derived from the seed"
+    elif stream.created is not None and stream.created.ruleset.game_type is GameType.CARDS:
+        dice = "no seed revealed yet to re-derive the decks and random picks from"
     else:
         dice = "no seed revealed yet to re-derive the rolls from"
     so_far = "" if stream.is_over else " so far"

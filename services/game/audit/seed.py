@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from services.game.application.lifecycle import SeatsDealt, SeedRevealed
 from services.game.audit.draws import check_draws
 from services.game.audit.report import COMMITMENT, DEAL, NOT_CHECKED, ROLLS, AuditCheck, failed, passed
-from services.game.audit.shuffles import check_shuffles
+from services.game.audit.shuffles import check_shuffles_counted, rederived_words
 from services.game.audit.stream import GameStream, StoredEvent
 from services.game.audit.words import (
     character_name,
@@ -47,6 +47,8 @@ class SeedChecks:
     rolls: AuditCheck
     rolls_checked: int
     """Rolls whose faces were re-derived from the seed (0 when there is no seed to use)."""
+    rederived: str | None = None
+    """The card game: what was re-derived from the seed, in words (its decks and random picks)."""
 
 
 def check_seed(stream: GameStream) -> SeedChecks:
@@ -58,7 +60,8 @@ def check_seed(stream: GameStream) -> SeedChecks:
     ruleset = stream.created.ruleset if stream.created is not None else BASE_DICE
     shuffles = fairness.shuffles_version if fairness is not None else None
     if shuffles is not None:  # the card game: its decks and random picks are its random inputs
-        return SeedChecks(found, check_deal(stream, seed), check_shuffles(stream.engine, seed, shuffles), 0)
+        shuffled, decks, picks = check_shuffles_counted(stream.engine, seed, shuffles)
+        return SeedChecks(found, check_deal(stream, seed), shuffled, 0, rederived_words(decks, picks))
     dice_version = (fairness or FAIRNESS_V1).dice
     rolls, count = check_rolls(stream.engine, seed, dice_version, ruleset)
     draws = fairness.draws_version if fairness is not None else None

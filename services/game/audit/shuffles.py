@@ -29,6 +29,21 @@ _NOT_CHECKED = "not checked:"
 def check_shuffles(engine: Sequence[StoredEvent], seed: bytes, version: str) -> AuditCheck:
     """Every deck and random pick of a card game re-derived from ``seed``, or the first one
     that differs, in words."""
+    return check_shuffles_counted(engine, seed, version)[0]
+
+
+def check_shuffles_counted(
+    engine: Sequence[StoredEvent], seed: bytes, version: str
+) -> tuple[AuditCheck, int, int]:
+    """``check_shuffles``, with how many decks and random picks matched the seed before it
+    stopped (all of them when it passed)."""
+    counts = [0, 0]
+    return _check_shuffles(engine, seed, version, counts), counts[0], counts[1]
+
+
+def _check_shuffles(
+    engine: Sequence[StoredEvent], seed: bytes, version: str, counts: list[int]
+) -> AuditCheck:
     try:
         derivation = shuffle_derivation(version)
     except UnknownDerivation as error:
@@ -54,6 +69,7 @@ def check_shuffles(engine: Sequence[StoredEvent], seed: bytes, version: str) -> 
                 order = derivation.shuffle(seed, k, question.cards)
                 problem = _deck_problem(stored, question, order, version, k)
                 decks += 1
+                counts[0] = decks
             elif question.decision is Decision.RANDOM_CARD:
                 assert question.from_player is not None
                 victim = question.from_player
@@ -64,6 +80,7 @@ def check_shuffles(engine: Sequence[StoredEvent], seed: bytes, version: str) -> 
                     else _pick_problem(stored, victim, derivation.pick(seed, k, hand), version, k)
                 )
                 picks += 1
+                counts[1] = picks
             else:
                 problem = f"event {stored.number}: an online game names a card of a deck in an unknown order"
             if problem is not None:
@@ -72,10 +89,14 @@ def check_shuffles(engine: Sequence[StoredEvent], seed: bytes, version: str) -> 
             evolve(state, event)
         except Exception:
             return failed(ROLLS, f"{_NOT_CHECKED} the deck cannot be followed past event {stored.number}")
-    return passed(
-        ROLLS,
+    return passed(ROLLS, f"{rederived_words(decks, picks)} ({version}): every card matches")
+
+
+def rederived_words(decks: int, picks: int) -> str:
+    """What an audit re-derived of a card game from its seed, in words."""
+    return (
         f"{decks} deck{'s' if decks != 1 else ''} and {picks} random pick{'s' if picks != 1 else ''} "
-        f"re-derived from the seed ({version}): every card matches",
+        "re-derived from the seed"
     )
 
 

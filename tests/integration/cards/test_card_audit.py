@@ -72,6 +72,18 @@ async def test_an_online_card_game_audits_clean_with_every_deck_and_pick_re_deri
     decks = types.count("cards.DeckShuffled")
     assert check(report, ROLLS).startswith(f"{decks} deck{'s' if decks > 1 else ''} and ")
     assert check(report, ROLLS).endswith("re-derived from the seed (shuffles-1): every card matches")
+    # the verdict's summary names what was re-derived: the decks and the random picks, no rolls
+    picks = check(report, ROLLS).split(" and ")[1].split()[0]
+    assert "rolls" not in report.verdict, report.verdict
+    assert report.verdict.startswith(
+        f"clean: chain intact, {decks} deck{'s' if decks > 1 else ''} and {picks} random pick"
+    ), report.verdict
+    assert "re-derived from the seed, every input legal" in report.verdict
+    from bang_cli.audit import render  # the CLI's caption says the same
+
+    caption = str(render(report).renderables[0].caption)  # type: ignore[attr-defined]
+    assert f"{decks} deck{'s' if decks > 1 else ''} and {picks} random pick" in caption, caption
+    assert "rolls" not in caption and caption.endswith("re-derived from the seed (deal-1 dice-1 shuffles-1)")
     assert "(deal-1)" in check(report, DEAL)
     assert "game events match the rules" in check(report, REPLAY)
     assert "the game ended on turn" in check(report, RESULT)
@@ -168,3 +180,4 @@ async def test_a_card_seat_whose_time_is_up_gets_its_default_and_the_game_audits
     report = await audit_game(game_store, game_id)
     assert report.clean, report.verdict
     assert "so far" in report.verdict
+    assert "no seed revealed yet to re-derive the decks and random picks from" in report.verdict
