@@ -63,9 +63,11 @@ from graphql import (
     ValidationContext,
     ValidationRule,
     VariableNode,
+    get_introspection_query,
     get_named_type,
     get_nullable_type,
     is_list_type,
+    parse,
     validate,
     value_from_ast,
 )
@@ -412,6 +414,43 @@ def operation_key(operation: OperationDefinitionNode) -> str:
     return operation.name.value if operation.name else ""
 
 
+def introspection_only(operation: OperationDefinitionNode) -> bool:
+    """Whether the operation asks for nothing but introspection (``__schema``, ``__type``,
+    ``__typename`` at its root): a fragment spread at the root counts as something else."""
+    return all(
+        isinstance(node, FieldNode) and node.name.value in (*INTROSPECTION_ROOTS, "__typename")
+        for node in operation.selection_set.selections
+    )
+
+
+_WHOLE_SCHEMA_COSTS: dict[int, tuple[GraphQLSchema, int]] = {}
+
+
+def whole_schema_cost(schema: GraphQLSchema) -> int:
+    """What the fullest standard introspection query (graphql-core's, every option on) costs on
+    ``schema``: an introspection-only operation may cost that much even when it is over the
+    limit. The cost of reading the schema grows with the schema, and a tool (GraphiQL, a code
+    generator) must always be able to read it once; reading it twice in one document is still
+    refused."""
+    known = _WHOLE_SCHEMA_COSTS.get(id(schema))
+    if known is not None and known[0] is schema:
+        return known[1]
+    document = parse(
+        get_introspection_query(
+            descriptions=True,
+            specified_by_url=True,
+            directive_is_repeatable=True,
+            schema_description=True,
+            input_value_deprecation=True,
+        )
+    )
+    operation = next(d for d in document.definitions if isinstance(d, OperationDefinitionNode))
+    fragments = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
+    total = operation_cost(schema, operation, fragments).total
+    _WHOLE_SCHEMA_COSTS[id(schema)] = (schema, total)  # the schema is kept: its id stays its own
+    return total
+
+
 def cost_rule(max_cost: int, found: Validated | None = None) -> type[ValidationRule]:
     """A graphql-core rule refusing every operation that costs more than ``max_cost``, naming
     the field that costs most; each operation's cost is kept in ``found``."""
@@ -425,16 +464,20 @@ def cost_rule(max_cost: int, found: Validated | None = None) -> type[ValidationR
             }
 
         def enter_operation_definition(self, node: OperationDefinitionNode, *_: Any) -> VisitorAction:
-            cost = operation_cost(self.context.schema, node, self.fragments, found.variables, max_cost)
+            schema = self.context.schema
+            limit = max_cost
+            if introspection_only(node):
+                limit = max(max_cost, whole_schema_cost(schema))
+            cost = operation_cost(schema, node, self.fragments, found.variables, limit)
             found.costs[operation_key(node)] = cost.total
-            if cost.total > max_cost:
+            if cost.total > limit:
                 label = f"operation {node.name.value!r}" if node.name else "query"
                 self.report_error(
                     GraphQLError(
-                        f"{label} cost {cost.total:,} exceeds {max_cost:,}; {cost.costliest()} "
+                        f"{label} cost {cost.total:,} exceeds {limit:,}; {cost.costliest()} "
                         "(docs/api.md, 'Limits')",
                         node,
-                        extensions={"code": "QUERY_TOO_COSTLY", "cost": cost.total, "maxCost": max_cost},
+                        extensions={"code": "QUERY_TOO_COSTLY", "cost": cost.total, "maxCost": limit},
                     )
                 )
             return SKIP  # the fields are walked above, fragments once each

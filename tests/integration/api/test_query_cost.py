@@ -212,7 +212,9 @@ async def test_a_deep_query_is_refused(client: httpx.AsyncClient) -> None:
     response = await post(client, document)
     assert time.perf_counter() - started < REFUSED_WITHIN_SECONDS
     assert response.json()["data"] is None
-    assert any(f"exceeds {LIMITS.graphql_max_cost:,}" in m for m in messages(response)), messages(response)
+    # an introspection-only document may cost one whole reading of the schema, never three
+    refused = messages(response)
+    assert any("exceeds" in m and "`__schema` costs" in m and "×3" in m for m in refused), refused
     once = await post(client, get_introspection_query())
     assert once.json()["data"]["__schema"]["queryType"]["name"] == "Query", once.text
 
