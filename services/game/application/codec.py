@@ -34,3 +34,14 @@ def game_id_of(stream: str) -> str:
 
 def is_valid_game_id(game_id: str) -> bool:
     return bool(_GAME_ID.fullmatch(game_id))  # not `match`: its `$` lets a final newline through
+
+
+_SERIES_GAME_ID = re.compile(r"^([A-Za-z0-9_-]{1,60})\.g[0-9]+$")
+"""A UA5 series' game id: ``<series>.g<n>`` (``series.game_id_of``; a series id as
+``series._SERIES_ID`` allows)."""
+
+
+def series_of_game_id(game_id: str) -> str | None:
+    """The series whose game id ``game_id`` has the form of, or None."""
+    found = _SERIES_GAME_ID.fullmatch(game_id)
+    return None if found is None else found.group(1)

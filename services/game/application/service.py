@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from event_store import ConcurrencyError, DuplicateEventConflict, EventMetadata, PostgresEventStore
-from services.game.application.codec import GAME_MAPPER, game_stream, is_valid_game_id
+from services.game.application.codec import GAME_MAPPER, game_stream, is_valid_game_id, series_of_game_id
 from services.game.application.corrections import TakeBack, take_back_event
 from services.game.application.errors import (
     AlreadyJoined,
@@ -234,6 +234,13 @@ class GameService:
         game_id = spec.game_id or derived_game_id(actor, command_id)
         if not is_valid_game_id(game_id):
             raise InvalidGameSpec(f"{game_id!r} is not a valid game id (letters, digits, . _ : -)")
+        series = series_of_game_id(game_id)
+        if series is not None and spec.context.series_id != series:
+            # else an organiser could take <series>.g2 first and block that series' next game
+            raise InvalidGameSpec(
+                f"{game_id!r} has the form of a UA5 series' game id (<series>.g<n>): only series "
+                f"{series} creates its games; choose another game id"
+            )
         _check_spec(spec)
         asked = {"spec": _public_spec(spec), "inputs": [msgspec.to_builtins(c) for c in inputs]}
         fingerprint = command_fingerprint("create", asked, actor)

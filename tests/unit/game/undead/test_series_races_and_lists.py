@@ -444,16 +444,58 @@ async def test_an_online_series_is_not_closed_while_a_game_whose_roles_its_seed_
     assert closed.closed is not None and closed.closed.seed is not None
 
 
-async def test_a_next_game_id_taken_outside_the_series_is_refused_in_words() -> None:
-    """Any organiser may name a game's id; one who took ``<series>.g2`` first leaves the series
-    no game 2 to make: said at once, not after the retries meant for racing writers."""
+async def test_a_game_id_of_a_series_form_is_refused_to_anybody_but_the_series() -> None:
+    """An organiser who took ``<series>.g2`` first would leave the series no game 2 to make:
+    ``create_game`` refuses an id of that form, in words, unless the series creates it (its
+    context names the series); nothing is stored."""
+    from services.game.application.errors import GameNotFound, InvalidGameSpec
+    from services.game.application.lifecycle import GameContext
+    from services.game.application.service import Actor, ActorKind, NewGame
+
+    _, games, _ = await _series()
+    elsewhere = Actor(kind=ActorKind.ORGANISER, id="elsewhere")
+    for game_id, context in (
+        ("s1.g2", GameContext()),
+        ("s1.g7", GameContext()),
+        ("s1.g2", GameContext(series_id="other")),
+        ("new-series.g1", GameContext()),
+    ):
+        squat = NewGame(
+            mode=GameMode.ONLINE, player_count=5, members=MEMBERS, ruleset=ruleset_of([]), game_id=game_id,
+            context=context,
+        )  # fmt: skip
+        series_id = game_id.partition(".g")[0]
+        with pytest.raises(InvalidGameSpec, match=rf"only series {series_id} creates its games"):
+            await games.create_game(squat, command_id=f"squat-{game_id}", actor=elsewhere)
+        with pytest.raises(GameNotFound):
+            await games.load(game_id)
+    # an id that only looks alike is anybody's: no `.g<digits>` at its end
+    for game_id in ("s1.g2x", "s1.r1.t2", "s1.game2"):
+        free = NewGame(
+            mode=GameMode.ONLINE, player_count=5, members=MEMBERS, ruleset=ruleset_of([]), game_id=game_id
+        )
+        created = await games.create_game(free, command_id=f"free-{game_id}", actor=elsewhere)
+        assert created.game_id == game_id
+
+
+async def test_a_next_game_id_taken_outside_the_series_is_refused_in_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game stored under ``<series>.g2`` outside the series (before ``create_game`` refused
+    such ids) leaves it no game 2 to make: said at once, not after the retries meant for racing
+    writers."""
+    from services.game.application import service as service_module
     from services.game.application.service import Actor, ActorKind, NewGame
 
     _, games, series = await _series()
     squat = NewGame(
         mode=GameMode.ONLINE, player_count=5, members=MEMBERS, ruleset=ruleset_of([]), game_id="s1.g2"
     )
-    await games.create_game(squat, command_id="squat", actor=Actor(kind=ActorKind.ORGANISER, id="elsewhere"))
+    with monkeypatch.context() as before_the_rule:
+        before_the_rule.setattr(service_module, "series_of_game_id", lambda game_id: None)
+        await games.create_game(
+            squat, command_id="squat", actor=Actor(kind=ActorKind.ORGANISER, id="elsewhere")
+        )
     await play_to_end(games, "s1.g1", 3)
     state = await series.load("s1")
     rng = random.Random(3)
