@@ -1,5 +1,11 @@
 """A league round played by bots: seat it, create each table's game on the game server, play
-every game to its end with ``HeuristicBot``s, let the standings projection consume them.
+every game to its end with bots of the league's game type (the dice game's ``HeuristicBot``, the
+card game's ``HeuristicCardBot``), let the standings projection consume them.
+
+A card league's tables are created with the card game's ruleset (the two-Renegade option at a
+table of eight, as a scheduled online game is); each seat gets its own card bot, which decides
+from its own seat's view only (``services.game.bots.cards.view.SeatView``); the shuffles and
+random picks are the server's, from the game's committed seed, as in any online card game.
 
 Every step is idempotent, so running a round again (a Celery task delivered twice, a worker
 that died half-way) finishes what is missing and changes nothing else:
@@ -20,11 +26,15 @@ from dataclasses import dataclass
 
 from services.game.application.codec import game_stream
 from services.game.application.lifecycle import GameContext, GameMode
-from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame
+from services.game.application.service import Actor, ActorKind, GameCommand, GameService, Member, NewGame
 from services.game.application.session import GameStatus
 from services.game.bots import HeuristicBot
+from services.game.bots.cards import HeuristicCardBot
 from services.game.results import GameResult, GameType
 from services.game.results.decoder import game_result
+from services.game.rules.cards.game import Game as CardGame
+from services.game.rules.dice.game import Game as DiceGame
+from services.game.rules.ruleset import BASE_DICE, CardOption, Ruleset, ruleset_of
 from services.league.commands import ScheduleGame, SeatRound
 from services.league.errors import InvalidCommand
 from services.league.events import RoundSeated
@@ -35,6 +45,8 @@ from services.league.standings import StandingsProjection
 DEFAULT_CARE = 0.8
 MAX_MOVES = 20_000
 """Far beyond any real game; a bot game that goes past it is a bug, and fails loudly."""
+BOT_GAME_TYPES = (GameType.DICE.value, GameType.CARDS.value)
+"""The game types bots play a league round of."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +56,14 @@ class BotRoundReport:
     results: tuple[GameResult, ...]
     moves: int
     """Bot moves sent now (0 when the round had been played already)."""
+
+
+def table_ruleset(game_type: str, players: int) -> Ruleset:
+    """The ruleset of a bot table: the base dice game, or the card game (with the two-Renegade
+    option at eight, as the league schedules an online card game of eight)."""
+    if game_type == GameType.CARDS:
+        return ruleset_of([CardOption.EIGHT_PLAYERS.value] if players == 8 else [], GameType.CARDS)
+    return BASE_DICE  # as bot tables were created before rulesets existed (same fingerprint)
 
 
 def table_game_id(league_id: str, tournament_id: str, round_number: int, table: int) -> str:
@@ -92,12 +112,14 @@ async def play_bot_round(
     projection: StandingsProjection | None = None,
 ) -> BotRoundReport:
     """Seat round ``round_number`` (if not yet), create and play each table's game with bots of
-    per-member ``care`` (default ``DEFAULT_CARE``), and catch the projection up before (for the
-    Swiss scores) and after (for the standings)."""
-    played = (await league.load_league(league_id)).game_type
-    if played != GameType.DICE:
-        # its bots play the dice engine: a dice game must not count in another game type's league
-        raise InvalidCommand(f"bot rounds play the dice game; league {league_id!r} plays {played}")
+    the league's game type (dice bots of per-member ``care``, default ``DEFAULT_CARE``; card bots
+    have no such knob), and catch the projection up before (for the Swiss scores) and after (for
+    the standings)."""
+    game_type = (await league.load_league(league_id)).game_type
+    if game_type not in BOT_GAME_TYPES:
+        raise InvalidCommand(
+            f"bot rounds play {' or '.join(BOT_GAME_TYPES)}; league {league_id!r} plays {game_type}"
+        )
     if projection is not None:
         await projection.run_until_idle()
     seated = await seat_next_round(league, league_id, tournament_id, round_number, seed=seed)
@@ -123,6 +145,7 @@ async def play_bot_round(
                     table=table.table,
                 ),
                 game_id=game_id,
+                ruleset=table_ruleset(game_type, len(table.members)),
             ),
             command_id=f"league-game/{game_id}",
             actor=organiser,
@@ -152,16 +175,29 @@ async def play_out(
 ) -> tuple[int, GameResult]:
     """Play ``game_id`` from wherever it stands to its end; (moves sent, the result)."""
     session = await games.load(game_id)
-    bots: dict[str, HeuristicBot] = {}
+    bots: dict[str, HeuristicBot | HeuristicCardBot] = {}
     moves = 0
     while session.status is GameStatus.ONGOING:
-        assert session.game is not None
-        question = session.game.awaiting
-        assert question is not None
-        member = session.seat_members[question.player]
-        bot = bots.setdefault(member, HeuristicBot(care.get(member, DEFAULT_CARE)))
+        game = session.game
         rng = random.Random(f"{seed}:{game_id}:{session.version}")
-        command = bot.choose(session.game, question, rng)
+        command: GameCommand
+        if isinstance(game, CardGame):
+            card_question = game.awaiting
+            # online, the server answers the table's random inputs itself: a seat is awaited
+            assert card_question is not None
+            member = session.seat_members[card_question.player]
+            # one bot per seat, reading only what that seat may know (its own hand, public acts)
+            card_bot = bots.setdefault(member, HeuristicCardBot())
+            assert isinstance(card_bot, HeuristicCardBot)
+            command = card_bot.choose(game, card_question, rng)
+        else:
+            assert isinstance(game, DiceGame), f"{game_id}: bots play dice and cards, not {game!r}"
+            question = game.awaiting
+            assert question is not None
+            member = session.seat_members[question.player]
+            dice_bot = bots.setdefault(member, HeuristicBot(care.get(member, DEFAULT_CARE)))
+            assert isinstance(dice_bot, HeuristicBot)
+            command = dice_bot.choose(game, question, rng)
         await games.play(
             game_id,
             command,

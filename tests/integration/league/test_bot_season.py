@@ -12,8 +12,6 @@ from event_store import PostgresEventStore
 from services.game.application.service import GameService
 from services.league import read_model
 from services.league.bot_league import play_bot_round
-from services.league.commands import FoundClub, FoundLeague, OpenSeason, OpenTournament
-from services.league.errors import InvalidCommand
 from services.league.recompute import read_history, season_standings
 from services.league.seating import has_sheriff
 from services.league.service import LeagueService
@@ -118,19 +116,3 @@ async def test_dropping_the_read_model_and_replaying_gives_it_back_even_if_kille
     assert await restarted.position() == head
     assert await snapshot(pg_pool) == played
 
-
-async def test_a_bot_round_is_refused_in_a_card_league_and_records_nothing(
-    league: LeagueService, games: GameService
-) -> None:
-    await league.execute(FoundClub(club_id="cc", name="Card Club"), command_id="c1")
-    await league.execute(
-        FoundLeague(league_id="cardsl", club_id="cc", name="Cards", game_type="cards"), command_id="c2"
-    )
-    await league.execute(OpenSeason(league_id="cardsl", season_id="s", name="S"), command_id="c3")
-    await league.execute(
-        OpenTournament(league_id="cardsl", season_id="s", tournament_id="t", name="T"), command_id="c4"
-    )
-    version = len(await league.store.read_stream("league-cardsl"))
-    with pytest.raises(InvalidCommand, match="bot rounds play the dice game; league 'cardsl' plays cards"):
-        await play_bot_round(league, games, "cardsl", "t", 1, seed="x")
-    assert len(await league.store.read_stream("league-cardsl")) == version
