@@ -219,3 +219,18 @@ def test_rules_run_refuses_an_illegal_card_input_with_exit_code_2(tmp_path: Path
     result = runner.invoke(app, ["run", str(path), "--json"])
     assert result.exit_code == ERROR_EXIT
     assert "input 0 ('p1 play 3 p3'): p3 is out of range" in result.stderr
+
+
+def test_the_one_reader_of_inputs_gives_back_every_command_played() -> None:
+    """``rules/cards/answers.answer_of`` serves the record writer and the engine adapter alike:
+    the inputs it reads off a random game's events are the very commands that were played."""
+    from services.game.engines import cards as adapter
+    from services.game.records.cards import writer
+    from services.game.records.cards.writer import card_inputs_from_events
+    from services.game.rules.cards.answers import answer_of
+
+    assert adapter.answer_of is answer_of and writer.answer_of is answer_of
+    for seed, players, unknown in ((31, 4, False), (32, 6, True), (33, 7, False)):
+        played: list[Any] = []
+        game, _ = random_game(seed, players, played, unknown_order=unknown)
+        assert card_inputs_from_events(game.events) == played

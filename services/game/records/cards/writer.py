@@ -1,9 +1,10 @@
 """Write a card-game record: the setup and the inputs of a game, recovered from its events.
 
 The events are the whole story: each command leaves the event that says what was chosen (the
-shuffle's order in ``DeckShuffled``, a card played in ``CardPlayed``, a pass in ``Passed``).
-The writer plays the game again beside its events: at each question it reads the answer off
-the next events and checks that playing it gives exactly them. Replaying the inputs gives the
+shuffle's order in ``DeckShuffled``, a card played in ``CardPlayed``, a pass in ``Passed``;
+``rules/cards/answers.py`` reads it back, as the engine adapter does). The writer plays the
+game again beside its events: at each question it reads the answer off the next events and
+checks that playing it gives exactly them. Replaying the inputs gives the
 very same events; an audit exports online games this way.
 """
 
@@ -24,14 +25,14 @@ from services.game.records.cards.model import (
 )
 from services.game.records.model import RecordMeta
 from services.game.records.writer import _dump
-from services.game.rules.cards import TABLE, Awaiting, Decision, Game, GameCommand, GameStarted
+from services.game.rules.cards import Game, GameCommand, GameStarted
 from services.game.rules.cards import commands as cmd
 from services.game.rules.cards import events as ev
+from services.game.rules.cards.answers import answer_of
 from services.game.rules.cards.decide import awaiting, execute
 from services.game.rules.cards.events import Position
 from services.game.rules.cards.evolve import evolve, initial_state
 from services.game.rules.cards.flow import advance
-from services.game.rules.cards.vocabulary import CheckReason
 
 
 def card_inputs_from_events(events: Sequence[ev.Event]) -> list[GameCommand]:
@@ -57,69 +58,15 @@ def card_inputs_from_events(events: Sequence[ev.Event]) -> list[GameCommand]:
         question = awaiting(state)
         if question is None:
             raise ValueError(f"event {n} follows the end of the game")
-        command = _answer(question, events, n, state)
+        command = answer_of(question, events, n, state)
+        if command is None:
+            raise ValueError(f"event {n} answers nothing of {question.describe()}: {events[n]}")
         produced = execute(state, command)
         if list(events[n : n + len(produced)]) != produced:
             raise ValueError(f"events from {n} on are not what {command} gives")
         inputs.append(command)
         n += len(produced)
     return inputs
-
-
-def _answer(q: Awaiting, events: Sequence[ev.Event], n: int, state: Any) -> GameCommand:
-    """The command that answered ``q`` with the events from ``events[n]`` on."""
-    e = events[n]
-    who = q.player
-    match q.decision:
-        case Decision.SHUFFLE:
-            assert isinstance(e, ev.DeckShuffled), e
-            return cmd.ShuffleDeck(player=TABLE, order=e.order)
-        case Decision.TOP_CARD:
-            assert isinstance(e, ev.TopCardNamed), e
-            return cmd.NameTopCard(player=TABLE, card=e.card)
-        case Decision.RANDOM_CARD:
-            assert isinstance(e, ev.CardTaken | ev.CardDiscarded), e
-            return cmd.PickRandomCard(player=TABLE, card=e.card)
-        case Decision.DRAW_SOURCE:
-            assert isinstance(e, ev.DrawSourceChosen), e
-            return cmd.ChooseDrawSource(player=who, from_player=e.from_player, from_discard=e.from_discard)
-        case Decision.KIT_RETURN:
-            assert isinstance(e, ev.KitReturned) and e.card is not None, e
-            return cmd.KitReturn(player=who, card=e.card)
-        case Decision.DRAW_RESULT:
-            assert isinstance(e, ev.CheckResolved) and e.card is not None, e
-            return cmd.ChooseDrawResult(player=who, card=e.card)
-        case Decision.STORE_PICK:
-            assert isinstance(e, ev.StoreCardPicked), e
-            return cmd.PickStoreCard(player=who, card=e.card)
-        case Decision.DISCARD_ORDER:
-            count = state.player(who).card_count
-            cards = [x.card for x in events[n:] if isinstance(x, ev.CardDiscarded) and x.player == who]
-            return cmd.OrderDiscards(player=who, cards=tuple(cards[:count]))
-    if isinstance(e, ev.SidKetchumHealed):
-        return cmd.UseSidKetchum(player=who, cards=e.cards)
-    if q.decision is Decision.DISCARD:
-        cards = [x.card for x in events[n : n + q.count] if isinstance(x, ev.CardDiscarded)]
-        return cmd.Discard(player=who, cards=tuple(cards))
-    if q.decision is Decision.PLAY:
-        if isinstance(e, ev.PlayEnded):
-            return cmd.EndPlay(player=who)
-        # a new weapon first discards the old one: the play is the event after it
-        played = events[n + 1] if isinstance(e, ev.CardDiscarded) else e
-        assert isinstance(played, ev.CardPlayed), played
-        return cmd.PlayCard(
-            player=who, card=played.card, target=played.target, target_card=played.target_card
-        )
-    match e:
-        case ev.Responded(card=c):
-            return cmd.Respond(player=who, card=c)
-        case ev.Passed(timeout=timeout):
-            return cmd.Pass(player=who, timeout=timeout)
-        case ev.CheckBegan(reason=CheckReason.JOURDONNAIS):
-            return cmd.UseBarrel(player=who)
-        case ev.CheckBegan(barrel=barrel):
-            return cmd.UseBarrel(player=who, card=barrel)
-    raise AssertionError(f"no command answers {q.describe()} with {e}")
 
 
 def card_record_from_events(
