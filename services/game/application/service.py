@@ -978,22 +978,19 @@ def _authorize(session: GameSession, command: GameCommand, actor: Actor) -> None
 
 
 def _authorize_at_the_table(session: GameSession, command: GameCommand, actor: Actor) -> None:
-    """A seated player of a table card game enters, from his own browser, what concerns him
-    alone (docs/card-engine.md "Each player's browser at a table"): his own decisions, and the
-    card he draws into his own hand (``table top N`` when the open question is the next card
-    that he alone will see). Every other table input (a shuffle, a card taken at random from a
-    hand, a card turned face up for all) and every other seat's decision is the scorekeeper's."""
+    """A seated player of a table card game enters, from his own browser, his own decisions
+    (docs/card-engine.md "Each player's browser at a table"). Every table input (a shuffle, the
+    next card, even of his own draw, a card taken at random) and every other seat's decision is
+    the scorekeeper's: the engine refuses a card that is not in the deck, so a seat naming his own
+    draw could tell a card in another hand from one in the deck, card after card."""
     seat = session.seat_of(actor.id or "")
     assert seat is not None
     game = session.game
     question = None if game is None else session.engine.question(game)
     if question is not None and question.random and command.player == question.player:
-        detail = question.detail if isinstance(question.detail, dict) else {}
-        if question.decision == "top_card" and detail.get("from_player") == seat:
-            return
         raise NotAllowed(
-            f"{actor.id} plays seat {seat}: at the table he enters the next card of his own draws only; "
-            "shuffles, random picks and cards turned face up are the scorekeeper's"
+            f"{actor.id} plays seat {seat}: at the table the scorekeeper enters the shuffles, the cards "
+            "drawn or turned up and the random picks; a seat enters his own decisions"
         )
     if command.player != seat:
         raise NotAllowed(f"{actor.id} plays seat {seat} and cannot act for {command.player}")

@@ -1,5 +1,5 @@
-"""A seated player at a table card game names the next card of his own draws from his own
-browser (docs/card-engine.md, "Each player's browser at a table"). The engine refuses a card that
+"""A seated player at a table card game may not name the next card of his own draws from his own
+browser (docs/card-engine.md, "Each player's browser at a table"): the engine refuses a card that
 is not in the deck, and a refusal stores nothing, so the answer must not let him test where a
 card lies: naming a card in another seat's hand must be answered as naming a card still in the
 deck would be. Otherwise he may name card after card and learn which ones the others hold."""
@@ -9,19 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-import pytest
 from litestar import Litestar
 
 from tests.integration.api.people import found, grant, people
 from tests.integration.cards.test_card_table_seats import GAME, SEATING, enter
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="services/game/application/service.py _authorize_at_the_table lets a seat send "
-    "'table top N' and the engine answers 'card N is not in the deck' for a card in another hand: "
-    "reported, not yet fixed",
-)
 async def test_a_seat_naming_his_draw_cannot_tell_a_card_in_another_hand_from_one_in_the_deck(
     app: Litestar, client: httpx.AsyncClient
 ) -> None:
