@@ -48,7 +48,7 @@ from services.game.application.session import GameSession, GameStatus
 from services.game.audit import AuditCache, AuditReport
 from services.game.edge.fanout import GameFanout
 from services.game.edge.tokens import Principal, TokenKind, TokenVault, viewer_for
-from services.game.edge.visibility import Viewer, redact_event, redact_state
+from services.game.edge.visibility import Viewer, own_visible, redact_event, redact_state
 from services.game.engines import RULE_ERRORS, stored_type
 from services.game.records import (
     DiceSource,
@@ -481,7 +481,8 @@ class GameGateway:
         session = await self.service.load(game_id)
         if session.game is None:
             raise ExportRefused(f"game {game_id} has not started: there is no record yet")
-        visible = redact_state(session, await self.viewer(principal, session))
+        viewer = await self.viewer(principal, session)
+        visible = redact_state(session, viewer)
         hidden = [p["id"] for p in visible["players"] if p["role"] is None]
         if hidden:
             raise ExportRefused(
@@ -499,6 +500,13 @@ class GameGateway:
             )
         online = session.mode is GameMode.ONLINE
         if session.created.ruleset.game_type is GameType.CARDS:
+            # roles and hands are not all: the deck's order (the cards still to come) and every
+            # past hand are in the record too, and only the table sees them before the end
+            if not own_visible(session, viewer, CARD_TABLE):
+                raise ExportRefused(
+                    f"game {game_id} is {session.status.value} and the deck's order is hidden from you; "
+                    "a record names every card dealt and to come, so it is exported once the game has ended"
+                )
             return _card_record(session, visible, online)
         record = record_from_events(
             session.game.events,

@@ -11,18 +11,12 @@ from __future__ import annotations
 import random
 
 import httpx
-import pytest
 from litestar import Litestar
 
 from tests.integration.api.bots import bearer, play_to_the_end, player_tokens
 from tests.integration.cards.test_card_api import create_cards
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="services/game/edge/gateway.py export_record refuses only on a hidden role or a hidden "
-    "non-empty hand, not on the deck's hidden order: reported, not yet fixed",
-)
 async def test_an_ongoing_online_card_game_is_not_exported_to_the_last_player_beside_an_empty_handed_sheriff(
     app: Litestar, client: httpx.AsyncClient, organiser_token: str
 ) -> None:
