@@ -99,13 +99,16 @@ def seed_demo(
             console.print(f"demo league {DEMO_LEAGUE!r} exists; the organiser's password is set anew")
             return
         with _progress() as progress:
-            task = progress.add_task("demo season", total=rounds + 2)
+            task = progress.add_task("demo season", total=rounds + 3)
 
             def advance(message: str) -> None:
                 progress.update(task, advance=1, description=message)
 
             report = await seed(context, players=players, rounds=rounds, progress=advance, password=password)
-        console.print(f"demo league {DEMO_LEAGUE!r}: {report.rounds} rounds, {report.games} games")
+        console.print(
+            f"demo league {DEMO_LEAGUE!r}: {report.rounds} rounds, {report.games} games; "
+            f"card league: {report.card_games} games"
+        )
         if PASSWORD_ENV not in os.environ:  # serve printed it already
             console.print(f"sign in as {DEMO_LOGIN!r} with password {password!r}")
 

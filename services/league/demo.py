@@ -7,7 +7,8 @@ and prints it; a seeding without one makes one), founding the club (its admin an
 and the members registered by name (accounts nobody logs in as until they claim them: their
 member id is the account id, their name the display name). The league, season and tournament
 are founded for that club, and rounds are played by bots through the league and game services
-(`services/league/bot_league.py`).
+(`services/league/bot_league.py`). A small card league (`DEMO_CARD_LEAGUE`, the same members)
+has one round played by the card bots, so a fresh demo shows card games too.
 
 So that a new user can do everything from the browser alone, the first members registered by
 name are claimed as the demo players (`DEMO_PLAYER_LOGINS`, the organiser's password), an online
@@ -46,6 +47,7 @@ from services.league.commands import (
 )
 from services.league.service import LeagueService
 from services.league.standings import StandingsProjection
+from services.league.vocabulary import SeatingPolicy
 from services.runtime.context import RuntimeContext
 from services.runtime.serve import DEMO_PASSWORD_ENV
 
@@ -55,6 +57,10 @@ DEMO_CLUB_NAME = "Demo Saloon"
 DEMO_LEAGUE = "demo"
 DEMO_SEASON = "season_1"
 DEMO_TOURNAMENT = "opening_cup"
+DEMO_CARD_LEAGUE = "demo_cards"
+DEMO_CARD_TOURNAMENT = "card_night"
+DEMO_CARD_PLAYERS = 8
+"""The card league's entrants (the first members): two tables of four, one bot round."""
 DEMO_PLAYER_LOGINS = ("ada", "bart", "calamity", "doc")
 """The first members, claimed with these logins and the organiser's password."""
 DEMO_ONLINE_GAME = "demo-saloon-night"
@@ -91,6 +97,7 @@ class DemoReport:
     seeded: bool
     rounds: int
     games: int
+    """The dice league's games played by bots."""
     login: str = DEMO_LOGIN
     password: str = ""
     club_id: str = ""
@@ -98,6 +105,8 @@ class DemoReport:
     """(member id, display name) of every member registered by name."""
     player_logins: tuple[str, ...] = ()
     """The demo players who sign in with the organiser's password."""
+    card_games: int = 0
+    """The card league's games played by bots (its one round)."""
 
 
 def new_password() -> str:
@@ -176,11 +185,14 @@ async def seed_demo(
                 logins.append(login)
         say(f"club {DEMO_CLUB_NAME!r}: {len(members)} members registered by name, {len(logins)} claimed")
         played = await _league(context, club_id, principal.account_id, members, rounds, say)
+        card_games = await _card_league(context, principal.account_id, members, say)
         await _games(context, clubs, principal, club_id, members, len(logins))
         say(f"games {DEMO_ONLINE_GAME!r} (online) and {DEMO_TABLE_GAME!r} (table) are waiting")
     finally:
         await account_service.logout(await account_service.authenticate(bearer))
-    return DemoReport(True, rounds, played, DEMO_LOGIN, password, club_id, tuple(members), tuple(logins))
+    return DemoReport(
+        True, rounds, played, DEMO_LOGIN, password, club_id, tuple(members), tuple(logins), card_games
+    )
 
 
 async def _claim(
@@ -272,6 +284,59 @@ async def _league(
     return played
 
 
+async def _card_league(
+    context: RuntimeContext, organiser: str, members: list[tuple[str, str]], say: Progress
+) -> int:
+    """The card league (after the dice league has founded the club's league record): the first
+    ``DEMO_CARD_PLAYERS`` members (all, with fewer; none below a card table's four), one
+    round played by the card bots. Returns its games."""
+    entrants = [m for m, _ in members[:DEMO_CARD_PLAYERS]]
+    if len(entrants) < 4:
+        return 0
+    league = LeagueService(context.store)
+    games = GameService(context.store, SeedVault(context.pool))
+    club_id = (await league.load_league(DEMO_LEAGUE)).club_id
+
+    async def run(command: object, key: str) -> None:
+        await league.execute(command, command_id=f"demo/cards/{key}", actor=organiser)  # type: ignore[arg-type]
+
+    seating = SeatingPolicy(allowed_sizes=(4, 5, 6), preferred_size=4)
+    await run(
+        FoundLeague(
+            league_id=DEMO_CARD_LEAGUE,
+            club_id=club_id,
+            name="Demo Card League",
+            game_type="cards",
+            seating=seating,
+        ),
+        "league",
+    )
+    await run(OpenSeason(league_id=DEMO_CARD_LEAGUE, season_id=DEMO_SEASON, name="Season 1"), "season")
+    for member_id in entrants:
+        await run(
+            EnrollPlayer(league_id=DEMO_CARD_LEAGUE, season_id=DEMO_SEASON, member_id=member_id),
+            f"enrol/{member_id}",
+        )
+    await run(
+        OpenTournament(
+            league_id=DEMO_CARD_LEAGUE,
+            season_id=DEMO_SEASON,
+            tournament_id=DEMO_CARD_TOURNAMENT,
+            name="Card Night",
+        ),
+        "tournament",
+    )
+    projection = StandingsProjection(context.store)
+    try:
+        report = await play_bot_round(
+            league, games, DEMO_CARD_LEAGUE, DEMO_CARD_TOURNAMENT, 1, seed="demo-cards", projection=projection
+        )
+    finally:
+        await projection.close()
+    say(f"card league {DEMO_CARD_LEAGUE!r}: {len(entrants)} enrolled, {len(report.games)} card games played")
+    return len(report.games)
+
+
 def demo_pages(base: str) -> list[tuple[str, str]]:
     """The dashboard's pages on the demo's league (docs/dashboard.md, "Pages")."""
     league = f"league={DEMO_LEAGUE}"
@@ -282,5 +347,9 @@ def demo_pages(base: str) -> list[tuple[str, str]]:
         ("Leaderboard", f"{base}/#/leaderboard"),
         ("Standings", f"{base}/#/standings?{league}&season={DEMO_SEASON}"),
         ("Tournament", f"{base}/#/tournament?{league}&tournament={DEMO_TOURNAMENT}"),
+        (
+            "Card tournament",
+            f"{base}/#/tournament?league={DEMO_CARD_LEAGUE}&tournament={DEMO_CARD_TOURNAMENT}",
+        ),
         ("Games", f"{base}/#/games"),
     ]

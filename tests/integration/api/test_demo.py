@@ -12,12 +12,15 @@ import pytest
 
 from services.game.application.codec import GAME_MAPPER
 from services.league.demo import (
+    DEMO_CARD_LEAGUE,
+    DEMO_CARD_TOURNAMENT,
     DEMO_CLUB_NAME,
     DEMO_LEAGUE,
     DEMO_LOGIN,
     DEMO_ONLINE_GAME,
     DEMO_ORGANISER_NAME,
     DEMO_PLAYER_LOGINS,
+    DEMO_SEASON,
     DEMO_TABLE_GAME,
     demo_pages,
     seed_demo,
@@ -80,6 +83,16 @@ async def test_the_demo_seeds_a_club_with_named_members_that_its_organiser_signs
     game = (await client.get("/games/demo.opening_cup.r1.t1", headers=headers)).json()
     assert game["status"] == "ended"
     assert {p["name"] for p in game["players"]} <= {name for _, name in report.members}
+    # and the card league's one round, played by the card bots, counts in its standings
+    cards = await LeagueService(context.store).load_league(DEMO_CARD_LEAGUE)
+    assert cards.exists and cards.club_id == report.club_id and cards.game_type == "cards"
+    assert report.card_games == 1  # four members: one table of four
+    card_game = (await client.get(f"/games/{DEMO_CARD_LEAGUE}.{DEMO_CARD_TOURNAMENT}.r1.t1")).json()
+    assert card_game["status"] == "ended" and card_game["ruleset"]["text"] == "cards"
+    query = "query ($l: ID!, $s: ID) { leagueStandings(leagueId: $l, seasonId: $s) { lines { games } } }"
+    variables = {"l": DEMO_CARD_LEAGUE, "s": DEMO_SEASON}
+    answer = (await client.post("/graphql", json={"query": query, "variables": variables})).json()
+    assert [line["games"] for line in answer["data"]["leagueStandings"]["lines"]] == [1, 1, 1, 1], answer
 
 
 async def test_seeding_again_changes_nothing_but_the_password(

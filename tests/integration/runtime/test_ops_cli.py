@@ -41,16 +41,18 @@ def test_export_import_twice_and_audit_all(database_dsn: str, redis_url: str, tm
     for _ in range(2):
         imported = runner.invoke(app, ["import", str(record), "--game-id", "copy.1"], env=env)
         assert imported.exit_code == 0, imported.output
-    assert asyncio.run(_games(database_dsn, redis_url)) == [
+    assert sorted(asyncio.run(_games(database_dsn, redis_url))) == [
         "game-copy.1",
         "game-demo-saloon-night",  # the online game the demo players sit at (too few for a table game)
         "game-demo.opening_cup.r1.t1",
         "game-demo.opening_cup.r1.t2",
+        "game-demo_cards.card_night.r1.t1",  # the card league's round: two tables of four
+        "game-demo_cards.card_night.r1.t2",
     ]
 
     audited = runner.invoke(app, ["audit-all", "--json"], env=env)
     assert audited.exit_code == 0, audited.output
-    assert audited.output.count('"clean":true') == 4
+    assert audited.output.count('"clean":true') == 6
 
     missing = runner.invoke(app, ["rebuild", "no-such-projection"], env=env)
     assert missing.exit_code == 1
