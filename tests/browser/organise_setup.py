@@ -56,12 +56,15 @@ async def invite(page: Page, display_name: str) -> str:
     return await form.get_by_test_id("invite-link").input_value()
 
 
-async def found_league(page: Page, name: str) -> str:
-    """On the club's page: found a league; lands on the league's page; its id."""
+async def found_league(page: Page, name: str, game_type: str | None = None) -> str:
+    """On the club's page: found a league (of ``game_type``, ``dice`` or ``cards``; left out:
+    the form's default); lands on the league's page; its id."""
     form = page.get_by_test_id("found-league")
     if not await form.is_visible():
         await page.locator("summary", has_text="Found a league").click()
     await form.get_by_label("League name").fill(name)
+    if game_type is not None:
+        await form.get_by_label("Game").select_option(game_type)
     await form.get_by_role("button", name="Found the league").click()
     await expect(page.get_by_role("heading", level=1, name=name)).to_be_visible()
     return _hash_id(page, "league")

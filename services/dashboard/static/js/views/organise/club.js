@@ -137,6 +137,10 @@ function organiserForms(clubId, members) {
   const inviteName = textInput("Display name", { required: true, maxlength: 100 });
   const inviteLogin = textInput("Login name (optional: they choose one)", { maxlength: 100 });
   const leagueName = textInput("League name", { required: true, maxlength: 100 });
+  const gameType = select("Game", [
+    ["dice", "BANG! The Dice Game"],
+    ["cards", "BANG! the card game"],
+  ], { "data-testid": "league-game-type" });
   return [
     disclosure(
       "Register a member by name",
@@ -175,9 +179,14 @@ function organiserForms(clubId, members) {
       actionForm({
         label: "Found a league",
         testid: "found-league",
-        fields: [leagueName],
+        fields: [leagueName, gameType],
         submit: "Found the league",
-        send: (id) => post(`/clubs/${enc(clubId)}/leagues`, { name: leagueName.control.value, command_id: id }),
+        send: (id) =>
+          post(`/clubs/${enc(clubId)}/leagues`, {
+            name: leagueName.control.value,
+            game_type: gameType.control.value,
+            command_id: id,
+          }),
         done: async (answer) => {
           await whenListed(answer.league_id);
           window.location.hash = `#/league/${enc(answer.league_id)}`;

@@ -9,10 +9,11 @@ import { get, post } from "../../api.js";
 import { h, mount, table, titleCase } from "../../dom.js";
 import { query } from "../../graphql.js";
 import { href } from "../../location.js";
-import { holds, mayOrganise, profile } from "../../me.js";
+import { holds, keepsScoreOf, mayOrganise, profile } from "../../me.js";
 import { current } from "../../session.js";
 import { empty, failure, load } from "../../status.js";
 import { actionForm, disclosure, doneNotice, labelled, select, textInput } from "./forms.js";
+import { resultSheetForm } from "./result-sheet.js";
 
 const enc = encodeURIComponent;
 const READY_TRIES = 40;
@@ -52,6 +53,8 @@ function gameLinks(game, accountId, members) {
     if (game.mode === "table") links.push(h("a", { href: `#/game/${id}/table`, class: "button" }, "Keep score"));
     else if (members.some((m) => m.member_id === accountId)) links.push(h("a", { href: `#/game/${id}/play`, class: "button" }, "Play"));
     if (game.status) links.push(h("a", { href: `#/game/${id}/live` }, "Watch"));
+  } else if (game.replayable === false) {
+    // a card game played on cardboard: known from its result sheet, with no record to replay
   } else if (game.status) {
     links.push(h("a", { href: `#/game/${id}/replay` }, "Replay"));
     if (game.mode === "online" && game.status === "finished") links.push(h("a", { href: `#/game/${id}/verify` }, "Verify"));
@@ -64,6 +67,7 @@ function gameLinks(game, accountId, members) {
     " ",
     h("span", { class: "badge", "data-testid": "game-state" }, [titleCase(game.mode ?? "game"), titleCase(state)].join(" · ")),
     game.winning_side ? h("span", { class: "badge", "data-testid": "winning-side" }, `${titleCase(game.winning_side)} won`) : null,
+    game.replayable === false ? h("span", { class: "badge", "data-testid": "not-replayable" }, game.shown_as ?? "result sheet — not replayable") : null,
     links.length ? h("span", { class: "actions" }, " ", ...links) : null,
   );
 }
@@ -248,6 +252,31 @@ function seasonForm(ctx) {
   );
 }
 
+/** A card league's table game scheduled for cardboard play, with no result yet, for whoever
+ * may enter its sheet (the API decides: organiser, admin, referee or its scorekeeper). */
+function sheetWanted(ctx, game) {
+  return Boolean(
+    ctx.cards && game && game.mode === "table" && game.status === null && !game.voided &&
+      (ctx.voids || keepsScoreOf(ctx.loaded, game.game_id)),
+  );
+}
+
+function sheetForm(ctx, tournament, round, base, tableRow, game) {
+  // ready when the directory shows the sheet and the season's standings count the table's game
+  const seated = new Set(tableRow.members.map((m) => m.member_id));
+  const played = (data) =>
+    (data.standings[round.season_id ?? tournament.season_id] ?? []).filter((l) => seated.has(l.memberId)).reduce((n, l) => n + l.games, 0);
+  const before = played(ctx.data);
+  return resultSheetForm(base, tableRow, game, (answer) =>
+    ctx.refreshUntil(
+      (data) =>
+        tableOf(data, tournament.tournament_id, round.round, tableRow.table)?.game?.replayable === false &&
+        played(data) >= before + seated.size,
+      `Table ${answer.table}'s result sheet is recorded (${answer.shown_as}).`,
+    ),
+  );
+}
+
 function tableOf(data, tournamentId, round, number) {
   return (data.rounds[tournamentId] ?? []).find((r) => r.round === round)?.tables.find((t) => t.table === number);
 }
@@ -274,6 +303,7 @@ function tableCard(ctx, tournament, round, tableRow) {
     ctx.organises && open && !game ? scheduleForm(ctx, base, tableRow) : null,
     ctx.organises && open ? forfeitForm(ctx, base, tableRow) : null,
     ctx.voids && game && !game.voided ? voidForm(ctx, game) : null,
+    sheetWanted(ctx, game) ? sheetForm(ctx, tournament, round, base, tableRow, game) : null,
   );
 }
 
@@ -389,6 +419,8 @@ export function renderLeague(main, { args, signal }) {
       accountId: loaded.account.account_id,
       organises: mayOrganise(loaded, clubId),
       voids: holds(loaded, clubId, "admin", "organiser", "referee"),
+      cards: data.league.game_type === "cards",
+      loaded,
       refreshUntil,
     };
     const { league } = data;
