@@ -24,10 +24,13 @@ import strawberry
 from redis import asyncio as aioredis
 from strawberry.types import Info
 
-from event_store import checkpoint_of
+from event_store import PostgresEventStore, checkpoint_of
 from services.clubs.names import names_of
 from services.game.edge.bounds import Identifier, bounded
+from services.game.results import GameType
 from services.league import read_model
+from services.league.events import LeagueFounded
+from services.league.league import league_stream
 from services.league.ranking import Standing
 from services.league.result_sheet import NOT_REPLAYABLE
 from services.league.standings import PROJECTION_NAME, standings_channel
@@ -149,6 +152,10 @@ class LeagueTournament:
     season_id: strawberry.ID
     name: str
     rounds: list[LeagueRound]
+    game_type: str = strawberry.field(
+        default=GameType.DICE.value,
+        description="The game the league plays, `dice` or `cards`: every game of the tournament is of it.",
+    )
 
 
 @strawberry.type(description="A member's record against one opponent: games together and the wins of each.")
@@ -160,6 +167,14 @@ class LeagueHeadToHead:
     games: int
     wins: int
     opponent_wins: int
+
+
+async def _game_type(pool: asyncpg.Pool, league_id: str) -> str:
+    """The league's game type, as its founding event says (the first of its stream)."""
+    founded = await PostgresEventStore(pool).read_stream(league_stream(league_id), limit=1)
+    if founded and founded[0].type == LeagueFounded.__name__:
+        return str(founded[0].data.get("game_type", GameType.DICE.value))
+    return GameType.DICE.value
 
 
 def _pool(info: Info) -> asyncpg.Pool:
@@ -227,6 +242,7 @@ class LeagueQuery:
             tournament_id=tournament_id,
             season_id=strawberry.ID(row["season_id"]),
             name=row["name"],
+            game_type=await _game_type(pool, league_id),
             rounds=[
                 LeagueRound(
                     round=r.round,

@@ -1,7 +1,7 @@
 """A card league from the browser: an organiser founds it choosing the card game, seats a round,
 schedules its table for cardboard play and enters the table's result sheet; a sheet with a
-mistake is refused in the API's words, the fixed one counts: the league page marks the game
-"result sheet — not replayable" and the standings move."""
+mistake is refused in the API's words, the fixed one counts: the league and tournament pages mark
+the game "result sheet — not replayable" and the standings move."""
 
 from __future__ import annotations
 
@@ -88,3 +88,10 @@ async def test_a_card_leagues_result_sheet_entered_in_the_browser_refused_then_c
         await expect(standings.locator(f'tr[data-member="{sheriff[0]}"] strong')).to_have_text("3")
         for member in others:
             await expect(standings.locator(f'tr[data-member="{member}"] strong')).to_have_text("0")
+        # the tournament's page says it too, and that the league plays the card game
+        tournament_id = await tournament.get_attribute("data-tournament")
+        await page.goto(f"/#/tournament?league={league_id}&tournament={tournament_id}")
+        await expect(page.get_by_test_id("tournament-game-type")).to_contain_text("BANG! the card game")
+        listed = page.get_by_test_id("table").first
+        await expect(listed.get_by_test_id("not-replayable")).to_have_text("result sheet — not replayable")
+        await expect(listed.get_by_role("link", name="Replay")).to_have_count(0)

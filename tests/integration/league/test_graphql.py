@@ -72,7 +72,7 @@ async def test_standings_tournament_and_head_to_head_queries(
         """
         query ($league: ID!, $tournament: ID!) {
           leagueTournament(leagueId: $league, tournamentId: $tournament) {
-            seasonId name rounds { round byes tables { table members sheriff gameId winningSide } }
+            seasonId name gameType rounds { round byes tables { table members sheriff gameId winningSide } }
           }
           missing: leagueTournament(leagueId: $league, tournamentId: "nope") { name }
         }
@@ -82,6 +82,7 @@ async def test_standings_tournament_and_head_to_head_queries(
     )
     assert tournament.errors is None and tournament.data is not None
     assert tournament.data["missing"] is None
+    assert tournament.data["leagueTournament"]["gameType"] == "dice"  # a dice league's tournament
     [first] = tournament.data["leagueTournament"]["rounds"]
     assert first["round"] == 1 and len(first["tables"]) == 2 and len(first["byes"]) == 2
     assert all(t["sheriff"] in t["members"] and t["gameId"] and t["winningSide"] for t in first["tables"])

@@ -30,6 +30,7 @@ query ($league: ID!, $season: ID, $member: String!) {
   cardRating: playerRating(memberId: $member, gameType: CARDS) { games gameType }
   diceRating: playerRating(memberId: $member) { games }
   leagueTournament(leagueId: $league, tournamentId: "saturdays") {
+    gameType
     rounds { tables { table gameId replayable shownAs winningSide } }
   }
 }
@@ -153,6 +154,7 @@ async def test_a_sheet_entered_by_the_scorekeeper_counts_for_standings_and_card_
     response = await client.post("/graphql", json={"query": QUERY, "variables": variables})
     rebuilt = response.json()["data"]
     assert rebuilt["cards"] == data["cards"] and rebuilt["dice"] == []
+    assert data["leagueTournament"]["gameType"] == "cards"
     shown = data["leagueTournament"]["rounds"][0]["tables"][0]
     assert shown == {
         "table": 1, "gameId": answer["game_id"], "replayable": False,
@@ -245,3 +247,32 @@ async def test_an_online_card_game_of_eight_counts_for_standings_and_card_rating
     assert {(o["ruleset"], o["players"]) for o in offsets.json()["data"]["ratingOffsets"]} == {
         ("cards eight_players", 8)
     }
+
+
+async def test_a_late_sheet_counts_after_its_round_and_season_are_closed_like_a_late_table_game(
+    app: Litestar, client: httpx.AsyncClient
+) -> None:
+    """Closing a round or a season stops schedules, forfeits and seatings, not results: a table
+    game scheduled before the close and played after it counts (the game server creates it and
+    the standings book its end), and so does a sheet of such a table (docs/league.md)."""
+    c = await clubs(app, client)
+    table = (await cards_round(client, c))["tables"][0]
+    members = [m["member_id"] for m in table["members"]]
+    keeper = {"mode": "table", "scorekeeper": c.keeper.account_id}
+    await post(client, f"{ROUND}/tables/1/game", c.organiser, keeper)
+    await post(client, f"{ROUND}/close", c.organiser, {})
+    await post(client, f"/leagues/{CARDS}/seasons/{SEASON}/close", c.organiser, {})
+    # closed: no more schedules
+    late_schedule = await client.post(f"{ROUND}/tables/2/game", json=keeper, headers=c.organiser.auth)
+    assert late_schedule.status_code == 409, late_schedule.text
+    # the sheet of the table scheduled before the close is a late result: it counts
+    answer = await post(
+        client, f"{ROUND}/tables/1/result-sheet", c.keeper, law_win(members, table["sheriff"]["member_id"])
+    )
+    assert answer["replayable"] is False
+    await consume(app)
+    variables = {"league": CARDS, "season": SEASON, "member": members[0]}
+    data = (await client.post("/graphql", json={"query": QUERY, "variables": variables})).json()["data"]
+    games = {line["memberId"]: line["games"] for line in data["leagueStandings"]["lines"]}
+    assert all(games[m] == 1 for m in members) and sum(games.values()) == len(members)
+    assert data["leagueTournament"]["gameType"] == "cards"

@@ -40,9 +40,14 @@ function seating(seated, params) {
           "p",
           null,
           seated.winningSide ? h("span", { "data-testid": "winner" }, `${titleCase(seated.winningSide)} won. `) : h("span", { class: "muted" }, "In play. "),
-          h("a", { href: href(`/game/${encodeURIComponent(game)}/replay`) }, "Replay"),
-          " · ",
-          h("a", { href: href(`/game/${encodeURIComponent(game)}/live`) }, "Live"),
+          ...(seated.replayable === false
+            ? // a card game played on cardboard: known from its result sheet, nothing to replay
+              [h("span", { class: "badge", "data-testid": "not-replayable" }, seated.shownAs ?? "result sheet — not replayable")]
+            : [
+                h("a", { href: href(`/game/${encodeURIComponent(game)}/replay`) }, "Replay"),
+                " · ",
+                h("a", { href: href(`/game/${encodeURIComponent(game)}/live`) }, "Live"),
+              ]),
         )
       : h("p", { class: "muted" }, "No game created yet."),
   );
@@ -54,7 +59,12 @@ function rounds(tournament, params) {
   return h(
     "div",
     { class: "rounds" },
-    h("p", { class: "muted" }, `${tournament.name} · season ${tournament.seasonId} · `, h("a", { href: href("/standings", scopeOf(params)) }, "standings")),
+    h(
+      "p",
+      { class: "muted", "data-testid": "tournament-game-type", "data-game-type": tournament.gameType },
+      `${tournament.name} · ${tournament.gameType === "cards" ? "BANG! the card game" : "BANG! The Dice Game"} · season ${tournament.seasonId} · `,
+      h("a", { href: href("/standings", scopeOf(params)) }, "standings"),
+    ),
     tournament.rounds.map((round) =>
       h(
         "section",
