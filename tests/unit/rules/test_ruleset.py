@@ -102,8 +102,8 @@ def test_unknown_or_repeated_module_and_unknown_game_type_are_refused_when_read(
         ruleset_of(["OS9"])
     with pytest.raises(RulesetError, match="module OS1 is named twice"):
         ruleset_of(["OS1", "OS1"])
-    with pytest.raises(RulesetError, match=r"unknown game type 'cards' \(known: dice\)"):
-        parse_ruleset("cards")
+    with pytest.raises(RulesetError, match=r"unknown game type 'chess' \(known: dice, cards\)"):
+        parse_ruleset("chess")
     with pytest.raises(RulesetError, match="names its game type first"):
         parse_ruleset("  ")
 
