@@ -6,6 +6,14 @@ player may know (``PlayerView``). Targets, beers, rerolls and the characters' op
 from that table and from the player's own life; Old Saloon's decisions have their own answers
 (``old_saloon.py``), and any other declared decision is answered by its spec's ``BotHint``.
 
+Undead or Alive's zombies (UA4): after an outbreak ``want`` is by side (the survivors against the
+zombies and their Master, ``wants.py``); a shot forced onto one's own side goes to the teammate
+with most life, and a gatling is kept only when it hits more foes than teammates. A zombie gains
+no life: he keeps no beer for himself and pours his beers for his hurt Master (else on himself,
+wasted). Before an outbreak, once one more fall may start it (``wants.boneyard_near``), the law
+and the outlaws do not finish off a player whose fall would not win them the game (it would
+only feed the Boneyard and add a zombie) while they can hurt another; the renegade does.
+
 ``care`` is the probability that a decision is made this way rather than uniformly at random
 (``RandomBot``), so a bot's strength is a known dial for rating experiments.
 """
@@ -19,7 +27,15 @@ from services.game.bots.old_saloon import MODULE_ANSWERS, Answer, take_chief
 from services.game.bots.random_bot import random_command
 from services.game.bots.undead import UNDEAD_ANSWERS
 from services.game.bots.view import Knowledge, PlayerView, shot_options
-from services.game.bots.wants import LOW_LIFE, STRONG_FRIEND, friend_to_heal, heal_target, wants
+from services.game.bots.wants import (
+    LOW_LIFE,
+    STRONG_FRIEND,
+    boneyard_near,
+    fall_wins,
+    friend_to_heal,
+    heal_target,
+    wants,
+)
 from services.game.rules.dice import (
     Awaiting,
     ChooseTarget,
@@ -35,6 +51,7 @@ from services.game.rules.dice import (
     PlayerState,
     RemoveArrows,
     Reroll,
+    Role,
     StopRolling,
     TakeArrowsInstead,
 )
@@ -112,7 +129,8 @@ def _answer_reroll(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCom
         either = reachable[SHOOT1] or reachable[SHOOT2]
         reachable = {SHOOT1: either, SHOOT2: either}
     friend = friend_to_heal(view, want)
-    beers_wanted = me.max_life - me.life + (0 if friend is None else friend.max_life - friend.life)
+    own = 0 if me.zombie_since is not None else me.max_life - me.life  # a zombie gains no life (UA4)
+    beers_wanted = own + (0 if friend is None else friend.max_life - friend.life)
     if ch.doubles_shot_with_beer:
         beers_wanted += 1
     gatlings = dice.count(GATLING)
@@ -126,6 +144,11 @@ def _answer_reroll(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCom
         w <= STRONG_FRIEND and view.state.by_id[pid].life <= 1 for pid, w in want.items()
     ):
         keep_gatlings = False  # the gatling would finish off the player we need
+    if keep_gatlings and view.state.outbreak:
+        # UA4: a gatling hits every other seat in play, teammates too: worth it only when it
+        # hits more of the other side than of this player's own
+        foes = sum(1 for w in want.values() if w > 0)
+        keep_gatlings = 2 * foes > len(want)
     reroll: list[int] = []
     beers_kept = 0
     for i in q.dice:
@@ -167,15 +190,36 @@ def _keep_double(
 def _best_shot(
     view: PlayerView, die: int, want: dict[PlayerId, float], rng: random.Random
 ) -> tuple[float, PlayerState, Face | None]:
+    state = view.state
+    boneyard = state.boneyard  # UA4 (None otherwise: the base game reads nothing more)
+    outbreak = boneyard is not None and boneyard.outbreak_turn is not None
+    # UA4 before the outbreak: a fall that does not win the game feeds the Boneyard (the outbreak
+    # nearer, a zombie more against the survivors): near it, the law and the outlaws hurt without
+    # killing when they can; the renegade, the Zombie Master to be, does not mind
+    feeding = boneyard is not None and not outbreak and view.me.role is not _RENEGADE and boneyard_near(view)
+    planned = shot_damage(state.turn) if feeding else None  # type: ignore[arg-type]
     best: tuple[float, PlayerState, Face | None] | None = None
     for p, as_face in shot_options(view, die):
         w = want[p.id]
-        # among equals prefer the weaker target (a kill), then chance
-        score = w - 0.01 * p.life + 0.001 * rng.random() if w > 0 else w + 0.001 * rng.random()
+        if w > 0:
+            # among equals prefer the weaker target (a kill), then chance
+            score = w - 0.01 * p.life + 0.001 * rng.random()
+            if planned is not None and planned.get(p.id, 0) + 1 >= p.life and not fall_wins(view, p, want):
+                score = _FEEDS_BONEYARD + 0.001 * score  # still better than a friend or nobody
+        elif outbreak:  # a teammate hit anyway: the one with most life to spare
+            score = w + 0.01 * p.life + 0.001 * rng.random()
+        else:
+            score = w + 0.001 * rng.random()
         if best is None or score > best[0]:
             best = (score, p, as_face)
     assert best is not None, "the engine only asks for a target when one is in reach"
     return best
+
+
+_RENEGADE = Role.RENEGADE  # a constant: an enum member's read is slow on Python 3.11
+_FEEDS_BONEYARD = 0.05
+"""UA4 before the outbreak, near it: the score of a shot that would eliminate a player whose fall
+does not win the game (just above indifference: better than a shot at a friend)."""
 
 
 def _answer_shot(view: PlayerView, q: Awaiting, rng: random.Random) -> GameCommand:

@@ -58,7 +58,7 @@ class Knowledge:
         # (facts, living count, suspicion table): bots' derived reading, valid while both hold
         self._suspicion: tuple[int, int, dict[PlayerId, float]] | None = None
         # player → (state, reading key, wants table): see PlayerView.cached_wants
-        self._wants: dict[PlayerId, tuple[GameState, tuple[int, int, int], dict[PlayerId, float]]] = {}
+        self._wants: dict[PlayerId, tuple[GameState, tuple[int, int, int, bool], dict[PlayerId, float]]] = {}
 
     def catch_up(self) -> Knowledge:
         events = self.events
@@ -173,8 +173,9 @@ class PlayerView:
     def cached_wants(self) -> dict[PlayerId, float] | None:
         """This player's ``wants`` table if worked out since nothing it reads has changed.
 
-        It reads the public history (``facts``), who is alive and the Sheriff's life. Within
-        one state eliminations only add up, so the living count says who is alive.
+        It reads the public history (``facts``), who is alive, the Sheriff's life and whether a
+        zombie outbreak has begun (UA4). Within one state eliminations only add up between two
+        outbreak readings, so the living count says who is alive.
         """
         cached = self.knowledge._wants.get(self.me.id)
         if cached is not None and cached[0] is self.state and cached[1] == self._wants_key():
@@ -184,9 +185,15 @@ class PlayerView:
     def cache_wants(self, table: dict[PlayerId, float]) -> None:
         self.knowledge._wants[self.me.id] = (self.state, self._wants_key(), table)
 
-    def _wants_key(self) -> tuple[int, int, int]:
+    def _wants_key(self) -> tuple[int, int, int, bool]:
         sheriff_life = 0 if self.sheriff is None else self.sheriff.life
-        return (self.knowledge.facts, len(self.living), sheriff_life)
+        b = self.state.boneyard  # UA4: whether the outbreak has begun
+        return (
+            self.knowledge.facts,
+            len(self.living),
+            sheriff_life,
+            b is not None and b.outbreak_turn is not None,
+        )
 
 
 def shot_options(view: PlayerView, die: int) -> list[tuple[PlayerState, Face | None]]:

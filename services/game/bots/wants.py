@@ -4,7 +4,12 @@ For each other living player, how much this player wants them hurt (> 0) or help
 out from what the player may know (``PlayerView``): outlaws go for the Sheriff, deputies and the
 Sheriff for whoever has been shooting the Sheriff (and away from whoever defends him), the
 renegade props up the weaker side and keeps the Sheriff for last. Shared by the base game's
-answers (``heuristic``) and the expansions' (``old_saloon``).
+answers (``heuristic``) and the expansions' (``old_saloon``, ``undead``).
+
+Undead or Alive's outbreak (UA4) replaces the roles by two public sides: the zombies with their
+Zombie Master, and the survivors (every other seat, the law and the outlaws alike). From the
+outbreak on a player wants every seat of the other side hurt (``FOE``) and every seat of his own
+helped (``STRONG_FRIEND``), whatever the roles were.
 """
 
 from __future__ import annotations
@@ -14,7 +19,10 @@ from services.game.rules.dice import PlayerId, PlayerState, Role, roles_for
 from services.game.rules.dice.outcome import THREE_PLAYER_PREY
 
 STRONG_FRIEND = -10.0
-"""A ``want`` at or below this marks a player whose death loses this player the game."""
+"""A ``want`` at or below this marks a player whose death loses this player the game (after a
+zombie outbreak: a player of this player's own side)."""
+FOE = 5.0
+"""After a zombie outbreak (UA4): how much a player wants each seat of the other side hurt."""
 
 _SHERIFF_FOR_OUTLAW = 10.0
 _PREY = 10.0
@@ -35,9 +43,18 @@ def wants(view: PlayerView) -> dict[PlayerId, float]:
     return table
 
 
+def zombie_side(p: PlayerState) -> bool:
+    """UA4, after the outbreak: whether ``p`` plays for the zombies (a zombie or the Zombie
+    Master; public since ``OutbreakBegan`` names them) rather than with the survivors."""
+    return p.zombie_since is not None or p.zombie_master
+
+
 def _work_out_wants(view: PlayerView) -> dict[PlayerId, float]:
     me = view.me
     others = view.others()
+    if view.state.outbreak:  # UA4: two sides, public; the roles no longer matter
+        mine = zombie_side(me)
+        return {p.id: STRONG_FRIEND if zombie_side(p) is mine else FOE for p in others}
     if view.three_player:
         prey = THREE_PLAYER_PREY[me.role]
         # the prey's fall wins outright; the other one only has to go eventually
@@ -68,6 +85,40 @@ def _work_out_wants(view: PlayerView) -> dict[PlayerId, float]:
         else:
             out[p.id] = 0.5 - sus.get(p.id, 0.0)
     return out
+
+
+def boneyard_near(view: PlayerView) -> bool:
+    """UA4, before the outbreak: whether one more elimination may start it at the end of this
+    turn. The fallen player's reveal shows up to 2 hands and the players alive drop by one, so
+    the outbreak may come once the hands showing reach the players alive less 2 (at once when
+    it is already triggered)."""
+    b = view.state.boneyard
+    if b is None or b.outbreak_turn is not None:
+        return False
+    return b.triggered_turn is not None or b.hands_showing + 2 >= len(view.living)
+
+
+def fall_wins(view: PlayerView, target: PlayerState, want: dict[PlayerId, float]) -> bool:
+    """Before a zombie outbreak (UA4): whether ``target``'s elimination alone would win this
+    player's side the game (nothing is revealed then): the Sheriff's for an outlaw, and for a
+    renegade once they are the last two; for the law, the last outlaw or renegade standing,
+    which is ``target`` when every other living player is known to be law, or when the law
+    player takes him for it (the one it most wants hurt)."""
+    role = view.me.role
+    sheriff = view.sheriff
+    if role is Role.OUTLAW:
+        return target is sheriff
+    if role is Role.RENEGADE:
+        return target is sheriff and len(view.living) == 2
+    if target is sheriff:
+        return False
+    roles = roles_for(len(view.state.players))
+    enemies = roles.count(Role.OUTLAW) + roles.count(Role.RENEGADE)
+    enemies -= view.known_dead(Role.OUTLAW) + view.known_dead(Role.RENEGADE)
+    if enemies != 1:
+        return False
+    deputies = roles.count(Role.DEPUTY) - view.known_dead(Role.DEPUTY) - (role is Role.DEPUTY)
+    return deputies == 0 or want.get(target.id, 0.0) >= max(want.values())
 
 
 def suspicion(view: PlayerView) -> dict[PlayerId, float]:
@@ -108,12 +159,13 @@ def suspicion(view: PlayerView) -> dict[PlayerId, float]:
 
 
 def friend_to_heal(view: PlayerView, want: dict[PlayerId, float]) -> PlayerState | None:
-    """The hurt player this one most needs alive, if any."""
+    """The hurt player this one most needs alive, if any (never a zombie: he gains no life)."""
     best: PlayerState | None = None
     for p in view.others():
         if (
             p.life < p.max_life
             and want.get(p.id, 0.0) <= -1.0
+            and p.zombie_since is None
             and (best is None or (want[p.id], p.life) < (want[best.id], best.life))
         ):
             best = p
@@ -121,8 +173,11 @@ def friend_to_heal(view: PlayerView, want: dict[PlayerId, float]) -> PlayerState
 
 
 def heal_target(view: PlayerView) -> PlayerState:
+    """Who this player's heal goes to: himself when low, else the friend most in need. A zombie
+    (UA4) gains no life: his heals go to his Zombie Master when he is hurt, else are wasted on
+    himself, never given to a survivor."""
     me = view.me
-    hurt = me.life < me.max_life
+    hurt = me.life < me.max_life and me.zombie_since is None
     if hurt and me.life <= max(LOW_LIFE, me.max_life // 2):
         return me
     friend = friend_to_heal(view, wants(view))
