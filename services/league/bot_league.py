@@ -26,23 +26,20 @@ from dataclasses import dataclass
 
 from services.game.application.codec import game_stream
 from services.game.application.lifecycle import GameContext, GameMode
-from services.game.application.service import Actor, ActorKind, GameCommand, GameService, Member, NewGame
+from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame
 from services.game.application.session import GameStatus
-from services.game.bots import HeuristicBot
-from services.game.bots.cards import HeuristicCardBot
+from services.game.bots.seats import SeatBots
+from services.game.edge.http import RulesetIn
 from services.game.results import GameResult, GameType
 from services.game.results.decoder import game_result
-from services.game.rules.cards.game import Game as CardGame
-from services.game.rules.dice.game import Game as DiceGame
-from services.game.rules.ruleset import BASE_DICE, CardOption, Ruleset, ruleset_of
 from services.league.commands import ScheduleGame, SeatRound
 from services.league.errors import InvalidCommand
 from services.league.events import RoundSeated
 from services.league.read_model import season_scores
+from services.league.result_sheet import EIGHT_PLAYERS
 from services.league.service import LeagueService, derived_command_id
 from services.league.standings import StandingsProjection
 
-DEFAULT_CARE = 0.8
 MAX_MOVES = 20_000
 """Far beyond any real game; a bot game that goes past it is a bug, and fails loudly."""
 BOT_GAME_TYPES = (GameType.DICE.value, GameType.CARDS.value)
@@ -58,12 +55,11 @@ class BotRoundReport:
     """Bot moves sent now (0 when the round had been played already)."""
 
 
-def table_ruleset(game_type: str, players: int) -> Ruleset:
-    """The ruleset of a bot table: the base dice game, or the card game (with the two-Renegade
-    option at eight, as the league schedules an online card game of eight)."""
-    if game_type == GameType.CARDS:
-        return ruleset_of([CardOption.EIGHT_PLAYERS.value] if players == 8 else [], GameType.CARDS)
-    return BASE_DICE  # as bot tables were created before rulesets existed (same fingerprint)
+def table_options(game_type: str, players: int) -> list[str]:
+    """A bot table's ruleset options: none for the dice game (its base ruleset, as bot tables were
+    created before rulesets existed: same fingerprint); for the card game at eight, the
+    two-Renegade set, as the league schedules an online card game of eight."""
+    return [EIGHT_PLAYERS] if game_type == GameType.CARDS and players == 8 else []
 
 
 def table_game_id(league_id: str, tournament_id: str, round_number: int, table: int) -> str:
@@ -112,7 +108,7 @@ async def play_bot_round(
     projection: StandingsProjection | None = None,
 ) -> BotRoundReport:
     """Seat round ``round_number`` (if not yet), create and play each table's game with bots of
-    the league's game type (dice bots of per-member ``care``, default ``DEFAULT_CARE``; card bots
+    the league's game type (dice bots of per-member ``care``, default ``bots.seats.DEFAULT_CARE``; card bots
     have no such knob), and catch the projection up before (for the Swiss scores) and after (for
     the standings)."""
     game_type = (await league.load_league(league_id)).game_type
@@ -145,7 +141,10 @@ async def play_bot_round(
                     table=table.table,
                 ),
                 game_id=game_id,
-                ruleset=table_ruleset(game_type, len(table.members)),
+                # read through the edge's RulesetIn, as organise.py does: the league knows no engine
+                ruleset=RulesetIn(
+                    game_type=game_type, options=table_options(game_type, len(table.members))
+                ).to_ruleset(),
             ),
             command_id=f"league-game/{game_id}",
             actor=organiser,
@@ -175,29 +174,11 @@ async def play_out(
 ) -> tuple[int, GameResult]:
     """Play ``game_id`` from wherever it stands to its end; (moves sent, the result)."""
     session = await games.load(game_id)
-    bots: dict[str, HeuristicBot | HeuristicCardBot] = {}
+    bots = SeatBots(care)
     moves = 0
     while session.status is GameStatus.ONGOING:
-        game = session.game
         rng = random.Random(f"{seed}:{game_id}:{session.version}")
-        command: GameCommand
-        if isinstance(game, CardGame):
-            card_question = game.awaiting
-            # online, the server answers the table's random inputs itself: a seat is awaited
-            assert card_question is not None
-            member = session.seat_members[card_question.player]
-            # one bot per seat, reading only what that seat may know (its own hand, public acts)
-            card_bot = bots.setdefault(member, HeuristicCardBot())
-            assert isinstance(card_bot, HeuristicCardBot)
-            command = card_bot.choose(game, card_question, rng)
-        else:
-            assert isinstance(game, DiceGame), f"{game_id}: bots play dice and cards, not {game!r}"
-            question = game.awaiting
-            assert question is not None
-            member = session.seat_members[question.player]
-            dice_bot = bots.setdefault(member, HeuristicBot(care.get(member, DEFAULT_CARE)))
-            assert isinstance(dice_bot, HeuristicBot)
-            command = dice_bot.choose(game, question, rng)
+        member, command = bots.move(session.game, session.seat_members, rng)
         await games.play(
             game_id,
             command,

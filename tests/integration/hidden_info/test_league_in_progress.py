@@ -168,6 +168,17 @@ async def test_league_and_ratings_show_nothing_of_a_game_in_progress(
     sheriff_seat = next(p.id for p in session.game.state.players if p.role is Role.SHERIFF)
     assert table["sheriff"] == session.seat_members[sheriff_seat] == sheriffs["t1"]
     # names are public (the display names of the ids beside them), roles beyond the Sheriff absent
-    shown = {"table", "members", "memberNames", "sheriff", "sheriffName", "gameId", "winningSide"}
-    assert set(table) == shown
+    # (and whether the table's game can be replayed: not only for a result sheet's)
+    shown = {
+        "table",
+        "members",
+        "memberNames",
+        "sheriff",
+        "sheriffName",
+        "gameId",
+        "winningSide",
+        "replayable",
+        "shownAs",
+    }
+    assert set(table) == shown and table["replayable"] is True and table["shownAs"] is None
     assert len(table["memberNames"]) == len(table["members"]) and table["sheriffName"]
