@@ -17,6 +17,8 @@ import shutil
 import socket
 import tempfile
 import threading
+import time
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -253,15 +255,36 @@ async def person_page(chromium: Browser, base_url: str, name: str) -> AsyncItera
     opened = await context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
+    requests = _RequestLog(opened)
     try:
         yield opened
     except Exception as failure:
-        # CI keeps only the report: say where the page was and what it showed when the test failed
+        # CI keeps only the report: say where the page was, what it showed, what it asked of the
+        # server and which script errors it met when the test failed
         failure.add_note(await _what_the_page_showed(opened, name))
+        failure.add_note(f"{name}'s script errors: {errors or 'none'}")
+        failure.add_note(f"{name}'s last requests:\n{requests}")
         raise
     finally:
         await context.close()
     assert not errors, f"JavaScript errors on {name}'s page: {errors}"
+
+
+class _RequestLog:
+    """The last requests a page made and how each ended, for a failed test's report."""
+
+    def __init__(self, page: Page, keep: int = 25) -> None:
+        self._lines: deque[str] = deque(maxlen=keep)
+        self._started = time.monotonic()
+        page.on("request", lambda r: self._add(f"asked {r.method} {r.url}"))
+        page.on("requestfinished", lambda r: self._add(f"answered {r.method} {r.url}"))
+        page.on("requestfailed", lambda r: self._add(f"failed {r.method} {r.url}: {r.failure}"))
+
+    def _add(self, line: str) -> None:
+        self._lines.append(f"{time.monotonic() - self._started:7.2f}s {line}")
+
+    def __str__(self) -> str:
+        return "\n".join(self._lines) or "(none)"
 
 
 async def _what_the_page_showed(page: Page, name: str) -> str:

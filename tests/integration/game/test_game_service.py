@@ -166,20 +166,27 @@ async def test_refusals_name_the_problem_and_append_nothing(game_service: GameSe
 
 
 async def test_concurrent_commands_for_one_decision_play_once(game_service: GameService) -> None:
-    session = await game_service.create_game(
-        NewGame(mode=GameMode.ONLINE, player_count=4, members=MEMBERS[:4]), command_id="race", actor=ORGANISER
-    )
-    assert session.game is not None
-    question = session.game.awaiting
-    assert question is not None
-    actor = player(session, question.player)
-    if question.decision is Decision.TURN_START_HEAL:  # a Sheriff dealt Sid Ketchum heals first
-        heal = ChooseTarget(player=question.player, target=question.player)
-        await game_service.play(session.game_id, heal, actor=actor, command_id="heal")
-        session = await game_service.load(session.game_id)
+    # the seed is secret and fresh: a Sheriff's first roll may already have ended his rolling
+    # (three dynamite), so games are opened until one asks its Sheriff whether to roll again
+    for attempt in range(20):
+        session = await game_service.create_game(
+            NewGame(mode=GameMode.ONLINE, player_count=4, members=MEMBERS[:4]),
+            command_id=f"race-{attempt}",
+            actor=ORGANISER,
+        )
         assert session.game is not None
         question = session.game.awaiting
         assert question is not None
+        actor = player(session, question.player)
+        if question.decision is Decision.TURN_START_HEAL:  # a Sheriff dealt Sid Ketchum heals first
+            heal = ChooseTarget(player=question.player, target=question.player)
+            await game_service.play(session.game_id, heal, actor=actor, command_id="heal")
+            session = await game_service.load(session.game_id)
+            assert session.game is not None
+            question = session.game.awaiting
+            assert question is not None
+        if question.decision is Decision.REROLL_OR_STOP:
+            break
     assert question.decision is Decision.REROLL_OR_STOP
     results = await asyncio.gather(
         *[

@@ -47,7 +47,10 @@ export async function request(method, path, body = undefined, { signal } = {}) {
   let payload = null;
   try {
     payload = await response.json();
-  } catch {
+  } catch (error) {
+    // a page left while the body was still arriving: its reader stops here, and must not take
+    // the missing body for an answer of null (a signed-in page once stored a null account so)
+    if (error.name === "AbortError" || signal?.aborted) throw error;
     payload = null;
   }
   if (!response.ok) {

@@ -65,7 +65,7 @@ export function forget() {
 /** Replace the remembered account (e.g. after GET /me), keeping the token. */
 export function refreshAccount(account) {
   const value = stored();
-  if (!value) return;
+  if (!value || !account || typeof account.account_id !== "string") return;
   window.localStorage.setItem(KEY, JSON.stringify({ token: value.token, account }));
 }
 

@@ -5,7 +5,7 @@
 
 import { get } from "../api.js";
 import { mount } from "../dom.js";
-import { loading } from "../status.js";
+import { failure, loading } from "../status.js";
 
 /** A page renderer that draws `cards(main, context)` for a card game, else `dice(main, context)`. */
 export function byGameType(dice, cards) {
@@ -19,8 +19,14 @@ export function byGameType(dice, cards) {
       .catch(() => false)
       .then((isCards) => {
         if (stopped || context.signal.aborted) return;
-        const chosen = (isCards ? cards : dice)(main, context);
-        cleanup = typeof chosen === "function" ? chosen : null;
+        try {
+          const chosen = (isCards ? cards : dice)(main, context);
+          cleanup = typeof chosen === "function" ? chosen : null;
+        } catch (error) {
+          // drawn after a read, a page's error would otherwise leave "Loading…" up for good
+          mount(main, failure("the game", error));
+          throw error;
+        }
       });
     return () => {
       stopped = true;
