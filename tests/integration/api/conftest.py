@@ -79,8 +79,18 @@ def free_port() -> int:
 async def uvicorn_serving(app: Litestar) -> AsyncIterator[str]:
     """The app under a real uvicorn in this event loop; yields its base URL."""
     port = free_port()
+    # uvicorn closes a connection idle for 5 s; a test's client that waited that long (a loaded
+    # machine) could send its next request on it as it closed ("Server disconnected without
+    # sending a response"): the tests' connections stay open for as long as a test runs
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio")
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            ws="websockets-sansio",
+            timeout_keep_alive=600,
+        )
     )
     task = asyncio.create_task(server.serve())
     try:
