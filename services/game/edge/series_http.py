@@ -29,7 +29,7 @@ from services.game.application.series import (
 )
 from services.game.application.service import TableSeat
 from services.game.audit.series import SeriesAudit, audit_series
-from services.game.edge.bounds import CommandId, Identifier, Name
+from services.game.edge.bounds import MAX_OFFSET, RULES, TEXT_PATTERN, CommandId, Identifier, Name
 from services.game.edge.gateway import AuthenticationRequired, Forbidden, GameGateway
 from services.game.edge.http import TOKEN_REQUIRED, MemberIn, SeatIn
 from services.game.edge.tokens import Principal, TokenKind
@@ -108,7 +108,10 @@ def _needs(value: Any, field: str) -> Any:
 
 class CloseSeriesRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     command_id: CommandId
-    reason: Annotated[str, msgspec.Meta(max_length=200)] = ""
+    reason: Annotated[
+        str, msgspec.Meta(max_length=200, pattern=TEXT_PATTERN, description=RULES[TEXT_PATTERN])
+    ] = ""
+    """Free text, stored for good in ``SeriesClosed``: no control or bidi characters (bounds.py)."""
 
 
 class SeriesList(msgspec.Struct, frozen=True, kw_only=True):
@@ -227,7 +230,7 @@ class SeriesController(Controller):
         gateway: GameGateway,
         club: Annotated[str, Parameter(query="club", min_length=1, max_length=100)],
         limit: Annotated[int, Parameter(query="limit", ge=1, le=MAX_PAGE)] = 20,
-        offset: Annotated[int, Parameter(query="offset", ge=0)] = 0,
+        offset: Annotated[int, Parameter(query="offset", ge=0, le=MAX_OFFSET)] = 0,
     ) -> SeriesList:
         """A page of the club's series, in the order they were opened (``next_offset`` for the next
         page); read from the club's own index, never from every series."""
