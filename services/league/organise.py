@@ -75,7 +75,7 @@ from services.league.events import (
 )
 from services.league.league import LeagueState
 from services.league.read_model import season_scores
-from services.league.reservations import Reservation, mark_result_sheet, reservation, reserve
+from services.league.reservations import Reservation, mark_result_sheet, reserve
 from services.league.result_sheet import EIGHT_PLAYERS, NOT_REPLAYABLE, ResultSheet
 from services.league.service import CommandResult, LeagueService
 from services.league.vocabulary import PointsScheme, SeatingPolicy
@@ -558,16 +558,13 @@ class LeagueOrganiser:
         if not state.exists:
             raise UnknownEntity("league", league_id)
         # who may enter it depends on the table's game, but nobody learns of a round before
-        # the roles are checked
+        # the roles are checked. The scorekeeper goes by the grant the schedule made for that
+        # game, as the game server's moves do, not by the name on the reservation: a revoked
+        # grant (or a member no longer in the club) enters nothing
         tournament = state.tournaments.get(tournament_id)
         seated = None if tournament is None else tournament.rounds.get(round_number)
         game_id = None if seated is None else seated.games.get(table)
-        held = None if game_id is None else await reservation(self._pool, game_id)
-        keeps_score = (
-            held is not None and held.scorekeeper is not None and held.scorekeeper == caller.account_id
-        )
-        if not keeps_score:
-            require(caller, state.club_id, *SHEET_KEEPING, game_id=game_id)
+        require(caller, state.club_id, *SHEET_KEEPING, game_id=game_id)
         state.round(tournament_id, round_number).table(tournament_id, table)
         if game_id is None:
             raise UnknownEntity(

@@ -276,3 +276,27 @@ async def test_a_late_sheet_counts_after_its_round_and_season_are_closed_like_a_
     games = {line["memberId"]: line["games"] for line in data["leagueStandings"]["lines"]}
     assert all(games[m] == 1 for m in members) and sum(games.values()) == len(members)
     assert data["leagueTournament"]["gameType"] == "cards"
+
+
+async def test_a_scorekeeper_whose_role_was_revoked_enters_no_sheet(
+    app: Litestar, client: httpx.AsyncClient
+) -> None:
+    """The schedule names the scorekeeper and grants the role for that game; once an admin
+    revokes it (here with the player's role too: no role left in the club), the name on the
+    schedule lets nobody in, as the game server's moves go by the grant too."""
+    c = await clubs(app, client)
+    table = (await cards_round(client, c))["tables"][0]
+    members = [m["member_id"] for m in table["members"]]
+    keeper = {"mode": "table", "scorekeeper": c.keeper.account_id}
+    await post(client, f"{ROUND}/tables/1/game", c.organiser, keeper)
+    for role in ("scorekeeper", "player"):
+        revoked = await client.delete(
+            f"/clubs/{c.home}/roles/{c.keeper.account_id}/{role}", headers=c.admin.auth
+        )
+        assert revoked.status_code == 204, revoked.text
+    before = await writes(app)
+    sheet = law_win(members, table["sheriff"]["member_id"])
+    refused = await client.post(f"{ROUND}/tables/1/result-sheet", json=sheet, headers=c.keeper.auth)
+    assert refused.status_code == 403, refused.text
+    assert refused.json()["type"].endswith("role-required")
+    assert await writes(app) == before
