@@ -238,6 +238,9 @@ class SeriesState:
         self.version = 1
         self.commands: set[str] = set()
         """The command ids of the writes so far: the same command again changes nothing."""
+        self.by_command: dict[str, list[tuple[str | None, SeriesEvent]]] = {}
+        """Each command id's events with their actor: a used id is a retry only of the same
+        command by the same caller (``is_retry``)."""
 
     @classmethod
     def fold(cls, events: Sequence[SeriesEvent]) -> SeriesState:
@@ -269,6 +272,31 @@ class SeriesState:
 
     def recorded(self, number: int) -> list[LegacyEntry]:
         return [d.entry for d in self.entries.get(number, [])]
+
+    def is_retry(
+        self, command_id: str, actor: str, *, entry: LegacyEntry | None = None, close: str | None = None
+    ) -> bool:
+        """Whether ``command_id`` was used already, for this very command by this very caller: the
+        decision ``entry`` (a table's roles draw is the game's, never recorded: its caller
+        suffices), or the close with the reason ``close``. ``CommandIdReused`` when the id was
+        used for another command or by another caller (as the game service answers): answering
+        it as done would tell the caller a write was stored that never was."""
+        done = self.by_command.get(command_id)
+        if done is None:
+            return False
+        events = [e for _, e in done]
+        if close is not None:
+            same = any(isinstance(e, SeriesClosed) and e.reason == close for e in events)
+        elif isinstance(entry, RolesDrawn):
+            same = not any(isinstance(e, (SeriesOpened, SeriesClosed)) for e in events)
+        else:
+            same = any(
+                isinstance(e, SeriesDecisionRecorded) and e.by != SEED_DRAW and e.entry == entry
+                for e in events
+            )
+        if not same or any(a != actor for a, _ in done):
+            raise CommandIdReused(command_id)
+        return True
 
 
 # --- requests ------------------------------------------------------------------------------------
@@ -330,8 +358,12 @@ class SeriesService:
         recorded = await self.store.read_stream(series_stream(series_id))
         if not recorded:
             raise SeriesNotFound(series_id)
-        state = SeriesState.fold([SERIES_MAPPER.to_domain(r) for r in recorded])  # type: ignore[misc]
+        events: list[SeriesEvent] = [SERIES_MAPPER.to_domain(r) for r in recorded]  # type: ignore[misc]
+        state = SeriesState.fold(events)
         state.commands = {r.metadata.command_id for r in recorded if r.metadata.command_id is not None}
+        for r, e in zip(recorded, events, strict=True):
+            if r.metadata.command_id is not None:
+                state.by_command.setdefault(r.metadata.command_id, []).append((r.metadata.actor, e))
         return state
 
     async def list_for(self, club_id: str) -> list[SeriesState]:
@@ -607,7 +639,7 @@ class SeriesService:
         self, series_id: str, entry: LegacyEntry, member_id: str, scorekeeper: bool, command_id: str
     ) -> SeriesState:
         state = await self._finish_pending(await self.load(series_id), member_id)
-        if command_id in state.commands:
+        if state.is_retry(command_id, member_id, entry=entry):
             return state  # the same command again changes nothing
         if state.closed is not None:
             raise SeriesRefused(f"series {series_id} is closed")
@@ -727,7 +759,7 @@ class SeriesService:
         """Close the series (a decision recorded meanwhile stays: the close follows it)."""
         for _ in range(_CONFLICT_RETRIES):
             state = await self.load(series_id)
-            if command_id in state.commands:
+            if state.is_retry(command_id, closed_by, close=reason):
                 return state
             if state.closed is not None:
                 raise SeriesRefused(f"series {series_id} is closed already")

@@ -22,6 +22,7 @@ import pytest
 
 from event_store import MemoryEventStore
 from services.game.application.codec import GAME_MAPPER
+from services.game.application.errors import CommandIdReused
 from services.game.application.lifecycle import GameMode
 from services.game.application.series import (
     SERIES_MAPPER,
@@ -508,3 +509,38 @@ async def test_a_next_game_id_taken_outside_the_series_is_refused_in_words(
             entry = rng.choice(_answers(Ask(asked["ask"]), asked["seat"], asked["among"]))
             member = asked["member_id"]
             state = await series.decide("s1", entry, member_id=member, scorekeeper=False, command_id=f"d{n}")
+
+
+async def test_a_used_command_id_is_a_retry_only_of_the_same_command_by_the_same_caller() -> None:
+    """Another player's decision, another answer or a close under a used command id is refused
+    (409), not answered as done while nothing was stored; the same command again still is."""
+    store, games, series = await _series()
+    await play_to_end(games, "s1.g1", 7)
+    state = await series.load("s1")
+    asked = (await series.view(state)).asked
+    assert asked is not None
+    first = _answers(Ask(asked["ask"]), asked["seat"], asked["among"])
+    decided = await series.decide(
+        "s1", first[0], member_id=asked["member_id"], scorekeeper=False, command_id="d0"
+    )
+    again = await series.decide(
+        "s1", first[0], member_id=asked["member_id"], scorekeeper=False, command_id="d0"
+    )
+    assert again.version == decided.version  # the same command again changes nothing
+    before = len(await _stored(store, "s1"))
+    with pytest.raises(CommandIdReused):  # the same player, another answer
+        await series.decide("s1", first[1], member_id=asked["member_id"], scorekeeper=False, command_id="d0")
+    nxt = (await series.view(decided)).asked
+    assert nxt is not None
+    entry = _answers(Ask(nxt["ask"]), nxt["seat"], nxt["among"])[0]
+    with pytest.raises(CommandIdReused):  # the next player's decision under the first one's id
+        await series.decide("s1", entry, member_id=nxt["member_id"], scorekeeper=False, command_id="d0")
+    with pytest.raises(CommandIdReused):  # a close under a decision's id
+        await series.close("s1", closed_by="organiser-1", reason="x", command_id="d0")
+    assert len(await _stored(store, "s1")) == before
+    closed = await series.close("s1", closed_by="organiser-1", reason="x", command_id="c")
+    assert (
+        await series.close("s1", closed_by="organiser-1", reason="x", command_id="c")
+    ).version == closed.version
+    with pytest.raises(CommandIdReused):  # another organiser's close under that id
+        await series.close("s1", closed_by="organiser-2", reason="x", command_id="c")
