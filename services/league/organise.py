@@ -59,7 +59,13 @@ from services.league.commands import (
     SeatRound,
     VoidGame,
 )
-from services.league.errors import AlreadyExists, InvalidCommand, UnknownEntity, UnknownPlayer
+from services.league.errors import (
+    AlreadyExists,
+    InvalidCommand,
+    InvalidTransition,
+    UnknownEntity,
+    UnknownPlayer,
+)
 from services.league.events import (
     ForfeitRecorded,
     GameVoided,
@@ -287,7 +293,7 @@ class LeagueOrganiser:
         league_aggregate.decide(LeagueState(), command)  # refuse a bad id or scheme before the mirror
         await self._mirror_club(club_id)
         result = await self._run(command, command_id, caller)
-        founded = _only(result, LeagueFounded)
+        founded = _only(result, LeagueFounded, command_id)
         answer = LeagueAnswer(
             league_id=founded.league_id,
             club_id=founded.club_id,
@@ -313,7 +319,7 @@ class LeagueOrganiser:
         season_id = season_id or derived_id("season", command_id, league_id)
         command = OpenSeason(league_id=league_id, season_id=season_id, name=name, points=points)
         result = await self._run(command, command_id, caller)
-        opened = _only(result, SeasonOpened)
+        opened = _only(result, SeasonOpened, command_id)
         answer = SeasonAnswer(
             league_id=league_id, season_id=opened.season_id, name=opened.name, points=opened.points
         )
@@ -366,7 +372,7 @@ class LeagueOrganiser:
             league_id=league_id, season_id=season_id, tournament_id=tournament_id, name=name, seating=seating
         )
         result = await self._run(command, command_id, caller)
-        opened = _only(result, TournamentOpened)
+        opened = _only(result, TournamentOpened, command_id)
         answer = TournamentAnswer(
             league_id=league_id,
             season_id=opened.season_id,
@@ -405,7 +411,7 @@ class LeagueOrganiser:
             tables=tables,
         )
         result = await self._run(command, command_id, caller)
-        seated = _only(result, RoundSeated)
+        seated = _only(result, RoundSeated, command_id)
         names = await self._names(state, [*(m for t in seated.tables for m in t.members), *seated.byes])
         answer = RoundAnswer(
             league_id=league_id,
@@ -587,8 +593,15 @@ class LeagueOrganiser:
                     "game", f"{game_id} on the server: a result sheet is only for a game played on cardboard"
                 )
         result = await self._run(command, command_id, caller)
-        recorded = _only(result, ResultSheetRecorded)
-        await mark_result_sheet(self._pool, game_id)
+        recorded = _only(result, ResultSheetRecorded, command_id)
+        if recorded.game_id != game_id:
+            # the id recorded another table's sheet: marking this table would leave it played on
+            # cardboard with no sheet, its game never to be created
+            raise InvalidTransition(
+                f"command id {command_id!r} recorded the sheet of game {recorded.game_id!r}, not of "
+                f"{game_id!r}; send this sheet under a new command id"
+            )
+        await mark_result_sheet(self._pool, recorded.game_id)
         names = await self._names(state, [s.member_id for s in recorded.result.seats])
         member_of = {s.seat: s.member_id for s in recorded.result.seats}
         answer = ResultSheetAnswer(
@@ -667,7 +680,7 @@ class LeagueOrganiser:
             recorded_by=caller.account_id,
         )
         result = await self._run(command, command_id_or_new(command_id), caller)
-        recorded = _only(result, ForfeitRecorded)
+        recorded = _only(result, ForfeitRecorded, command_id)
         names = await self._names(state, [recorded.member_id])
         answer = ForfeitAnswer(
             league_id=league_id,
@@ -694,7 +707,7 @@ class LeagueOrganiser:
             league_id=league_id, tournament_id=tournament_id, round=round_number, closed_by=caller.account_id
         )
         result = await self._run(command, command_id_or_new(command_id), caller)
-        closed = _only(result, RoundClosed)
+        closed = _only(result, RoundClosed, command_id)
         answer = RoundClosedAnswer(league_id=league_id, tournament_id=tournament_id, round=closed.round)
         return Done(answer, not result.duplicate)
 
@@ -704,7 +717,7 @@ class LeagueOrganiser:
         await self._organised(caller, league_id)
         command = CloseSeason(league_id=league_id, season_id=season_id)
         result = await self._run(command, command_id_or_new(command_id), caller)
-        closed = _only(result, SeasonClosed)
+        closed = _only(result, SeasonClosed, command_id)
         return Done(SeasonClosedAnswer(league_id=league_id, season_id=closed.season_id), not result.duplicate)
 
     async def void(
@@ -720,7 +733,7 @@ class LeagueOrganiser:
         await self._organised(caller, league_id, *VOIDING)
         command = VoidGame(league_id=league_id, game_id=game_id, reason=reason, voided_by=caller.account_id)
         result = await self._run(command, command_id_or_new(command_id), caller)
-        voided = _only(result, GameVoided)
+        voided = _only(result, GameVoided, command_id)
         answer = VoidAnswer(league_id=league_id, game_id=game_id, reason=voided.reason)
         return Done(answer, not result.duplicate)
 
@@ -774,8 +787,16 @@ def _person(member_id: str, names: dict[str, str]) -> Person:
 E = TypeVar("E", bound=LeagueEvent)
 
 
-def _only(result: CommandResult, kind: type[E]) -> E:
+def _only(result: CommandResult, kind: type[E], command_id: str | None = None) -> E:
+    """The command's one ``kind`` event; a retry under a command id that another command of
+    the league spent (``command_id``) is refused naming it, not answered with that command's
+    events."""
     for event in result.events:
         if isinstance(event, kind):
             return event
+    if result.duplicate and command_id is not None:
+        raise InvalidTransition(
+            f"command id {command_id!r} was used in {result.stream} for another command, not a "
+            f"{kind.__name__}; send this one under a new command id"
+        )
     raise AssertionError(f"{result.stream}: the command recorded no {kind.__name__}")

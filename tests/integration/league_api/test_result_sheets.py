@@ -300,3 +300,49 @@ async def test_a_scorekeeper_whose_role_was_revoked_enters_no_sheet(
     assert refused.status_code == 403, refused.text
     assert refused.json()["type"].endswith("role-required")
     assert await writes(app) == before
+
+
+async def test_a_command_id_of_another_command_is_refused_and_marks_no_table(
+    app: Litestar, client: httpx.AsyncClient
+) -> None:
+    """A retry answers as the first call did, but a command id spent on another command (a
+    schedule, another table's sheet) is a 409 naming it: no 500, and no table is marked played
+    on cardboard without its sheet (its game could never be created then)."""
+    c = await clubs(app, client)
+    seated = await cards_round(client, c)
+    await post(client, f"{ROUND}/tables/1/game", c.organiser, {"mode": "table", "command_id": "schedule-1"})
+    second = await post(client, f"{ROUND}/tables/2/game", c.organiser, {"mode": "table"})
+    sheets = [
+        law_win([m["member_id"] for m in t["members"]], t["sheriff"]["member_id"]) for t in seated["tables"]
+    ]
+    pool = pool_of(app)
+
+    async def marked() -> list[bool]:
+        rows = await pool.fetch("SELECT result_sheet FROM league_game_reservations ORDER BY table_no")
+        return [row["result_sheet"] for row in rows]
+
+    before = await writes(app)
+    reused = sheets[1] | {"command_id": "schedule-1"}
+    refused = await client.post(f"{ROUND}/tables/2/result-sheet", json=reused, headers=c.organiser.auth)
+    assert refused.status_code == 409, refused.text
+    assert "schedule-1" in refused.json()["detail"]
+    assert await writes(app) == before and await marked() == [False, False]
+
+    await post(client, f"{ROUND}/tables/1/result-sheet", c.organiser, sheets[0] | {"command_id": "sheet-1"})
+    again = await client.post(
+        f"{ROUND}/tables/1/result-sheet", json=sheets[0] | {"command_id": "sheet-1"}, headers=c.organiser.auth
+    )
+    assert again.status_code == 200, again.text  # the retry
+    before = await writes(app)
+    reused = sheets[1] | {"command_id": "sheet-1"}
+    refused = await client.post(f"{ROUND}/tables/2/result-sheet", json=reused, headers=c.organiser.auth)
+    assert refused.status_code == 409, refused.text
+    assert "sheet-1" in refused.json()["detail"]
+    assert await writes(app) == before and await marked() == [True, False]
+    answer = await post(client, f"{ROUND}/tables/2/result-sheet", c.organiser, sheets[1])
+    assert answer["game_id"] == second["game_id"] and await marked() == [True, True]
+    # the same for the league's other writes (a forfeit here)
+    member = seated["tables"][1]["members"][0]["member_id"]
+    forfeit = {"table": 2, "member_id": member, "command_id": "sheet-1"}
+    refused = await client.post(f"{ROUND}/forfeits", json=forfeit, headers=c.organiser.auth)
+    assert refused.status_code == 409 and "sheet-1" in refused.json()["detail"], refused.text
