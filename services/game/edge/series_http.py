@@ -29,7 +29,16 @@ from services.game.application.series import (
 )
 from services.game.application.service import TableSeat
 from services.game.audit.series import SeriesAudit, audit_series
-from services.game.edge.bounds import MAX_OFFSET, RULES, TEXT_PATTERN, CommandId, Identifier, Name
+from services.game.edge.bounds import (
+    ID_PATTERN,
+    MAX_ID_LENGTH,
+    MAX_OFFSET,
+    RULES,
+    TEXT_PATTERN,
+    CommandId,
+    Identifier,
+    Name,
+)
 from services.game.edge.gateway import AuthenticationRequired, Forbidden, GameGateway
 from services.game.edge.http import TOKEN_REQUIRED, MemberIn, SeatIn
 from services.game.edge.tokens import Principal, TokenKind
@@ -228,7 +237,16 @@ class SeriesController(Controller):
     async def list_series(
         self,
         gateway: GameGateway,
-        club: Annotated[str, Parameter(query="club", min_length=1, max_length=100)],
+        club: Annotated[
+            str,
+            Parameter(
+                query="club",
+                min_length=1,
+                max_length=MAX_ID_LENGTH,
+                pattern=ID_PATTERN,
+                description=f"a club id: {RULES[ID_PATTERN]}",
+            ),
+        ],
         limit: Annotated[int, Parameter(query="limit", ge=1, le=MAX_PAGE)] = 20,
         offset: Annotated[int, Parameter(query="offset", ge=0, le=MAX_OFFSET)] = 0,
     ) -> SeriesList:

@@ -61,3 +61,12 @@ async def test_a_close_reason_with_a_control_character_is_a_400_and_stores_nothi
     problem(
         await client.post("/series/bad-1/close", json={"command_id": "c3"}, headers=auth), 422, "invalid-game"
     )
+
+
+@pytest.mark.parametrize("club", ["a\x00b", "a\u202eb", "club\n", "a b"])
+async def test_a_club_id_out_of_its_alphabet_is_a_400_as_over_graphql(
+    client: httpx.AsyncClient, club: str
+) -> None:
+    answer = await client.get("/series", params={"club": club})
+    assert answer.status_code == 400, answer.text
+    assert "club" in answer.text
