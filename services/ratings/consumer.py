@@ -149,6 +149,13 @@ class RatingsProjection:
         game_id = game_id_of(event.stream)
         number = target.generation
         games = target.games
+        if await store.known_from_sheet(connection, number, game_id):
+            # the sheet stands, as in the standings: a stream under its id (created in the
+            # moment between the league's check and its reservation's mark) is not read, or
+            # it would rate the game twice and turn it replayable
+            log.warning("game %s: %s skipped, the game is known from its result sheet", game_id, event.type)
+            await store.advance(connection, number, event.position, games)
+            return
         domain = decode_game_fact(event)
         if isinstance(domain, GameCreated):
             game_type, ruleset = identity_of(domain)

@@ -220,6 +220,18 @@ async def remember_game(
     )
 
 
+async def known_from_sheet(connection: asyncpg.Connection, number: int, game_id: str) -> bool:
+    """Whether the generation knows the game from its league's result sheet (not replayable)."""
+    return bool(
+        await connection.fetchval(
+            "SELECT EXISTS (SELECT 1 FROM ratings_games WHERE generation = $1 AND game_id = $2 "
+            "AND NOT replayable)",
+            number,
+            game_id,
+        )
+    )
+
+
 async def known_game(connection: asyncpg.Connection, number: int, game_id: str) -> bool:
     return bool(
         await connection.fetchval(
