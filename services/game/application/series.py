@@ -172,7 +172,8 @@ class SeriesClosed(SeriesEvent, frozen=True, kw_only=True):
     closed_by: str
     reason: str = ""
     seed: str | None = None
-    """Online: the series seed in hex (its sha256 is ``SeriesOpened.seed_commitment``)."""
+    """Online: the series seed in hex (its sha256 is ``SeriesOpened.seed_commitment``); None
+    when the last game, whose roles it drew, was abandoned (``_seed_stays_secret``)."""
 
 
 class SeriesIndexStarted(SeriesEvent, frozen=True, kw_only=True):
@@ -766,7 +767,8 @@ class SeriesService:
             seed = None
             if state.opened.mode is GameMode.ONLINE:
                 await self._check_seed_may_show(state)
-                seed = (await self.seeds.seed_of(seed_key(series_id))).hex()
+                if not await self._seed_stays_secret(state):
+                    seed = (await self.seeds.seed_of(seed_key(series_id))).hex()
             closed = SeriesClosed(closed_by=closed_by, reason=reason, seed=seed)
             try:
                 await self._append(series_id, [closed], state.version, command_id, closed_by)
@@ -793,6 +795,14 @@ class SeriesService:
                 f"game {game_id_of(state.series_id, state.next_number)} is being set up with roles drawn "
                 "from the series seed, which closing reveals: close the series once that game is over"
             )
+
+    async def _seed_stays_secret(self, state: SeriesState) -> bool:
+        """Whether the close keeps the series seed secret for good: the last game, whose roles it
+        drew (game 2 on), was abandoned. An abandoned game never reveals its roles nor its own
+        seed (``visibility.role_visible``; docs/audit.md), and the series cannot go on past it,
+        so revealing the series seed would show every role of that game to anybody."""
+        last = state.games[-1]
+        return last.number >= 2 and (await self.games.load(last.game_id)).status is GameStatus.ABANDONED
 
     async def _create_next(self, state: SeriesState, last: GameSession, plan: LegacyPlan) -> SeriesGameLinked:
         """Create the game ``plan`` sets up, under the series' own command for it

@@ -544,3 +544,36 @@ async def test_a_used_command_id_is_a_retry_only_of_the_same_command_by_the_same
     ).version == closed.version
     with pytest.raises(CommandIdReused):  # another organiser's close under that id
         await series.close("s1", closed_by="organiser-2", reason="x", command_id="c")
+
+
+async def test_an_online_series_closed_after_an_abandoned_game_keeps_its_seed_secret() -> None:
+    """An abandoned game keeps its roles hidden for good (its own seed is never revealed), and
+    a series cannot go on past it: the close that ends the series must not reveal the series
+    seed, from which, with the public plan, anyone would work out every role of that game."""
+    from services.game.application.service import Actor, ActorKind
+    from services.game.application.session import GameStatus
+
+    store, games, series = await _series()
+    await play_to_end(games, "s1.g1", 4)
+    state = await series.load("s1")
+    rng = random.Random(4)
+    for n in range(40):
+        if len(state.games) == 2:
+            break
+        asked = (await series.view(state)).asked
+        assert asked is not None
+        entry = rng.choice(_answers(Ask(asked["ask"]), asked["seat"], asked["among"]))
+        state = await series.decide(
+            "s1", entry, member_id=asked["member_id"], scorekeeper=False, command_id=f"d{n}"
+        )
+    else:
+        raise AssertionError("no game 2")
+    organiser = Actor(kind=ActorKind.ORGANISER, id="organiser-1")
+    await games.abandon("s1.g2", "the table broke up", actor=organiser, command_id="abandon")
+    assert (await games.load("s1.g2")).status is GameStatus.ABANDONED
+    closed = await series.close("s1", closed_by="organiser-1", reason="abandoned", command_id="close")
+    assert closed.closed is not None and closed.closed.seed is None
+    view = await series.view(closed)
+    assert view.status == "closed" and view.seed is None
+    audit = await audit_series(store, series, "s1")  # type: ignore[arg-type]
+    assert audit.draws_rederived == 0
