@@ -491,7 +491,8 @@ class LeagueOrganiser:
             game_type=state.game_type,
         )
         held = await reserve(self._pool, wanted)
-        if msgspec.structs.replace(held, scheduled_by=wanted.scheduled_by) != wanted:
+        # the same reservation, whoever made it and whether its sheet is in since (a retry)
+        if msgspec.structs.replace(held, scheduled_by=wanted.scheduled_by, result_sheet=False) != wanted:
             raise AlreadyExists(
                 "reservation",
                 f"{held.game_id} holds {held.where()} ({held.mode}); "

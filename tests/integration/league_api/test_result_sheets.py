@@ -346,3 +346,21 @@ async def test_a_command_id_of_another_command_is_refused_and_marks_no_table(
     forfeit = {"table": 2, "member_id": member, "command_id": "sheet-1"}
     refused = await client.post(f"{ROUND}/forfeits", json=forfeit, headers=c.organiser.auth)
     assert refused.status_code == 409 and "sheet-1" in refused.json()["detail"], refused.text
+
+
+async def test_a_schedule_retried_after_the_sheet_answers_as_before(
+    app: Litestar, client: httpx.AsyncClient
+) -> None:
+    """The reservation marked played on cardboard is still the one the schedule made: a retry of
+    the schedule (its command id) answers as the first call did, not 409."""
+    c = await clubs(app, client)
+    table = (await cards_round(client, c))["tables"][0]
+    schedule = {"mode": "table", "scorekeeper": c.keeper.account_id, "command_id": "schedule-1"}
+    first = await post(client, f"{ROUND}/tables/1/game", c.organiser, schedule)
+    sheet = law_win([m["member_id"] for m in table["members"]], table["sheriff"]["member_id"])
+    await post(client, f"{ROUND}/tables/1/result-sheet", c.keeper, sheet)
+    before = await writes(app)
+    again = await client.post(f"{ROUND}/tables/1/game", json=schedule, headers=c.organiser.auth)
+    assert again.status_code == 200, again.text
+    assert again.json()["game_id"] == first["game_id"]
+    assert await writes(app) == before
