@@ -258,13 +258,18 @@ class CardEngine:
         try:
             role = Role(str(seat.role))
         except ValueError:
-            raise InvalidSetup(f"{seat.player}: {seat.role!r} is not a role of the card game") from None
+            raise InvalidSetup(f"{seat.player}: {str(seat.role)!r} is not a role of the card game") from None
         try:
             character = CharacterId(str(seat.character))
         except ValueError:
             raise InvalidSetup(
-                f"{seat.player}: {seat.character!r} is not a character of the card game"
+                f"{seat.player}: {str(seat.character)!r} is not a character of the card game"
             ) from None
+        special = getattr(seat, "special", None)  # a dice seat's OS3 card: the card game has none
+        if special is not None:
+            raise InvalidSetup(
+                f"{seat.player}: the card game has no special role cards, got {str(special)!r}"
+            )
         return Seat(player=PlayerId(seat.player), role=role, character=character)
 
 

@@ -324,3 +324,37 @@ async def test_the_view_names_the_discard_piles_and_the_general_stores_cards_by_
     assert picked.status_code == 200, picked.text
     view = (await client.get("/games/club-ids")).json()
     assert view["general_store_ids"] == [coaches[1], order[18], order[20]]
+
+
+@pytest.mark.parametrize(
+    ("seat", "why"),
+    [
+        ({"special": "le_doc"}, "p1: the card game has no special role cards, got 'le_doc'"),
+        ({"character": "apache_kid"}, "p1: 'apache_kid' is not a character of the card game"),
+    ],
+)
+async def test_a_table_card_seat_the_card_game_cannot_hold_is_refused_naming_it(
+    client: httpx.AsyncClient, organiser_token: str, seat: dict[str, str], why: str
+) -> None:
+    """A dice seat's OS3 special role card was silently dropped (201), and a dice character was
+    named by its enum's repr; both are a 422 naming the seat and the value, nothing stored."""
+    seats = [
+        {"member_id": "ann", "name": "Ann", "role": "sheriff", "character": "paul_regret", **seat},
+        {"member_id": "bob", "name": "Bob", "role": "outlaw", "character": "el_gringo"},
+        {"member_id": "cy", "name": "Cy", "role": "outlaw", "character": "black_jack"},
+        {"member_id": "dee", "name": "Dee", "role": "renegade", "character": "lucky_duke"},
+    ]
+    response = await client.post(
+        "/games",
+        json={
+            "command_id": "t-seat",
+            "mode": "table",
+            "player_count": 4,
+            "seats": seats,
+            "game_id": "club-seat",
+            "ruleset": {"game_type": "cards"},
+        },
+        headers=bearer(organiser_token),
+    )
+    assert problem(response, 422, "invalid-game")["detail"] == why
+    problem(await client.get("/games/club-seat"), 404, "game-not-found")
