@@ -67,6 +67,10 @@ class RulesetInput:
     modules: list[str] = strawberry.field(
         default_factory=list, description="Module ids in any order (`OS1`…`OS5`, `UA1`…`UA5`)."
     )
+    options: list[str] = strawberry.field(
+        default_factory=list,
+        description="The card game's options (`eight_players`: 8 players with two Renegades).",
+    )
 
 
 @strawberry.input(description="An online game (`members`, the rest join later) or a table game (`seats`).")

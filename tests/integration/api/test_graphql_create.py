@@ -139,3 +139,24 @@ async def test_a_foreign_or_absent_caller_cannot_create(
     foreign = refusal(await create(client, given, player_token))
     assert foreign["status"] == 403 and foreign["type"].endswith("/forbidden")
     problem(await client.get("/games/gql-auth"), 404, "game-not-found")
+
+
+async def test_an_eight_player_card_game_is_created_with_its_option_and_refused_without_it(
+    client: httpx.AsyncClient, organiser_token: str
+) -> None:
+    members = [{"memberId": f"c{i}", "name": f"Card {i}"} for i in range(1, 9)]
+    given = {"commandId": "gql-cards-8", "mode": "online", "playerCount": 8, "members": members}
+    without = refusal(await create(client, {**given, "ruleset": {"gameType": "cards"}}, organiser_token))
+    assert without["status"] == 422 and without["detail"].endswith(
+        "name the option (ruleset 'cards eight_players')"
+    )
+    ruleset = {"gameType": "cards", "options": ["eight_players"]}
+    body = await create(client, {**given, "ruleset": ruleset}, organiser_token)
+    game = body["data"]["createGame"]["game"]
+    assert game["gameType"] == "cards" and game["ruleset"]["text"] == "cards eight_players"
+    assert game["playerCount"] == 8
+    # an option is the card game's alone
+    dice = {**given, "commandId": "gql-dice-8", "ruleset": {"options": ["eight_players"]}}
+    assert refusal(await create(client, dice, organiser_token))["detail"].endswith(
+        "the dice game has no options (only modules)"
+    )
