@@ -212,6 +212,10 @@ SERIES_MAPPER = Mapper()
 for _cls in (*SERIES_EVENTS, *INDEX_EVENTS):
     SERIES_MAPPER.register(_cls, schema_version=_cls.VERSION)
 SEED_DRAW = "series-seed"
+SERIES_SERVER = "series-server"
+"""The actor of a series write the server finishes for an earlier, interrupted one (the link of
+a game whose setup was recorded): whoever's request happened to find it unfinished (even one
+then refused) is not its author."""
 
 
 # --- errors --------------------------------------------------------------------------------------
@@ -639,7 +643,7 @@ class SeriesService:
     async def _decide(
         self, series_id: str, entry: LegacyEntry, member_id: str, scorekeeper: bool, command_id: str
     ) -> SeriesState:
-        state = await self._finish_pending(await self.load(series_id), member_id)
+        state = await self._finish_pending(await self.load(series_id))
         if state.is_retry(command_id, member_id, entry=entry):
             return state  # the same command again changes nothing
         if state.closed is not None:
@@ -706,7 +710,7 @@ class SeriesService:
         await self._link(series_id, link, version, command_id, member_id, first=len(new))
         return await self.load(series_id)
 
-    async def _finish_pending(self, state: SeriesState, actor: str) -> SeriesState:
+    async def _finish_pending(self, state: SeriesState) -> SeriesState:
         """Finish a write that stopped after recording the entries that complete the next game's
         setup and before linking its game (a crash or a failed store call between the two):
         online, the game those entries and the seed set up is created (the same game the write
@@ -714,7 +718,8 @@ class SeriesService:
         the game's own seats and never recorded, a game already created for the series from
         them is linked. Without this, the series would wait for a roles draw nobody may enter
         (online) or refuse every roles entry as a reused command (table), and a retry of the
-        completing command would find itself recorded and answer with no game."""
+        completing command would find itself recorded and answer with no game. The link is the
+        server's (``SERIES_SERVER``), made the same whichever request finds it unfinished."""
         if state.closed is not None:
             return state
         plan, last = await self.plan(state)
@@ -737,7 +742,7 @@ class SeriesService:
                 return state
             link = SeriesGameLinked(number=number, game_id=game_id, previous_game_id=state.games[-1].game_id)
         await self._link(
-            state.series_id, link, state.version, f"{state.series_id}/link/{number}", actor, first=0
+            state.series_id, link, state.version, f"{state.series_id}/link/{number}", SERIES_SERVER, first=0
         )
         return await self.load(state.series_id)
 

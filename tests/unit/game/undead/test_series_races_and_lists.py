@@ -26,6 +26,7 @@ from services.game.application.errors import CommandIdReused
 from services.game.application.lifecycle import GameMode
 from services.game.application.series import (
     SERIES_MAPPER,
+    SERIES_SERVER,
     NewSeries,
     SeriesClosed,
     SeriesDecisionRecorded,
@@ -314,6 +315,10 @@ async def test_a_completing_answer_whose_game_creation_failed_is_finished_by_its
         ):
             await series.close("s1", closed_by="organiser-1", reason="late", command_id="close")
         failing["on"] = False
+        # a stranger's request finds the write unfinished: the server finishes it, in its own
+        # name, and the stranger is refused all the same
+        with pytest.raises(SeriesRefused, match=r"game s1\.g2 of series s1 is not over"):
+            await series.decide("s1", entry, member_id="stranger", scorekeeper=False, command_id="x")
         state = await series.decide("s1", entry, member_id=member, scorekeeper=False, command_id="last")
         break
     else:
@@ -323,6 +328,9 @@ async def test_a_completing_answer_whose_game_creation_failed_is_finished_by_its
     stored = await _stored(store, "s1")
     assert [e.game_id for e in stored if isinstance(e, SeriesGameLinked)] == ["s1.g1", "s1.g2"]
     assert [e.entry for e in stored if isinstance(e, SeriesDecisionRecorded)].count(entry) == 1
+    records = await MemoryEventStore.read_stream(store, series_stream("s1"))
+    actors = {r.metadata.actor for r in records if r.type == "SeriesGameLinked" and "g2" in str(r.data)}
+    assert actors == {SERIES_SERVER}
 
 
 async def test_a_table_game_created_from_a_roles_entry_but_not_linked_is_linked_by_the_next_entry() -> None:
