@@ -142,6 +142,10 @@ InputList = Annotated[list[T], msgspec.Meta(max_length=MAX_RECORD_INPUTS)]
 MAX_COMMAND_FIELDS = 10
 """A command object's fields (the largest command has four); their values are checked against
 the command's own type when it is read."""
+MAX_COMMAND_ITEMS = 80
+"""A list in a command object: the card game's longest is a whole deck's order (80 cards)."""
+MAX_COMMAND_WORD = MAX_ID_LENGTH
+"""A text field in a command object: a seat, a card kind, a die kind, as long as an id may be."""
 Hex = Annotated[str, msgspec.Meta(max_length=MAX_HEX_LENGTH)]
 """A seed or a commitment: its digits are checked where it is read."""
 Date = Annotated[str, msgspec.Meta(max_length=MAX_DATE_LENGTH)]
@@ -155,6 +159,18 @@ def command_text(argument: str, command: str | dict[str, Any]) -> None:
         bounded(argument, command, CommandText)
     elif len(command) > MAX_COMMAND_FIELDS:
         raise InvalidArgument(argument, f"a command object has at most {MAX_COMMAND_FIELDS} fields")
+    else:
+        # the object's fields are typed by the command (msgspec), not bounded: a list or a text
+        # of any length would reach the rules and be repeated in their refusal
+        for name, value in command.items():
+            if isinstance(value, list) and len(value) > MAX_COMMAND_ITEMS:
+                raise InvalidArgument(
+                    f"{argument}.{name}", f"a command's list has at most {MAX_COMMAND_ITEMS} items"
+                )
+            if isinstance(value, str) and len(value) > MAX_COMMAND_WORD:
+                raise InvalidArgument(
+                    f"{argument}.{name}", f"a command's text field has at most {MAX_COMMAND_WORD} characters"
+                )
 
 
 class InvalidArgument(ValueError):

@@ -163,6 +163,17 @@ async def online(app: Litestar, client: httpx.AsyncClient, organiser_token: str)
         ({"command": "x" * 201}, "command", "length <= 200"),
         ({"command": f"SEAT stop{NUL}"}, "command", "no control characters"),
         ({"command": {f"k{i}": i for i in range(11)}}, "command", "at most 10 fields"),
+        # an object's values too: the rules never see them, nor repeat them in a refusal
+        (
+            {"command": {"type": "Reroll", "player": "SEAT", "dice": list(range(4_000))}},
+            "command.dice",
+            "at most 80 items",
+        ),
+        (
+            {"command": {"type": "StopRolling", "player": "p" * 101}},
+            "command.player",
+            "at most 100 characters",
+        ),
     ],
 )
 async def test_a_command_out_of_bounds_is_a_400_not_a_conflict(
@@ -176,6 +187,8 @@ async def test_a_command_out_of_bounds_is_a_400_not_a_conflict(
     before = await stored(pool)
     if isinstance(body.get("command"), str):
         body = {**body, "command": body["command"].replace("SEAT", online["seat"])}
+    elif body.get("command", {}).get("player") == "SEAT":
+        body = {**body, "command": {**body["command"], "player": online["seat"]}}
     response = await client.post(
         f"/games/{online['game_id']}/commands",
         json={"command": f"{online['seat']} stop", "command_id": "c1", **body},
