@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from services.game.rules.cards.deck import ALL_CARDS
+from services.game.rules.cards.deck import ALL_CARDS, WEAPON_RANGE, card, name_of
 from services.game.rules.cards.errors import InvalidSetup
 from services.game.rules.cards.events import GameStarted, Position, Seat
-from services.game.rules.cards.vocabulary import BULLETS, CharacterId, Role
+from services.game.rules.cards.vocabulary import BULLETS, CardId, CardName, CharacterId, Role
 
 SHERIFF, DEPUTY, OUTLAW, RENEGADE = Role.SHERIFF, Role.DEPUTY, Role.OUTLAW, Role.RENEGADE
 
@@ -80,6 +80,8 @@ def check_position(seats: Sequence[Seat], position: Position) -> None:
             raise InvalidSetup(f"{pp.player}: an eliminated player holds no card")
     if sorted(cards) != list(ALL_CARDS):
         raise InvalidSetup("a position places each of the 80 cards exactly once")
+    for pp in position.players:
+        _check_in_play(pp.player, by_id[pp.player].role, pp.in_play)
     dead = {pp.player for pp in position.players if not pp.alive}
     if position.active not in by_id or position.active in dead:
         raise InvalidSetup("the position's active player must be a living seated player")
@@ -90,3 +92,21 @@ def check_position(seats: Sequence[Seat], position: Position) -> None:
         raise InvalidSetup("a position with every Outlaw and Renegade eliminated is a finished game")
     if position.turn < 1:
         raise InvalidSetup("turns are numbered from 1")
+
+
+def _check_in_play(player: str, role: Role, in_play: Sequence[CardId]) -> None:
+    """What may lie in front of a player is what the rules let him put there: blue cards only,
+    one weapon, no two of one name, and never a Jail in front of the Sheriff."""
+    names = [name_of(c) for c in in_play]
+    for card_id, name in zip(in_play, names, strict=True):
+        if not card(card_id).is_blue:
+            raise InvalidSetup(
+                f"{player}: {name} (card {card_id}) is played and discarded, never kept in play"
+            )
+    doubled = sorted({str(n) for n, k in Counter(names).items() if k > 1})
+    if doubled:
+        raise InvalidSetup(f"{player}: two cards of one name in play ({', '.join(doubled)})")
+    if sum(name in WEAPON_RANGE for name in names) > 1:
+        raise InvalidSetup(f"{player}: one weapon in play at most")
+    if role is SHERIFF and CardName.JAIL in names:
+        raise InvalidSetup(f"{player}: the Sheriff cannot be in Jail")

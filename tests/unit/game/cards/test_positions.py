@@ -87,3 +87,48 @@ def test_a_position_with_every_enemy_dead_is_refused() -> None:
     everything = [*pos.deck, *pos.discard, *(c for pp in pos.players for c in (*pp.hand, *pp.in_play))]
     with pytest.raises(InvalidSetup, match="finished"):
         Game.start(SEATS, position=Position(players=dead, deck=tuple(everything), active=PlayerId("p1")))
+
+
+def _in_front_of(player: PlayerId, *names: CardName) -> Position:
+    """``_position()`` with ``player``'s cards in play replaced by one card of each of ``names``
+    (taken from the deck; the one given back goes to the deck)."""
+    pos = _position()
+    taken: list[CardId] = []
+    for name in names:
+        taken.append(next(c for c in _ids(name) if c in pos.deck and c not in taken))
+    players = []
+    given_back: list[CardId] = []
+    listed = [*pos.players]
+    if all(pp.player != player for pp in listed):
+        listed.append(PlayerPosition(player=player, life=3))
+    for pp in listed:
+        if pp.player == player:
+            given_back += pp.in_play
+            pp = PlayerPosition(player=pp.player, life=pp.life, hand=pp.hand, in_play=tuple(taken))
+        players.append(pp)
+    deck = tuple(c for c in pos.deck if c not in taken) + tuple(given_back)
+    return Position(players=tuple(players), deck=deck, discard=pos.discard, active=pos.active, turn=pos.turn)
+
+
+@pytest.mark.parametrize(
+    ("player", "names", "why"),
+    [
+        (P[1], (CardName.BANG,), "played and discarded, never kept in play"),
+        (P[1], (CardName.MUSTANG, CardName.MUSTANG), "two cards of one name in play"),
+        (P[1], (CardName.VOLCANIC, CardName.SCHOFIELD), "one weapon in play at most"),
+        (P[0], (CardName.JAIL,), "the Sheriff cannot be in Jail"),
+    ],
+)
+def test_a_position_keeps_in_play_only_what_the_rules_let_a_player_put_there(
+    player: PlayerId, names: tuple[CardName, ...], why: str
+) -> None:
+    with pytest.raises(InvalidSetup, match=why):
+        Game.start(SEATS, position=_in_front_of(player, *names))
+
+
+def test_a_position_may_hold_a_weapon_and_other_blue_cards_and_an_outlaw_in_jail() -> None:
+    sheriff = _in_front_of(P[0], CardName.VOLCANIC, CardName.BARREL, CardName.MUSTANG, CardName.SCOPE)
+    assert Game.start(SEATS, position=sheriff).state.player(P[0]).in_play
+    # p3, whose turn is not the one starting (a Jail and a Dynamite resolve at their owner's)
+    jailed = _in_front_of(P[2], CardName.JAIL, CardName.DYNAMITE)
+    assert len(Game.start(SEATS, position=jailed).state.player(P[2]).in_play) == 2
