@@ -250,6 +250,40 @@ def rare_sides(cells: Sequence[Cell], seed: int, cap: int = RARE_CAP, echo: bool
     return found
 
 
+def look_on(
+    ruleset: Ruleset, players: int, side: str, seed: int, start: int, cap: int
+) -> tuple[int, str] | None:
+    """The rare sides pass for one cell and side, from game ``start`` + 1 of the cell's seed
+    stream (``start`` games already looked at) up to game ``cap``: the number of the first game
+    ``side`` wins (from 1, as the page counts) and how it ended, or None. A long search is taken
+    up where an earlier one stopped, and a page's finding is checked game by game."""
+    for index in range(start, cap):
+        played = play_for(ruleset, players, seed, index, [side])
+        if played is not None and played[0] == side:
+            return index + 1, how_it_ended(played[1])
+    return None
+
+
+def _look_on_main(cell: str, seed: int, start: int, cap: int) -> int:
+    """``--look-on "UA3 UA4:8:renegade"``: print the first win found, exit 1 if none."""
+    try:
+        modules, players, side = cell.split(":")
+        ruleset = ruleset_of(modules.split(), "dice")
+        size = int(players)
+    except ValueError as error:
+        print(f'--look-on takes MODULES:PLAYERS:SIDE ("UA3 UA4:8:renegade"): {error}', file=sys.stderr)
+        return 2
+    started = time.process_time()
+    found = look_on(ruleset, size, side, seed, start, cap)
+    spent = time.process_time() - started
+    where = f"{ruleset.text}, {size} players, seed {seed}, games {start + 1:,}–{cap:,}"
+    if found is None:
+        print(f"{where}: {side} never won ({spent:.0f} s)")
+        return 1
+    print(f"{where}: {side} first won in game {found[0]:,}: {found[1]} ({spent:.0f} s)")
+    return 0
+
+
 def zero_wins(cells: Sequence[Cell]) -> list[str]:
     """Every (module set, size, side) whose side never won."""
     return [
@@ -554,7 +588,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the rare sides pass: a side that never won in a cell is looked for up to this many games "
         "of the cell's seed stream in all (0: no pass)",
     )
+    parser.add_argument(
+        "--look-on",
+        metavar="MODULES:PLAYERS:SIDE",
+        default=None,
+        help='the rare sides pass for one cell and side ("UA3 UA4:8:renegade"), from game --from + 1 '
+        "up to game --rare-cap; prints the first win found (no page is written)",
+    )
+    parser.add_argument(
+        "--from", dest="start", type=int, default=0, help="with --look-on: games looked at already"
+    )
     args = parser.parse_args(argv)
+    if args.look_on is not None:
+        return _look_on_main(args.look_on, args.seed, args.start, args.rare_cap)
     if args.undead:
         return undead_main(args.games, args.seed, args.out or Path("docs/baselines-undead.md"), args.rare_cap)
     out = args.out or Path("docs/baselines.md")

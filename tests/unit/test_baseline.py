@@ -12,6 +12,7 @@ from ops.baseline import (
     Cell,
     Rare,
     cannot_win,
+    look_on,
     main,
     module_sets,
     play_for,
@@ -168,6 +169,29 @@ def test_the_rare_pass_stops_once_every_missing_side_has_won() -> None:
     rares = rare_sides([Cell(ua4, 4, report)], 3, cap=2_000, echo=False)
     assert rares and all(r.first is not None for r in rares)
     assert rares[0].played == max(r.first or 0 for r in rares) < 2_000
+
+
+def test_a_search_taken_up_where_another_stopped_finds_the_games_the_rare_pass_finds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    ua4 = ruleset_of(["UA4"])
+    report = simulate(1, 4, 3, HeuristicBot, ruleset=ua4)
+    rares = rare_sides([Cell(ua4, 4, report)], 3, cap=2_000, echo=False)
+    assert rares
+    for rare in rares:
+        assert rare.first is not None
+        # from the page's games on, and from just before its first win: the same game, the same words
+        assert look_on(ua4, 4, rare.side, 3, 1, 2_000) == (rare.first, rare.how)
+        assert look_on(ua4, 4, rare.side, 3, rare.first - 1, rare.first) == (rare.first, rare.how)
+        # from just after it, that game is not looked at again
+        later = look_on(ua4, 4, rare.side, 3, rare.first, rare.first + 1)
+        assert later is None or later[0] == rare.first + 1
+    side = rares[0]
+    assert main(["--look-on", f"UA4:4:{side.side}", "--seed", "3", "--from", "1", "--rare-cap", "2000"]) == 0
+    assert f"{side.side} first won in game {side.first:,}: {side.how}" in capsys.readouterr().out
+    assert main(["--look-on", "UA4:4:nobody", "--seed", "3", "--rare-cap", "5"]) == 1
+    assert "nobody never won" in capsys.readouterr().out
+    assert main(["--look-on", "UA4 and more", "--rare-cap", "5"]) == 2
 
 
 def test_the_page_shows_each_rare_side_and_the_ones_never_found() -> None:
