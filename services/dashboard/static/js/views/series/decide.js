@@ -64,16 +64,27 @@ export function decisionControls(series, asked, onDone) {
     busy = true;
     for (const b of buttons) b.disabled = true;
     mount(outcome);
+    let answer;
     try {
-      const answer = await post(`/series/${enc(series.id)}/decisions`, {
+      answer = await post(`/series/${enc(series.id)}/decisions`, {
         command_id: pending,
         kind: asked.ask,
         seat: asked.seat,
         ...fields,
       });
-      onDone(answer);
     } catch (error) {
       if (error.name !== "AbortError") mount(outcome, problemNotice(error));
+      busy = false;
+      for (const b of buttons) b.disabled = false;
+      return;
+    }
+    try {
+      await onDone(answer);
+    } catch {
+      // stored, but the series could not be read again: the page's next poll shows it (the
+      // poll waits while these buttons are disabled, so they must not stay disabled for good)
+      mount(outcome, h("p", { class: "muted", "data-testid": "decision-stored" }, "Recorded. The page shows it at its next read."));
+    } finally {
       busy = false;
       for (const b of buttons) b.disabled = false;
     }
