@@ -2,67 +2,11 @@
 // decision the API stored, after which the page could not read the series again, must not leave
 // the controls disabled for good (the page's poll waits while they are, so it never redrew).
 // Prints what each case came to (JSON): what test_series_decide_js.py checks.
-class FakeNode {
-  constructor() {
-    this.childNodes = [];
-  }
-  append(...children) {
-    this.childNodes.push(...children);
-  }
-  replaceChildren(...children) {
-    this.childNodes = [...children];
-  }
-  get textContent() {
-    return this.childNodes.map((c) => c.textContent).join("");
-  }
-}
-class FakeText extends FakeNode {
-  constructor(text) {
-    super();
-    this.text = text;
-  }
-  get textContent() {
-    return this.text;
-  }
-}
-class FakeElement extends FakeNode {
-  constructor(tag) {
-    super();
-    this.tagName = tag.toUpperCase();
-    this.attributes = {};
-    this.dataset = {};
-    this.listeners = {};
-    this.disabled = false;
-  }
-  setAttribute(key, value) {
-    this.attributes[key] = value;
-  }
-  addEventListener(type, listener) {
-    this.listeners[type] = listener;
-  }
-  click() {
-    this.listeners.click?.({ preventDefault() {} });
-  }
-}
-globalThis.Node = FakeNode;
-globalThis.document = {
-  createElement: (tag) => new FakeElement(tag),
-  createElementNS: (_, tag) => new FakeElement(tag),
-  createTextNode: (text) => new FakeText(text),
-};
-globalThis.window = {
-  addEventListener() {},
-  localStorage: { getItem: () => null, setItem() {}, removeItem() {} },
-  crypto: globalThis.crypto,
-};
-
-// as in a browser, a promise nobody awaits that fails does not stop the page
-process.on("unhandledRejection", () => {});
+import { findAll } from "./fake_dom.mjs";
 
 const { decisionControls } = await import("../../../services/dashboard/static/js/views/series/decide.js");
 
-const buttonsOf = (node) =>
-  (node.tagName === "BUTTON" ? [node] : []).concat(...(node.childNodes ?? []).map(buttonsOf));
+const buttonsOf = (node) => findAll(node, (e) => e.tagName === "BUTTON");
 const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
 const series = {

@@ -42,6 +42,8 @@ export function renderCardTable(main, { args: [gameId], signal }) {
   const refresh = async () => {
     try {
       const next = await get(path, { signal });
+      // every live event reads the game again: an older answer arriving after a newer one is dropped
+      if (state && next.version < state.version) return;
       if (!state || next.version !== state.version) {
         ui.picked = new Set();
         ui.choice = { value: null };
