@@ -1,7 +1,8 @@
 // One address, two games: #/game/<id>/play, /live, /replay and /table show a dice game or a card
 // game. The game's type is a public fact of its REST view (`game_type`), read once before the
 // page is drawn; a card game goes to the card views (js/cards/), anything else — a dice game,
-// or a game that cannot be read, whose own page then says why — to the dice views as before.
+// or a game the API refuses to show, whose own page then says why — to the dice views as before.
+// A read that got no answer or a server error is shown with a retry: it says nothing of the type.
 
 import { get } from "../api.js";
 import { mount } from "../dom.js";
@@ -13,21 +14,34 @@ export function byGameType(dice, cards) {
     const [gameId] = context.args;
     let cleanup = null;
     let stopped = false;
-    mount(main, loading("the game"));
-    get(`/games/${encodeURIComponent(gameId)}`, { signal: context.signal })
-      .then((state) => state?.game_type === "cards")
-      .catch(() => false)
-      .then((isCards) => {
-        if (stopped || context.signal.aborted) return;
-        try {
-          const chosen = (isCards ? cards : dice)(main, context);
-          cleanup = typeof chosen === "function" ? chosen : null;
-        } catch (error) {
-          // drawn after a read, a page's error would otherwise leave "Loading…" up for good
-          mount(main, failure("the game", error));
-          throw error;
-        }
-      });
+    const gone = () => stopped || context.signal.aborted;
+    const read = () => {
+      mount(main, loading("the game"));
+      get(`/games/${encodeURIComponent(gameId)}`, { signal: context.signal })
+        .then(
+          (state) => (state?.game_type === "cards" ? cards : dice),
+          (error) => {
+            // a game the API refuses to show (unknown, a bad id): the dice page says why, as
+            // before; no answer or a server error says nothing of the game's type, so it is
+            // shown here with a retry, not taken for a dice game
+            if (error?.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429) return dice;
+            if (error?.name !== "AbortError" && !gone()) mount(main, failure("the game", error, read));
+            return null;
+          },
+        )
+        .then((chosen) => {
+          if (!chosen || gone()) return;
+          try {
+            const drawn = chosen(main, context);
+            cleanup = typeof drawn === "function" ? drawn : null;
+          } catch (error) {
+            // drawn after a read, a page's error would otherwise leave "Loading…" up for good
+            mount(main, failure("the game", error));
+            throw error;
+          }
+        });
+    };
+    read();
     return () => {
       stopped = true;
       cleanup?.();

@@ -1,0 +1,42 @@
+"""The router's choice between the dice and the card views (services/dashboard/static/js/cards/route.js)
+under node. The game's type is read before the page is drawn; a read answered with a server
+error, or not answered at all, was taken for a dice game, and a card game was then drawn by the
+dice views until the page was reloaded. Such a read is now shown with a retry; a game the API
+refuses to show (404) still goes to the dice page, which says why."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+HARNESS = Path(__file__).with_name("game_type_route.mjs")
+
+
+def run_harness() -> dict[str, Any]:
+    node = shutil.which("node") or shutil.which("nodejs")
+    assert node, "node is missing: `make setup` installs nodejs (apt-get install nodejs)"
+    done = subprocess.run(
+        [node, str(HARNESS)], capture_output=True, text=True, timeout=60, check=False
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answers: dict[str, Any] = json.loads(done.stdout)
+    return answers
+
+
+def test_a_server_error_or_no_answer_is_not_taken_for_a_dice_game() -> None:
+    answers = run_harness()
+    for case, words in (("serverError", "HTTP 503 here"), ("offline", "the server did not answer")):
+        first = answers[case]["first"]
+        assert first["drawn"] == [], case
+        assert "Could not load the game." in first["said"] and words in first["said"], case
+        # its retry reads the type again: the card game is drawn by the card views
+        assert answers[case]["retried"] and answers[case]["drawn"] == ["cards"], case
+
+
+def test_an_unknown_game_goes_to_the_dice_page_and_a_card_game_to_the_card_views() -> None:
+    answers = run_harness()
+    assert answers["unknown"]["drawn"] == ["dice"]
+    assert answers["cards"]["drawn"] == ["cards"]
