@@ -59,6 +59,9 @@ export class FakeElement extends FakeNode {
   click() {
     this.listeners.click?.({ preventDefault() {} });
   }
+  querySelector() {
+    return null; // no selectors here: a page asking finds nothing
+  }
 }
 
 /** Every element under `node` (itself included) that `test(element)` accepts. */
@@ -80,6 +83,8 @@ globalThis.window = {
   localStorage: { getItem: () => null, setItem() {}, removeItem() {} },
   crypto: globalThis.crypto,
   location: { href: "http://dashboard.test/" },
+  setInterval: (...args) => setInterval(...args),
+  clearInterval: (id) => clearInterval(id),
 };
 // as in a browser, a promise nobody awaits that fails does not stop the page
 process.on("unhandledRejection", () => {});

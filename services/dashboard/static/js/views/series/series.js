@@ -213,13 +213,21 @@ export function renderSeries(main, { args, signal }) {
   let shown = null;
   let loaded = null;
   const fetchSeries = async () => (await query("dashboard/Series", "DashboardSeries", { id: seriesId })).series;
+  // a read after the page is drawn (a poll, the reload after a decision) answers null when a
+  // newer read was asked meanwhile: an older series answering last must not replace a newer one
+  let reads = 0;
+  const fetchNewest = async () => {
+    const ticket = (reads += 1);
+    const series = await fetchSeries();
+    return ticket === reads ? series : null;
+  };
   const show = (series) => {
     shown = JSON.stringify(series);
     return page(series, { me, loaded, signal, reload });
   };
   async function reload() {
-    const series = await fetchSeries();
-    if (!signal.aborted) mount(body, show(series));
+    const series = await fetchNewest();
+    if (series && !signal.aborted) mount(body, show(series));
   }
   load(
     body,
@@ -237,8 +245,8 @@ export function renderSeries(main, { args, signal }) {
     if (signal.aborted || shown === null || JSON.parse(shown).status === "closed") return;
     if (body.querySelector("[data-testid=series-decide] button:disabled, form[data-testid=close-series] button:disabled")) return;
     try {
-      const series = await fetchSeries();
-      if (!signal.aborted && JSON.stringify(series) !== shown) mount(body, show(series));
+      const series = await fetchNewest();
+      if (series && !signal.aborted && JSON.stringify(series) !== shown) mount(body, show(series));
     } catch {
       // a missed poll is retried at the next tick
     }
