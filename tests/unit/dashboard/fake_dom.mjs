@@ -57,7 +57,8 @@ export class FakeElement extends FakeNode {
     this.listeners[type] = listener;
   }
   click() {
-    this.listeners.click?.({ preventDefault() {} });
+    if (this.disabled) return; // as a browser: a disabled control is not clicked
+    this.listeners.click?.({ preventDefault() {}, currentTarget: this, target: this });
   }
   querySelector() {
     return null; // no selectors here: a page asking finds nothing

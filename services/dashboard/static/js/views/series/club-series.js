@@ -7,7 +7,7 @@ import { get, post } from "../../api.js";
 import { h, mount, table } from "../../dom.js";
 import { query } from "../../graphql.js";
 import { empty, load } from "../../status.js";
-import { actionForm, disclosure, textInput } from "../organise/forms.js";
+import { actionForm, disclosure, problemNotice, textInput } from "../organise/forms.js";
 
 const enc = encodeURIComponent;
 const PAGE = 20;
@@ -55,8 +55,19 @@ function seriesList(clubId, signal) {
             {
               type: "button",
               class: "button",
-              onclick: async () => {
-                const next = await fetchPage(page.endCursor);
+              onclick: async (event) => {
+                const button = event.currentTarget;
+                button.disabled = true;
+                let next;
+                try {
+                  next = await fetchPage(page.endCursor);
+                } catch (error) {
+                  // said beside the button, which stays for another try
+                  button.disabled = false;
+                  if (!signal?.aborted) more.append(problemNotice(error));
+                  return;
+                }
+                if (signal?.aborted) return;
                 rows.push(...next.series);
                 mount(body, render(), more);
                 showMore(next);
