@@ -26,6 +26,11 @@ last two fell at once). Every side that can win counts for the rare sides pass a
 status, the zombies' sides included; ``none`` is nobody's win and never does. With UA4 a base
 side wins only a game without an outbreak, so the renegade (the last player alive) and the law
 (every outlaw and renegade out) can be rare there: the pass measures how rare.
+
+    .venv/bin/python -m ops.baseline --look-on "UA3 UA4:8:renegade" --from 60000 --rare-cap 300000
+
+(``--look-on``) takes the pass up for one cell and side where an earlier search stopped, and
+prints the first win it finds (``look_on``): for a side too rare for the page's cap.
 """
 
 from __future__ import annotations
