@@ -318,6 +318,10 @@ async def test_a_scorekeeper_enters_a_card_table_shuffled_in_an_unknown_order(
         await expect(entry.get_by_test_id("last-entry")).to_have_text("Entered: table shuffle unknown")
         state = await _state(client, game_id, keeper)
         assert state["awaiting"] == {"player": "table", "decision": "top_card", "from_player": "p1"}
+        # the entry is said as soon as it is stored and the game is read again after it: the loop
+        # below reads the page's version and its card list one after the other, so it starts once
+        # the page shows the shuffled game (read before, the version was the shuffle's own)
+        await expect(entry).to_have_attribute("data-version", str(state["version"]))
         # the deal: each card named as its player takes it, from the cards not yet seen (5+3+4+4)
         named: list[int] = []
         for n in range(16):
@@ -329,6 +333,7 @@ async def test_a_scorekeeper_enters_a_card_table_shuffled_in_an_unknown_order(
             await choice.select_option(command)
             await entry.get_by_test_id("table-enter").click()
             await expect(entry).not_to_have_attribute("data-version", str(version))
+            await expect(entry).to_have_attribute("data-busy", "false")
             named.append(int(command.split()[-1]))
         await expect(page.get_by_test_id("last-entry")).to_contain_text(f"table top {named[-1]}")
         after = await _state(client, game_id, keeper)
