@@ -6,28 +6,15 @@ game…" in the browser tests, whenever the test moved on before /me's body had 
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from pathlib import Path
-from typing import Any
+
+from tests.unit.dashboard.node import run_harness
 
 HARNESS = Path(__file__).with_name("api.mjs")
 
 
-def run_harness() -> dict[str, Any]:
-    node = shutil.which("node") or shutil.which("nodejs")
-    assert node, "node is missing: `make setup` installs nodejs (apt-get install nodejs)"
-    done = subprocess.run(
-        [node, str(HARNESS)], capture_output=True, text=True, timeout=60, check=False
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    answers: dict[str, Any] = json.loads(done.stdout)
-    return answers
-
-
 def test_an_answer_aborted_mid_body_is_an_abort_not_a_null_answer() -> None:
-    answers = run_harness()
+    answers = run_harness(HARNESS)
     assert answers["json"] == {"resolved": {"account_id": "acc-1"}}
     assert answers["aborted"] == {"rejected": "AbortError"}
     # a body the page cannot read, with the page still there, stays an empty answer as before
@@ -36,4 +23,4 @@ def test_an_answer_aborted_mid_body_is_an_abort_not_a_null_answer() -> None:
 
 def test_the_stored_account_is_replaced_only_by_an_account() -> None:
     ann = {"account_id": "acc-1", "display_name": "Ann"}
-    assert run_harness()["kept"] == [ann, ann, ann, {"account_id": "acc-1", "display_name": "Ann B"}]
+    assert run_harness(HARNESS)["kept"] == [ann, ann, ann, {"account_id": "acc-1", "display_name": "Ann B"}]

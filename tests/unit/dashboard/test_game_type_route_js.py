@@ -6,28 +6,15 @@ refuses to show (404) still goes to the dice page, which says why."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from pathlib import Path
-from typing import Any
+
+from tests.unit.dashboard.node import run_harness
 
 HARNESS = Path(__file__).with_name("game_type_route.mjs")
 
 
-def run_harness() -> dict[str, Any]:
-    node = shutil.which("node") or shutil.which("nodejs")
-    assert node, "node is missing: `make setup` installs nodejs (apt-get install nodejs)"
-    done = subprocess.run(
-        [node, str(HARNESS)], capture_output=True, text=True, timeout=60, check=False
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    answers: dict[str, Any] = json.loads(done.stdout)
-    return answers
-
-
 def test_a_server_error_or_no_answer_is_not_taken_for_a_dice_game() -> None:
-    answers = run_harness()
+    answers = run_harness(HARNESS)
     for case, words in (("serverError", "HTTP 503 here"), ("offline", "the server did not answer")):
         first = answers[case]["first"]
         assert first["drawn"] == [], case
@@ -37,6 +24,6 @@ def test_a_server_error_or_no_answer_is_not_taken_for_a_dice_game() -> None:
 
 
 def test_an_unknown_game_goes_to_the_dice_page_and_a_card_game_to_the_card_views() -> None:
-    answers = run_harness()
+    answers = run_harness(HARNESS)
     assert answers["unknown"]["drawn"] == ["dice"]
     assert answers["cards"]["drawn"] == ["cards"]

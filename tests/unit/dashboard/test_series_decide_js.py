@@ -6,28 +6,15 @@ question."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from pathlib import Path
-from typing import Any
+
+from tests.unit.dashboard.node import run_harness
 
 HARNESS = Path(__file__).with_name("series_decide.mjs")
 
 
-def run_harness() -> dict[str, Any]:
-    node = shutil.which("node") or shutil.which("nodejs")
-    assert node, "node is missing: `make setup` installs nodejs (apt-get install nodejs)"
-    done = subprocess.run(
-        [node, str(HARNESS)], capture_output=True, text=True, timeout=60, check=False
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    answers: dict[str, Any] = json.loads(done.stdout)
-    return answers
-
-
 def test_a_stored_decision_leaves_the_controls_usable_when_the_series_cannot_be_read_again() -> None:
-    answers = run_harness()
+    answers = run_harness(HARNESS)
     unread = answers["storedUnread"]
     assert unread["posts"] == 1
     assert unread["during"] == [True, True]  # disabled while the decision is sent
@@ -36,7 +23,7 @@ def test_a_stored_decision_leaves_the_controls_usable_when_the_series_cannot_be_
 
 
 def test_a_stored_or_refused_decision_enables_the_controls_again() -> None:
-    answers = run_harness()
+    answers = run_harness(HARNESS)
     assert answers["stored"]["after"] == [False, False]
     refused = answers["refused"]
     assert refused["after"] == [False, False]
