@@ -8,6 +8,7 @@ outside every transaction (it takes tens of milliseconds and must not hold a row
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 import uuid
@@ -39,6 +40,7 @@ from services.accounts.errors import (
     InviteUsed,
     LoginNameTaken,
     LoginRefused,
+    PasswordChecksBusy,
     SessionRefused,
     SessionRequired,
     WrongPassword,
@@ -357,15 +359,16 @@ class AccountService:
 
     async def login(self, login: str, password: str, *, address: str) -> Opened:
         """A new session for the right password; ``LoginRefused`` in the same words whether the
-        login name is unknown or the password wrong; ``LoginThrottled`` after too many failures."""
+        login name is unknown or the password wrong; ``LoginThrottled`` once the attempts of the
+        window are spent. The attempt is counted (throttle.py) before anything is read or hashed,
+        and given back only when it succeeds."""
         try:
             key: str | None = login_key(login)
         except InvalidAccountInput:
             key = None  # no account can have this name: refused as wrong, never looked up
         # a name no account can have (control characters, NUL) is counted under its digest
         counted = key if key is not None else hashlib.sha256(login.encode("utf-8", "replace")).hexdigest()
-        if self._throttle is not None:
-            await self._throttle.check(counted, address)
+        reservation = None if self._throttle is None else await self._throttle.reserve(counted, address)
         row = (
             None
             if key is None
@@ -378,26 +381,25 @@ class AccountService:
             # no such login name, or (the check's belt and braces) an account not claimed yet:
             # refused as a wrong password would be, after the same work
             await self.passwords.verify_nobody(password[: 2 * MAX_SECRET_LENGTH])
-            return await self._refuse(counted, address)
+            raise LoginRefused()
         if not await self.passwords.verify(row["password_hash"], password[: 2 * MAX_SECRET_LENGTH]):
-            return await self._refuse(counted, address)
+            raise LoginRefused()
+        if self._throttle is not None:
+            await self._throttle.release(reservation)
         account = Account(account_id=row["account_id"], login=row["login"], display_name=row["display_name"])
         if self.passwords.needs_rehash(row["password_hash"]):
-            # the parameters were raised since this hash was made: store one made with them
-            new_hash = await self.passwords.hash(password)
-            await self._pool.execute(
-                "UPDATE accounts SET password_hash = $2 WHERE account_id = $1 AND password_hash = $3",
-                account.account_id,
-                new_hash,
-                row["password_hash"],
-            )
+            # the parameters were raised since this hash was made: store one made with them (a
+            # burst that leaves no hash slot leaves it to the next login, not this one refused)
+            with contextlib.suppress(PasswordChecksBusy):
+                new_hash = await self.passwords.hash(password)
+                await self._pool.execute(
+                    "UPDATE accounts SET password_hash = $2 WHERE account_id = $1 AND password_hash = $3",
+                    account.account_id,
+                    new_hash,
+                    row["password_hash"],
+                )
         async with self._pool.acquire() as connection:
             return await self._open(connection, account)
-
-    async def _refuse(self, key: str, address: str) -> Opened:
-        if self._throttle is not None:
-            await self._throttle.failed(key, address)
-        raise LoginRefused()
 
     async def _open(self, connection: asyncpg.Connection, account: Account) -> Opened:
         lifetime = self.settings.session_lifetime
