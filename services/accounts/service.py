@@ -28,6 +28,7 @@ from services.accounts.api_tokens import (
     is_api_token,
     list_tokens,
     resolve_token,
+    revoke_all,
     revoke_token,
 )
 from services.accounts.callers import CallerCache, changes_channel
@@ -434,9 +435,23 @@ class AccountService:
         await self.callers.forget([session.account_id])
 
     async def logout_everywhere(self, session: Session) -> int:
-        ended = await revoke_sessions(self._pool, session.account_id)
-        await self.callers.forget([session.account_id])
+        """Every session of the account ends, and every API token it has (a token made with a
+        stolen session must not outlive the logout meant to shut its thief out)."""
+        async with self._pool.acquire() as connection, connection.transaction():
+            ended = await revoke_sessions(connection, session.account_id)
+            await self._revoke_api_tokens(connection, session.account_id)
+        await self.callers.forget([session.account_id])  # here at once, the other processes by Redis
         return ended
+
+    async def _revoke_api_tokens(self, connection: asyncpg.Connection, account_id: str) -> None:
+        revoked = await revoke_all(connection, account_id)
+        if revoked:
+            await self._store.append(
+                account_stream(account_id),
+                [ApiTokenRevoked(token_id=token_id, account_id=account_id) for token_id in revoked],
+                expected_version=ANY,
+                connection=connection,
+            )
 
     # -- API tokens (services/clubs checks their grants against the account's roles) ---------
 
@@ -486,8 +501,9 @@ class AccountService:
         return Account(account_id=row["account_id"], login=row["login"], display_name=row["display_name"])
 
     async def change_password(self, session: Session, old_password: str, new_password: str) -> None:
-        """A new password, given the old one; every other session of the account is ended (a
-        password is changed because somebody else may know it)."""
+        """A new password, given the old one; every other session of the account is ended, and
+        every API token (a password is changed because somebody else may know it, and may have
+        made a token with it)."""
         check_password(new_password, "new_password")
         stored = await self._pool.fetchval(
             "SELECT password_hash FROM accounts WHERE account_id = $1", session.account_id
@@ -508,4 +524,5 @@ class AccountService:
                 connection=connection,
             )
             await revoke_sessions(connection, session.account_id, keep=session.token_hash)
+            await self._revoke_api_tokens(connection, session.account_id)
         await self.callers.forget([session.account_id])
