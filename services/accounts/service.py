@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import secrets
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -125,6 +126,11 @@ class AccountService:
         )
         """Who a session or API token speaks for, cached for seconds (the clubs' service fills
         it); every write below that changes what an account's tokens may do forgets the account."""
+        self.ends_with_sessions: list[Callable[[str], Awaitable[object]]] = []
+        """What else speaks for an account and ends with all of its sessions (logging out
+        everywhere, a new password), called with the account id once they have ended: the API
+        app adds the game's player tokens (``TokenVault.revoke_member``), which accounts do not
+        know of."""
         self._throttle = (
             None
             if redis is None
@@ -435,13 +441,19 @@ class AccountService:
         await self.callers.forget([session.account_id])
 
     async def logout_everywhere(self, session: Session) -> int:
-        """Every session of the account ends, and every API token it has (a token made with a
-        stolen session must not outlive the logout meant to shut its thief out)."""
+        """Every session of the account ends, and every API token it has, and what else ends with
+        them (``ends_with_sessions``): a token got with a stolen session must not outlive the
+        logout meant to shut its thief out."""
         async with self._pool.acquire() as connection, connection.transaction():
             ended = await revoke_sessions(connection, session.account_id)
             await self._revoke_api_tokens(connection, session.account_id)
         await self.callers.forget([session.account_id])  # here at once, the other processes by Redis
+        await self._end_the_rest(session.account_id)
         return ended
+
+    async def _end_the_rest(self, account_id: str) -> None:
+        for end in self.ends_with_sessions:
+            await end(account_id)
 
     async def _revoke_api_tokens(self, connection: asyncpg.Connection, account_id: str) -> None:
         revoked = await revoke_all(connection, account_id)
@@ -502,8 +514,8 @@ class AccountService:
 
     async def change_password(self, session: Session, old_password: str, new_password: str) -> None:
         """A new password, given the old one; every other session of the account is ended, and
-        every API token (a password is changed because somebody else may know it, and may have
-        made a token with it)."""
+        every API token, and what else ends with them (``ends_with_sessions``): a password is
+        changed because somebody else may know it, and may have got a token with it."""
         check_password(new_password, "new_password")
         stored = await self._pool.fetchval(
             "SELECT password_hash FROM accounts WHERE account_id = $1", session.account_id
@@ -526,3 +538,4 @@ class AccountService:
             await revoke_sessions(connection, session.account_id, keep=session.token_hash)
             await self._revoke_api_tokens(connection, session.account_id)
         await self.callers.forget([session.account_id])
+        await self._end_the_rest(session.account_id)

@@ -1,6 +1,7 @@
 """An API token does not outlive the logout or the password change meant to shut out whoever
 held a session (issue 20, finding 5): both revoke the account's API tokens, in every API
-process (another one that had the token's caller cached refuses it within Redis's delivery)."""
+process (another one that had the token's caller cached refuses it within Redis's delivery),
+and so do the game's player tokens the account got by joining a game."""
 
 from __future__ import annotations
 
@@ -113,3 +114,42 @@ async def test_a_refused_password_change_revokes_nothing(app: Litestar, client: 
     assert wrong.status_code == 403, wrong.text
     assert (await client.get("/me", headers=bearer(script))).status_code == 200
     assert await revoked_events(app) == []
+
+
+async def joined_player_token(app: Litestar, client: httpx.AsyncClient, session: str) -> tuple[str, str]:
+    """A friendly online lobby (another account's), joined with ``session``: the game and the
+    player token the join answered."""
+    host = str((await register(app, client, login="hostess"))["token"])
+    lobby = {"command_id": "lobby", "mode": "online", "player_count": 3, "members": []}
+    created = await client.post("/games", json=lobby, headers=bearer(host))
+    assert created.status_code == 201, created.text
+    game_id: str = created.json()["game_id"]
+    joined = await client.post(f"/games/{game_id}/players", json={"command_id": "j"}, headers=bearer(session))
+    assert joined.status_code == 201, joined.text
+    token: str = joined.json()["token"]
+    assert (await client.get(f"/games/{game_id}", headers=bearer(token))).status_code == 200
+    return game_id, token
+
+
+async def test_the_game_tokens_a_session_got_by_joining_end_with_logging_out_everywhere(
+    app: Litestar, client: httpx.AsyncClient
+) -> None:
+    session = str((await register(app, client))["token"])
+    game_id, token = await joined_player_token(app, client, await log_in(client))
+    assert (await client.delete("/sessions", headers=bearer(session))).status_code == 204
+    refused = await client.get(f"/games/{game_id}", headers=bearer(token))
+    assert refused.status_code == 401, refused.text
+    seated = await client.get(f"/games/{game_id}", headers=bearer(await log_in(client)))
+    assert seated.status_code == 200  # still seated: a new session plays the seat
+
+
+async def test_the_game_tokens_a_session_got_by_joining_end_with_a_new_password(
+    app: Litestar, client: httpx.AsyncClient
+) -> None:
+    session = str((await register(app, client))["token"])
+    game_id, token = await joined_player_token(app, client, await log_in(client))
+    new = {"old_password": PASSWORD, "new_password": "a brand new passphrase"}
+    assert (await client.put("/me/password", json=new, headers=bearer(session))).status_code == 204
+    refused = await client.get(f"/games/{game_id}", headers=bearer(token))
+    assert refused.status_code == 401, refused.text
+    assert (await client.get(f"/games/{game_id}", headers=bearer(session))).status_code == 200
