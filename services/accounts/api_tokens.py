@@ -6,6 +6,10 @@ leaked one is found by secret scanners and told apart from a session before any 
 is made on purpose by its owner with a label, and it carries *grants*: club roles, each one the
 owner held when it was made. Which roles a grant is still worth is the clubs' business
 (services/clubs: a token's roles are its grants that the account still holds).
+
+A token lives no longer than the sessions that could make it: logging out everywhere and
+changing the password revoke every token of the account too (``revoke_all``), else a stolen
+session would leave behind a token good for a year.
 """
 
 from __future__ import annotations
@@ -133,3 +137,17 @@ async def revoke_token(connection: asyncpg.Connection, account_id: str, token_id
         return False
     await connection.execute("UPDATE api_tokens SET revoked_at = now() WHERE token_id = $1", token_id)
     return True
+
+
+async def revoke_all(connection: asyncpg.Connection, account_id: str) -> list[str]:
+    """Every token of the account still in force, revoked now (log out everywhere, a new
+    password): the ids, in order."""
+    rows = await connection.fetch(
+        """
+        UPDATE api_tokens SET revoked_at = now()
+         WHERE account_id = $1 AND revoked_at IS NULL AND expires_at > now()
+        RETURNING token_id
+        """,
+        account_id,
+    )
+    return sorted(row["token_id"] for row in rows)

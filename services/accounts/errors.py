@@ -73,6 +73,18 @@ class LoginThrottled(AccountError):
         self.retry_after = retry_after
 
 
+class PasswordChecksBusy(AccountError):
+    """Every password-hash slot of this process stayed taken (a burst of logins): refused
+    rather than queued without bound (503, ``Retry-After``)."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            f"the server is busy checking other passwords; nothing was checked or changed, retry in "
+            f"{retry_after} s"
+        )
+        self.retry_after = retry_after
+
+
 class InviteClaimsAccount(AccountError):
     """An invite made for a member registered by name: only its holder, signing up through
     it, may claim that account; another account cannot take it (409)."""

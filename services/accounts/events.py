@@ -76,7 +76,8 @@ class ApiTokenRevoked(AccountEvent, frozen=True, kw_only=True):
 
 
 class PasswordChanged(AccountEvent, frozen=True, kw_only=True):
-    """The owner set a new password (every other session of theirs was revoked with it)."""
+    """The owner set a new password (every other session of theirs was revoked with it, and
+    every API token, each with its own ``ApiTokenRevoked``)."""
 
     account_id: str
 

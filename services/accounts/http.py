@@ -130,7 +130,11 @@ class SessionController(Controller):
     async def logout(self, session: Session, accounts: AccountService) -> None:
         await accounts.logout(session)
 
-    @delete(operation_id="logoutEverywhere", summary="End every session of your account", security=SECURED)
+    @delete(
+        operation_id="logoutEverywhere",
+        summary="End every session of your account and revoke its API tokens",
+        security=SECURED,
+    )
     async def logout_everywhere(self, session: Session, accounts: AccountService) -> None:
         await accounts.logout_everywhere(session)
 
@@ -147,7 +151,8 @@ class MeController(Controller):
         "/password",
         operation_id="changePassword",
         status_code=204,
-        summary="Change your password (the old one is required); ends your other sessions",
+        summary="Change your password (the old one is required); ends your other sessions and revokes "
+        "your API tokens",
         security=SECURED,
     )
     async def change_password(

@@ -8,9 +8,11 @@ outside every transaction (it takes tens of milliseconds and must not hold a row
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -27,6 +29,7 @@ from services.accounts.api_tokens import (
     is_api_token,
     list_tokens,
     resolve_token,
+    revoke_all,
     revoke_token,
 )
 from services.accounts.callers import CallerCache, changes_channel
@@ -39,6 +42,7 @@ from services.accounts.errors import (
     InviteUsed,
     LoginNameTaken,
     LoginRefused,
+    PasswordChecksBusy,
     SessionRefused,
     SessionRequired,
     WrongPassword,
@@ -122,6 +126,11 @@ class AccountService:
         )
         """Who a session or API token speaks for, cached for seconds (the clubs' service fills
         it); every write below that changes what an account's tokens may do forgets the account."""
+        self.ends_with_sessions: list[Callable[[str], Awaitable[object]]] = []
+        """What else speaks for an account and ends with all of its sessions (logging out
+        everywhere, a new password), called with the account id once they have ended: the API
+        app adds the game's player tokens (``TokenVault.revoke_member``), which accounts do not
+        know of."""
         self._throttle = (
             None
             if redis is None
@@ -357,15 +366,16 @@ class AccountService:
 
     async def login(self, login: str, password: str, *, address: str) -> Opened:
         """A new session for the right password; ``LoginRefused`` in the same words whether the
-        login name is unknown or the password wrong; ``LoginThrottled`` after too many failures."""
+        login name is unknown or the password wrong; ``LoginThrottled`` once the attempts of the
+        window are spent. The attempt is counted (throttle.py) before anything is read or hashed,
+        and given back only when it succeeds."""
         try:
             key: str | None = login_key(login)
         except InvalidAccountInput:
             key = None  # no account can have this name: refused as wrong, never looked up
         # a name no account can have (control characters, NUL) is counted under its digest
         counted = key if key is not None else hashlib.sha256(login.encode("utf-8", "replace")).hexdigest()
-        if self._throttle is not None:
-            await self._throttle.check(counted, address)
+        reservation = None if self._throttle is None else await self._throttle.reserve(counted, address)
         row = (
             None
             if key is None
@@ -378,26 +388,25 @@ class AccountService:
             # no such login name, or (the check's belt and braces) an account not claimed yet:
             # refused as a wrong password would be, after the same work
             await self.passwords.verify_nobody(password[: 2 * MAX_SECRET_LENGTH])
-            return await self._refuse(counted, address)
+            raise LoginRefused()
         if not await self.passwords.verify(row["password_hash"], password[: 2 * MAX_SECRET_LENGTH]):
-            return await self._refuse(counted, address)
+            raise LoginRefused()
+        if self._throttle is not None:
+            await self._throttle.release(reservation)
         account = Account(account_id=row["account_id"], login=row["login"], display_name=row["display_name"])
         if self.passwords.needs_rehash(row["password_hash"]):
-            # the parameters were raised since this hash was made: store one made with them
-            new_hash = await self.passwords.hash(password)
-            await self._pool.execute(
-                "UPDATE accounts SET password_hash = $2 WHERE account_id = $1 AND password_hash = $3",
-                account.account_id,
-                new_hash,
-                row["password_hash"],
-            )
+            # the parameters were raised since this hash was made: store one made with them (a
+            # burst that leaves no hash slot leaves it to the next login, not this one refused)
+            with contextlib.suppress(PasswordChecksBusy):
+                new_hash = await self.passwords.hash(password)
+                await self._pool.execute(
+                    "UPDATE accounts SET password_hash = $2 WHERE account_id = $1 AND password_hash = $3",
+                    account.account_id,
+                    new_hash,
+                    row["password_hash"],
+                )
         async with self._pool.acquire() as connection:
             return await self._open(connection, account)
-
-    async def _refuse(self, key: str, address: str) -> Opened:
-        if self._throttle is not None:
-            await self._throttle.failed(key, address)
-        raise LoginRefused()
 
     async def _open(self, connection: asyncpg.Connection, account: Account) -> Opened:
         lifetime = self.settings.session_lifetime
@@ -432,9 +441,29 @@ class AccountService:
         await self.callers.forget([session.account_id])
 
     async def logout_everywhere(self, session: Session) -> int:
-        ended = await revoke_sessions(self._pool, session.account_id)
-        await self.callers.forget([session.account_id])
+        """Every session of the account ends, and every API token it has, and what else ends with
+        them (``ends_with_sessions``): a token got with a stolen session must not outlive the
+        logout meant to shut its thief out."""
+        async with self._pool.acquire() as connection, connection.transaction():
+            ended = await revoke_sessions(connection, session.account_id)
+            await self._revoke_api_tokens(connection, session.account_id)
+        await self.callers.forget([session.account_id])  # here at once, the other processes by Redis
+        await self._end_the_rest(session.account_id)
         return ended
+
+    async def _end_the_rest(self, account_id: str) -> None:
+        for end in self.ends_with_sessions:
+            await end(account_id)
+
+    async def _revoke_api_tokens(self, connection: asyncpg.Connection, account_id: str) -> None:
+        revoked = await revoke_all(connection, account_id)
+        if revoked:
+            await self._store.append(
+                account_stream(account_id),
+                [ApiTokenRevoked(token_id=token_id, account_id=account_id) for token_id in revoked],
+                expected_version=ANY,
+                connection=connection,
+            )
 
     # -- API tokens (services/clubs checks their grants against the account's roles) ---------
 
@@ -484,8 +513,9 @@ class AccountService:
         return Account(account_id=row["account_id"], login=row["login"], display_name=row["display_name"])
 
     async def change_password(self, session: Session, old_password: str, new_password: str) -> None:
-        """A new password, given the old one; every other session of the account is ended (a
-        password is changed because somebody else may know it)."""
+        """A new password, given the old one; every other session of the account is ended, and
+        every API token, and what else ends with them (``ends_with_sessions``): a password is
+        changed because somebody else may know it, and may have got a token with it."""
         check_password(new_password, "new_password")
         stored = await self._pool.fetchval(
             "SELECT password_hash FROM accounts WHERE account_id = $1", session.account_id
@@ -506,4 +536,6 @@ class AccountService:
                 connection=connection,
             )
             await revoke_sessions(connection, session.account_id, keep=session.token_hash)
+            await self._revoke_api_tokens(connection, session.account_id)
         await self.callers.forget([session.account_id])
+        await self._end_the_rest(session.account_id)

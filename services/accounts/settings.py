@@ -26,6 +26,11 @@ class AccountSettings:
     """env ``BANG_LOGIN_FAILURES_PER_NAME``: failed logins one login name may have (``limits``)."""
     failed_logins_per_address: str = "20 per 15 minutes"
     """env ``BANG_LOGIN_FAILURES_PER_ADDRESS``: failed logins one client address may make."""
+    password_hash_slots: int = 4
+    """env ``BANG_PASSWORD_HASH_SLOTS``: password hashes (and checks) one API process runs at once."""
+    password_hash_wait_ms: int = 2_000
+    """env ``BANG_PASSWORD_HASH_WAIT_MS``: how long a password check waits for a free slot
+    before it is refused (503)."""
     argon2_time_cost: int = DEFAULT_TIME_COST
     """env ``BANG_ARGON2_TIME_COST``: passes over the memory."""
     argon2_memory_kib: int = DEFAULT_MEMORY_COST
@@ -47,6 +52,8 @@ class AccountSettings:
             failed_logins_per_name=env.get("BANG_LOGIN_FAILURES_PER_NAME") or default.failed_logins_per_name,
             failed_logins_per_address=env.get("BANG_LOGIN_FAILURES_PER_ADDRESS")
             or default.failed_logins_per_address,
+            password_hash_slots=number("BANG_PASSWORD_HASH_SLOTS", default.password_hash_slots),
+            password_hash_wait_ms=number("BANG_PASSWORD_HASH_WAIT_MS", default.password_hash_wait_ms),
             argon2_time_cost=number("BANG_ARGON2_TIME_COST", default.argon2_time_cost),
             argon2_memory_kib=number("BANG_ARGON2_MEMORY_KIB", default.argon2_memory_kib),
             argon2_parallelism=number("BANG_ARGON2_PARALLELISM", default.argon2_parallelism),

@@ -30,6 +30,7 @@ from infra.postgres import database_name, resolve_postgres
 from infra.redis import resolve_redis
 from services.accounts.http import ACCOUNT_CONTROLLERS, provide_accounts, provide_session
 from services.accounts.lifespan import accounts_lifespan
+from services.accounts.service import AccountService
 from services.accounts.settings import AccountSettings
 from services.api.decoding import BoundedJsonRequest, decode_graphql_json
 from services.api.docs import bearer_declared, openapi_config
@@ -145,12 +146,16 @@ def _lifespan(settings: ApiSettings) -> Callable[[Litestar], contextlib.Abstract
 @contextlib.asynccontextmanager
 async def _games_know_accounts(app: Litestar) -> AsyncIterator[None]:
     """The game gateway resolves sessions and API tokens through the clubs' service, which
-    opens after the gateway (its lifespan follows the accounts')."""
+    opens after the gateway (its lifespan follows the accounts'); an account's player tokens
+    end with all of its sessions (logging out everywhere, a new password)."""
     gateway: GameGateway = app.state.resources.gateway
+    accounts: AccountService = app.state.accounts
     gateway.accounts = app.state.clubs
+    accounts.ends_with_sessions.append(gateway.tokens.revoke_member)
     try:
         yield
     finally:
+        accounts.ends_with_sessions.remove(gateway.tokens.revoke_member)
         gateway.accounts = None
 
 

@@ -35,6 +35,7 @@ from services.accounts.errors import (
     LoginNameTaken,
     LoginRefused,
     LoginThrottled,
+    PasswordChecksBusy,
     SessionRefused,
     SessionRequired,
     WrongPassword,
@@ -177,6 +178,7 @@ PROBLEMS: dict[type[BaseException], Problem] = {
     WrongPassword: Problem(403, "wrong-password", "The old password is wrong", "old_password"),
     SessionRefused: Problem(401, "unauthenticated", "A valid session token is required"),
     LoginThrottled: Problem(429, "rate-limited", "Too many failed logins; retry after Retry-After seconds"),
+    PasswordChecksBusy: Problem(503, "password-checks-busy", "Too many passwords are being checked at once"),
     AccountError: Problem(422, "refused", "Refused"),
     ClubInputOutOfBounds: Problem(400, "invalid-request", "The request does not fit the schema"),
     InvalidClubInput: Problem(422, "invalid-club-input", "A club's value breaks its rule"),
@@ -284,12 +286,12 @@ def problem_response(request: Request[Any, Any, Any], error: Exception) -> Respo
             extra.update(field=error.argument)
         if isinstance(error, (InvalidAccountInput, InvalidClubInput, ClubInputOutOfBounds)):
             extra.update(field=error.field, rule=error.rule)
-        if isinstance(error, LoginThrottled):
+        if isinstance(error, (LoginThrottled, PasswordChecksBusy)):
             headers["Retry-After"] = str(error.retry_after)
         if problem.status == 401:
             headers["WWW-Authenticate"] = 'Bearer realm="bang-league"'
         if problem.status == 503:
-            headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+            headers.setdefault("Retry-After", str(RETRY_AFTER_SECONDS))
         detail = problem.detail or str(error)
         body = problem_body(problem.status, problem.slug, problem.title, detail, instance, **extra)
     elif isinstance(error, ValidationException):

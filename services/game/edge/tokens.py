@@ -15,7 +15,8 @@ kept here, resolved by the clubs' service (``GameGateway.authenticate``), its ``
 carrying the account's club roles.
 
 A token may carry an expiry (``expires_at``) and be revoked (``revoked_at``; by the token, by its
-organiser's name, or a game's player tokens). A revocation must reach every API process within
+organiser's name, a game's player tokens, or a member's player tokens in every game when their
+account logs out everywhere or changes its password). A revocation must reach every API process within
 seconds, yet authenticating should not cost a database round trip per request. So each process
 caches resolved tokens for at most ``cache_ttl`` seconds (then asks the database again), and a
 revocation is also published on Redis, where every vault drops the token from its cache at
@@ -313,6 +314,20 @@ class TokenVault:
             RETURNING token_hash
             """,
             game_id,
+            member_id,
+        )
+        return await self._revoked([bytes(r["token_hash"]) for r in rows])
+
+    async def revoke_member(self, member_id: str) -> int:
+        """Every player token of ``member_id``, in every game: their account logged out
+        everywhere or changed its password (``AccountService.ends_with_sessions``), and a token
+        got by joining with a session must not outlive it."""
+        rows = await self._pool.fetch(
+            """
+            UPDATE access_tokens SET revoked_at = now()
+             WHERE kind = 'player' AND subject = $1 AND revoked_at IS NULL
+            RETURNING token_hash
+            """,
             member_id,
         )
         return await self._revoked([bytes(r["token_hash"]) for r in rows])
