@@ -23,6 +23,7 @@ import uvicorn
 
 from event_store import create_pool
 from infra.postgres import database_name, resolve_postgres
+from services.api.server import uvicorn_options
 from services.api.settings import ApiSettings
 from services.game.edge.fanout import redis_client
 from services.game.edge.tokens import TokenVault, revocation_channel
@@ -51,6 +52,7 @@ def serve(
         ws="websockets-sansio",
         log_level="info",
         log_config=None,  # keep the JSON logging services.api.asgi configured
+        **uvicorn_options(settings.server),  # trusted proxies, the header timeout
     )
 
 

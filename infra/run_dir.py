@@ -7,8 +7,18 @@ test run's embedded servers and their data never outlive it. The lock file sits 
 directory (`<dir>.lock`) and is removed with it; a process that waited on a lock file that
 was removed meanwhile locks the new one instead.
 
-A run that was killed (SIGKILL, a timeout) never lets go: `sweep_abandoned` finds sibling run
-dirs whose every holder is dead, stops the servers they left running and removes them.
+A run that is stopped takes its servers with it (`guard_run_dir`, called by the process that made
+the directory): SIGTERM or SIGHUP stops the servers and removes the directory, then ends the run
+as that signal would have; SIGINT is pytest's own interrupt, whose teardown lets go as usual. A
+run killed outright (SIGKILL, the OOM killer) runs no code at all: a watcher process
+(`python -m infra.run_watch`, in a session of its own) holds the read end of a pipe whose write
+end only the run holds, so the pipe's end of file is the run's end however it came; the watcher
+then waits a moment for the run's other holders (its test workers) and does the same. A run that
+ended well removed the directory already, and the watcher just exits.
+
+A run dir abandoned anyway (the watcher killed too) is swept by the next run: `sweep_abandoned`
+finds sibling run dirs whose every holder is dead, stops the servers they left running and
+removes them.
 """
 
 from __future__ import annotations
@@ -18,8 +28,12 @@ import fcntl
 import os
 import shutil
 import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 
 import psutil
 
@@ -27,6 +41,13 @@ from infra.pgdata import DISPOSABLE_MARKER
 
 HOLDERS = "holders"
 _STOP_SECONDS = 10.0
+WATCHED_DIR_ENV = "BANG_RUN_DIR_WATCHED"
+"""The watcher's directory, passed in its environment: a command line naming the directory
+would make it one of the processes `_stop_servers_in` stops."""
+_REPO = Path(__file__).resolve().parents[1]
+_watchers: list[tuple[subprocess.Popen[bytes], int]] = []
+"""The watchers this process started, each with the write end of its pipe: held open, never
+written, until this process ends."""
 
 
 def hold_run_dir(path: Path) -> None:
@@ -51,6 +72,54 @@ def release_run_dir(path: Path, *, stop_servers: bool = False) -> bool:
             return False
         if stop_servers:
             _stop_servers_in(path)
+        shutil.rmtree(path, ignore_errors=True)
+        path.with_name(f"{path.name}.lock").unlink(missing_ok=True)
+        return True
+
+
+def guard_run_dir(path: Path) -> None:
+    """However this process ends, `path`'s servers stop and `path` goes (module docstring)."""
+    read_end, write_end = os.pipe()  # neither end is inherited by the run's own children
+    try:
+        watcher = subprocess.Popen(
+            [sys.executable, "-m", "infra.run_watch", str(read_end)],
+            pass_fds=(read_end,),
+            cwd=_REPO,
+            env={**os.environ, WATCHED_DIR_ENV: str(path)},
+            # nothing of the run's own: a reader of the run's output is not kept waiting on it
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # a terminal's Ctrl-C or a group kill is not for the watcher
+        )
+    finally:
+        os.close(read_end)
+    _watchers.append((watcher, write_end))
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, lambda signum, frame: _stop_and_die(path, signum, frame))
+
+
+def _stop_and_die(path: Path, signum: int, frame: FrameType | None) -> None:
+    """A signal handler: stop `path`'s servers, remove it, then die of the same signal (the
+    exit status says which). No lock taken: the interrupted code may hold it."""
+    _stop_servers_in(path)
+    shutil.rmtree(path, ignore_errors=True)
+    path.with_name(f"{path.name}.lock").unlink(missing_ok=True)
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def abandon_run_dir(path: Path, *, grace: float = 5.0) -> bool:
+    """The run that held `path` is over: wait up to `grace` seconds for its other holders to
+    end, then stop its servers and remove it whoever still holds it. False if it was gone."""
+    deadline = time.monotonic() + grace
+    while path.exists() and _live(path) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    with _locked(path):
+        if not path.exists():
+            path.with_name(f"{path.name}.lock").unlink(missing_ok=True)
+            return False
+        _stop_servers_in(path)
         shutil.rmtree(path, ignore_errors=True)
         path.with_name(f"{path.name}.lock").unlink(missing_ok=True)
         return True

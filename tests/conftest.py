@@ -9,7 +9,8 @@ directory of this run's own. That directory belongs to the process that runs the
 pytest-xdist controller, or pytest itself without workers): it is made before any worker starts
 and removed after every worker has finished, so no worker's teardown can pull it from under
 another, two suites on one machine never share a server, and nothing piles up in the temp
-folder. A run that was killed is swept by the next one (`infra.run_dir`). Env
+folder. A run that is stopped (SIGTERM, SIGINT, SIGHUP) or killed takes its servers and the
+directory with it (`infra.run_dir.guard_run_dir`); one left anyway is swept by the next run. Env
 `BANG_TEST_DATA_DIR` names a directory to use (and keep) instead.
 """
 
@@ -26,7 +27,7 @@ from hypothesis import settings
 
 from infra.postgres import ResolvedPostgres, resolve_postgres
 from infra.redis import ResolvedRedis, resolve_redis
-from infra.run_dir import hold_run_dir, release_run_dir, sweep_abandoned
+from infra.run_dir import guard_run_dir, hold_run_dir, release_run_dir, sweep_abandoned
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
@@ -44,6 +45,7 @@ def pytest_configure(config: pytest.Config) -> None:
     path = Path(tempfile.gettempdir()) / f"bang-league-tests-{uuid.uuid4().hex[:12]}"
     sweep_abandoned(path)  # what runs that were killed left behind
     hold_run_dir(path)
+    guard_run_dir(path)  # stopped (SIGTERM, SIGHUP) or killed, the run takes its servers along
     os.environ[_RUN_DIR_ENV] = str(path)  # before the workers start: they inherit it
     config.stash[_run_dir_key] = path
 

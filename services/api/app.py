@@ -35,6 +35,8 @@ from services.accounts.settings import AccountSettings
 from services.api.decoding import BoundedJsonRequest, decode_graphql_json
 from services.api.docs import bearer_declared, openapi_config
 from services.api.errors import EXCEPTION_HANDLERS, RETRY_AFTER_SECONDS, problem_body
+from services.api.explorers import explorer_asset_handlers, graphiql_page
+from services.api.headers import add_security_headers
 from services.api.health import OK, DatabaseProbe, check_dependencies
 from services.api.rate_limit import (
     UNRESOLVED,
@@ -228,7 +230,7 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
         build_schema(settings.limits),
         path=GRAPHQL_PATH,
         context_getter=graphql_context,
-        graphql_ide="graphiql",  # GET /graphql in a browser: GraphiQL (services/api/docs.py)
+        graphql_ide="graphiql",  # GET /graphql in a browser: GraphiQL (services/api/explorers.py)
         keep_alive=True,
         keep_alive_interval=15,
     )
@@ -243,6 +245,12 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
         def decode_json(self, data: str | bytes) -> object:
             return decode_graphql_json(data)
 
+        async def render_graphql_ide(self, request: Request[Any, Any, Any]) -> Response[str]:
+            """GraphiQL on the API's own files (strawberry's page loads them from a CDN)."""
+            return Response(ide_page, media_type="text/html; charset=utf-8")
+
+    ide_page = graphiql_page()
+
     return Litestar(
         route_handlers=[
             GameController,
@@ -255,6 +263,7 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
             GraphQLController,
             health,
             metrics_handler(),
+            *explorer_asset_handlers(),
             *extra_routers(GRAPHQL_PATH),
             *DIRECTORY_HANDLERS,  # last: they join the routes of the controllers above
         ],
@@ -276,6 +285,7 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
             _games_know_accounts,
         ],
         middleware=[RateLimitMiddleware()],
+        before_send=[add_security_headers],  # CSP, frame and sniffing headers on every answer
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.server.request_max_body_size,
         request_class=BoundedJsonRequest,

@@ -1,14 +1,12 @@
 """The API's own documentation: the OpenAPI document and the pages that render it.
 
 - ``/schema`` and ``/schema/openapi.json``: the OpenAPI document (JSON, as before);
-- ``/schema/swagger``: Swagger UI, ``/schema/scalar``: Scalar, both reading that document;
-- GraphiQL is strawberry's, at ``GET /graphql`` (``services/api/app.py``).
+- ``/schema/swagger``: Swagger UI reading that document;
+- GraphiQL at ``GET /graphql`` (``services/api/app.py``).
 
-The doc pages load their scripts from a CDN at pinned versions, as litestar and strawberry ship
-them. They are tools for developers writing a client, not part of the product: the dashboard
-stays free of any CDN (docs/dashboard.md), the API sends no Content-Security-Policy that would
-forbid them, and the machine-readable contracts (this document, the GraphQL SDL at
-``graphql/schema.graphql`` and by introspection) are served by the API itself, offline.
+Both explorers are served whole by the API from PyPI packages, with Subresource Integrity and
+under the API's Content-Security-Policy (services/api/explorers.py): they work offline, as the
+dashboard does. Scalar is not served any more: no package ships its files.
 
 ``security``: every route that needs a bearer token declares ``[{BearerAuth: []}]``
 (``services.accounts.http.SECURED``); a route that anybody may call but whose answer depends on
@@ -25,20 +23,16 @@ from typing import Any
 from litestar.connection import ASGIConnection
 from litestar.handlers import BaseRouteHandler, HTTPRouteHandler
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 from services.accounts.http import BEARER
+from services.api.explorers import OfflineSwaggerPlugin
 from services.game.edge.gateway import AuthenticationRequired
 
 SCHEMA_PATH = "/schema"
 OPENAPI_JSON_PATH = f"{SCHEMA_PATH}/openapi.json"
 SWAGGER_PATH = f"{SCHEMA_PATH}/swagger"
-SCALAR_PATH = f"{SCHEMA_PATH}/scalar"
-
-SWAGGER_VERSION = "5.18.2"
-SCALAR_VERSION = "1.25.76"
-"""Pinned: a doc page must not change under a running server because a CDN's "latest" moved."""
 
 
 def openapi_config() -> OpenAPIConfig:
@@ -54,8 +48,7 @@ def openapi_config() -> OpenAPIConfig:
         # the first plugin is served at /schema itself: the JSON document, as it always was
         render_plugins=[
             JsonRenderPlugin(),
-            SwaggerRenderPlugin(version=SWAGGER_VERSION, path="/swagger"),
-            ScalarRenderPlugin(version=SCALAR_VERSION, path="/scalar"),
+            OfflineSwaggerPlugin(path="/swagger"),
         ],
         components=Components(
             security_schemes={

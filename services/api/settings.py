@@ -8,6 +8,7 @@ servers keeping their data in ``data_dir``).
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -45,6 +46,14 @@ class ServerSettings:
     """Games kept folded in memory per process (the service re-reads only new events)."""
     fanout_poll_seconds: float = 5.0
     """A live subscriber re-reads the store this often even without a Redis wake-up."""
+    trusted_proxies: tuple[str, ...] = ()
+    """env ``BANG_TRUSTED_PROXIES`` (comma-separated addresses or networks, e.g.
+    ``10.0.0.5,192.168.1.0/24``): the reverse proxies whose ``X-Forwarded-For`` names the
+    client. None by default: a client's own address is what it is known (and rate-limited) by,
+    whatever header it sends (services/api/server.py)."""
+    header_timeout: float = 10.0
+    """env ``BANG_API_HEADER_TIMEOUT``: seconds a connection may take to send a request's
+    headers (from connecting, or from the first byte of its next request); then 408 and closed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +161,18 @@ class LimitSettings:
         )
 
 
+def addresses(text: str) -> tuple[str, ...]:
+    """``"10.0.0.5, 192.168.1.0/24"`` as its addresses and networks; a word that is neither is
+    refused at start-up, naming it (a typo must not silently trust nobody, or everybody)."""
+    found = tuple(part.strip() for part in text.split(",") if part.strip())
+    for address in found:
+        try:
+            ipaddress.ip_network(address, strict=False)
+        except ValueError:
+            raise ValueError(f"BANG_TRUSTED_PROXIES: {address!r} is not an IP address or network") from None
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class ApiSettings:
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
@@ -176,6 +197,8 @@ class ApiSettings:
                 host=env.get("BANG_API_HOST") or server.host,
                 port=int(env.get("BANG_API_PORT") or server.port),
                 request_max_body_size=int(env.get("BANG_API_MAX_BODY_BYTES") or server.request_max_body_size),
+                trusted_proxies=addresses(env.get("BANG_TRUSTED_PROXIES") or ""),
+                header_timeout=float(env.get("BANG_API_HEADER_TIMEOUT") or server.header_timeout),
             ),
             timeouts=TimeoutSettings.from_env(env),
             limits=LimitSettings.from_env(env),

@@ -190,13 +190,20 @@ async def chromium(playwright: Playwright, base_url: str) -> AsyncIterator[Brows
 
 @pytest.fixture
 async def page(browser: BrowserContext) -> AsyncIterator[Page]:
-    """A new tab per test; a JavaScript error on the page fails the test."""
+    """A new tab per test; a JavaScript error on the page, or anything the API's
+    Content-Security-Policy refused (services/api/headers.py), fails the test."""
     opened = await browser.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.on("console", lambda message: errors.extend(refused_by_the_policy(message.text)))
     yield opened
     await opened.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def refused_by_the_policy(console_text: str) -> list[str]:
+    """Chromium's console line for whatever the Content-Security-Policy blocked, if this is one."""
+    return [console_text] if "Content Security Policy" in console_text else []
 
 
 async def screenshot(page: Page, name: str) -> Path:
@@ -249,12 +256,14 @@ def people(base_url: str, browser_dsn: str) -> Callable[[str, str], Awaitable[Pe
 @asynccontextmanager
 async def person_page(chromium: Browser, base_url: str, name: str) -> AsyncIterator[Page]:
     """A page in a browser context of its own (its own storage, so its own session), phone or
-    desktop sized; a JavaScript error on it fails the test at the end."""
+    desktop sized; a JavaScript error on it, or anything the Content-Security-Policy refused,
+    fails the test at the end."""
     context = await chromium.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
     context.set_default_timeout(PAGE_TIMEOUT_MS)
     opened = await context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.on("console", lambda message: errors.extend(refused_by_the_policy(message.text)))
     requests = _RequestLog(opened)
     try:
         yield opened

@@ -20,6 +20,7 @@ from litestar import Litestar
 from services.accounts.settings import AccountSettings
 from services.api import ApiSettings, create_app
 from services.api.app import Resources
+from services.api.server import uvicorn_options
 from services.api.settings import DatabaseSettings, LimitSettings, RedisSettings, ServerSettings
 
 SMALL_BODY_LIMIT = 16 * 1024
@@ -76,8 +77,9 @@ def free_port() -> int:
 
 
 @asynccontextmanager
-async def uvicorn_serving(app: Litestar) -> AsyncIterator[str]:
-    """The app under a real uvicorn in this event loop; yields its base URL."""
+async def uvicorn_serving(app: Litestar, server: ServerSettings | None = None) -> AsyncIterator[str]:
+    """The app under a real uvicorn in this event loop, with the options ``bang-league api``
+    gives it (services/api/server.py) for ``server``; yields its base URL."""
     port = free_port()
     # uvicorn closes a connection idle for 5 s; a test's client that waited that long (a loaded
     # machine) could send its next request on it as it closed ("Server disconnected without
@@ -90,6 +92,7 @@ async def uvicorn_serving(app: Litestar) -> AsyncIterator[str]:
             log_level="warning",
             ws="websockets-sansio",
             timeout_keep_alive=600,
+            **uvicorn_options(server or ServerSettings()),
         )
     )
     task = asyncio.create_task(server.serve())

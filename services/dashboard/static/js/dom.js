@@ -10,6 +10,9 @@ function apply(node, attrs) {
       node.addEventListener(key.slice(2).toLowerCase(), value);
     } else if (key === "dataset") {
       Object.assign(node.dataset, value);
+    } else if (key === "style") {
+      // through the CSSOM: the API's Content-Security-Policy refuses style attributes in markup
+      node.style.cssText = String(value);
     } else if (value === true) {
       node.setAttribute(key, "");
     } else {
