@@ -35,11 +35,14 @@ class ScorekeeperSeated(InvalidClubInput):
     Raised wherever a scorekeeper is named for a table: the league's schedule, a league table
     game's creation, a ``scorekeeper`` role granted for a game."""
 
-    def __init__(self, field: str, who: str, game_id: str) -> None:
+    def __init__(
+        self, field: str, who: str, game_id: str | None, advice: str = "name somebody who does not play at it"
+    ) -> None:
+        table = "this table game" if game_id is None else f"the table of game {game_id!r}"
         super().__init__(
             field,
-            f"{who} sits at the table of game {game_id!r}, so cannot keep its score: a table's "
-            "scorekeeper sees every role and hand there; name somebody who does not play at it",
+            f"{who} sits at {table}, so cannot keep its score: a table's scorekeeper sees every role "
+            f"and hand there; {advice}",
         )
         self.game_id = game_id
 

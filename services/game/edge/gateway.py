@@ -20,7 +20,7 @@ caller sees is decided once:
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime, timedelta
 from itertools import islice
 from typing import Any, Protocol
@@ -29,6 +29,7 @@ import msgspec
 
 from event_store import PostgresEventStore, RecordedEvent, StoreUnavailable
 from services.accounts.errors import SessionRefused
+from services.clubs.errors import ScorekeeperSeated
 from services.clubs.roles import Grant, Role
 from services.clubs.roles import Principal as AccountPrincipal
 from services.game.application.codec import GAME_MAPPER, game_stream, is_valid_game_id
@@ -326,6 +327,7 @@ class GameGateway:
         actor = self.creator(principal)
         assert principal is not None
         await self._check_schedule(principal, actor, spec, command_id)
+        _refuse_a_seated_creator(principal, spec)
         session = await self.service.create_game(spec, command_id=command_id, actor=actor)
         self.fanout.announce(session.game_id, session.version)
         viewer = await self.viewer(principal, session)
@@ -421,7 +423,8 @@ class GameGateway:
         if members is not None and len(members) != len(record.seats):
             raise MalformedRecord(f"{len(members)} members given for {len(record.seats)} seats")
         check_new_ruleset(record.ruleset, len(record.seats))  # before a replay by another game's rules
-        replay_any_record(record)  # raises IllegalInput naming the first input the rules refuse
+        # raises IllegalInput naming the first input the rules refuse
+        ongoing = not replay_any_record(record).is_over
         inputs: tuple[Any, ...] = tuple(record.inputs)
         if isinstance(record, CardRecord) and record.deck is not None:
             inputs = (card_cmd.ShuffleDeck(player=CARD_TABLE, order=record.deck), *inputs)
@@ -445,6 +448,8 @@ class GameGateway:
             context=context or GameContext(),
         )
         await self._check_schedule(principal, actor, spec, command_id)
+        if ongoing:  # a finished game's roles are everybody's: its record may be anybody's import
+            _refuse_a_seated_creator(principal, spec)
         session = await self.service.create_game(
             spec, command_id=command_id, actor=actor, inputs=inputs
         )
@@ -559,20 +564,33 @@ class GameGateway:
         return await self.audits.audit(game_id)
 
     async def watch(
-        self, principal: Principal | None, game_id: str, from_version: int | None = None
+        self,
+        principal: Principal | None,
+        game_id: str,
+        from_version: int | None = None,
+        recheck: Callable[[], Awaitable[Principal | None]] | None = None,
     ) -> AsyncIterator[dict[str, Any]]:
         """The game's events as they are appended, redacted for the caller: from
         ``from_version`` if given (catching up first), else from the next one. Ends after the
         game is over and its last event was sent."""
-        async for batch in self.watch_batches(principal, game_id, from_version):
+        async for batch in self.watch_batches(principal, game_id, from_version, recheck):
             for event in batch:
                 yield event
 
     async def watch_batches(
-        self, principal: Principal | None, game_id: str, from_version: int | None = None
+        self,
+        principal: Principal | None,
+        game_id: str,
+        from_version: int | None = None,
+        recheck: Callable[[], Awaitable[Principal | None]] | None = None,
     ) -> AsyncIterator[list[dict[str, Any]]]:
         """Like ``watch``, one list per store read: a command's events arrive together, so a
-        subscriber pays one message per command instead of one per event."""
+        subscriber pays one message per command instead of one per event.
+
+        A subscriber who keeps a table game's score sees every role and hand, by a grant that
+        may be revoked while he watches: before each new batch, ``recheck`` (the caller resolved
+        again from its token) must still keep the score, else the subscription ends with
+        ``Forbidden`` and nothing more is sent (subscribed again, he gets the view he has now)."""
         if not is_valid_game_id(game_id):
             raise GameNotFound(game_id)
         watch = self.fanout.watch(game_id)  # before reading: an append in between still rings
@@ -599,10 +617,19 @@ class GameGateway:
                     continue
                 for r in fresh:
                     session.apply_recorded(r)
+                if viewer.scorekeeper and recheck is not None:
+                    await self._still_keeps_score(await recheck(), session)
                 # redacted as of the whole batch: a role revealed in it shows in all of it
                 yield [_recorded_view(session, viewer, r) for r in fresh]
         finally:
             self.fanout.unwatch(watch)
+
+    async def _still_keeps_score(self, principal: Principal | None, session: GameSession) -> None:
+        if not await self._keeps_score(principal, session):
+            raise Forbidden(
+                f"you no longer keep the score of game {session.game_id} (your role changed): this "
+                "subscription ends; subscribe again to follow it as you may see it now"
+            )
 
     @staticmethod
     def _state_view(session: GameSession, viewer: Viewer) -> dict[str, Any]:
@@ -633,6 +660,22 @@ def _card_record(session: GameSession, visible: dict[str, Any], online: bool) ->
         meta=RecordMeta(game_id=session.game_id),
     )
     return card_record_to_object(card_record)
+
+
+def _refuse_a_seated_creator(principal: Principal, spec: NewGame) -> None:
+    """A friendly table game is kept by its creator, who sees every role and hand at it: he
+    cannot sit at it too (``ScorekeeperSeated``, 422). A league table's keeper is its club's
+    scorekeeper grant, which the schedule checks (``LeagueSchedule.check_new_game``)."""
+    if spec.mode is not GameMode.TABLE or spec.context.league_id is not None:
+        return
+    for n, seat in enumerate(spec.seats or (), start=1):
+        if principal.kind is TokenKind.ACCOUNT and seat.member_id == principal.subject:
+            raise ScorekeeperSeated(
+                "seats",
+                f"{seat.name} (seat p{n}), who creates it and so would keep its score,",
+                None,
+                "let somebody who does not play at it create it",
+            )
 
 
 def _grants(account: AccountPrincipal) -> list[Grant]:

@@ -9,6 +9,8 @@ route writes before it records ``GameScheduled``), and roles are granted by the 
 
 from __future__ import annotations
 
+import asyncio
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +19,7 @@ import httpx
 import pytest
 from litestar import Litestar
 
+from services.api.client import GraphQLSubscription, SubscriptionError, operation
 from services.league.reservations import Reservation, reserve
 from tests.integration.api.bots import bearer
 from tests.integration.api.conftest import resources_of
@@ -546,6 +549,60 @@ async def test_a_revoked_scorekeeper_who_created_the_table_game_enters_and_sees_
     await shows_no_hidden_role(client, TABLE_GAME, sam.auth)
 
 
+async def test_a_scorekeepers_live_subscription_ends_when_his_role_is_revoked(
+    base_url: str, client: httpx.AsyncClient, clubs: Clubs
+) -> None:
+    """Subscribed as the table's scorekeeper (every role shown), Sam hears nothing after the
+    revocation: the next entry, by the scorekeeper granted after him, ends his subscription."""
+    sam, kim = clubs.scorekeeper, clubs.other_scorekeeper
+    created = await client.post("/games", json=table_game(clubs, TABLE_GAME, 1), headers=sam.auth)
+    assert created.status_code == 201, created.text
+    heard: list[dict[str, Any]] = []
+    caught_up = asyncio.Event()
+    start = created.json()["version"]
+
+    async def subscribe() -> None:
+        variables = {"id": TABLE_GAME, "fromVersion": 1}
+        url = f"ws://{base_url}/graphql"
+        async with GraphQLSubscription(url, operation("WatchGame"), variables, token=sam.token) as live:
+            async for data in live:
+                heard.append(data["gameEvents"])
+                if data["gameEvents"]["version"] == start:
+                    caught_up.set()
+
+    watching = asyncio.create_task(subscribe())
+    await asyncio.wait_for(caught_up.wait(), timeout=10)
+    # the catch-up was shown as to the scorekeeper: every role dealt
+    assert set(roles_in(heard)) == set(ROLES), heard
+    await revoke_role(client, clubs, sam, "scorekeeper")
+    await grant(client, clubs.admin, clubs.club_a, kim, "scorekeeper", game_id=TABLE_GAME)
+    assert (await first_roll(client, TABLE_GAME, kim.auth, "kim-1")).status_code == 200
+    with pytest.raises(SubscriptionError, match="no longer keep the score"):
+        await asyncio.wait_for(watching, timeout=10)
+    assert max(e["version"] for e in heard) == start
+
+
+def roles_in(events: list[dict[str, Any]]) -> list[str]:
+    """Every role named in the events' data (a seat's ``role``), hidden ones left out."""
+    found: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            role = value.get("role")
+            if isinstance(role, str):
+                found.append(role)
+            for inner in value.values():
+                walk(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                walk(inner)
+
+    for event in events:
+        data = event["data"]
+        walk(json.loads(data) if isinstance(data, str) else data)
+    return found
+
+
 async def test_a_league_table_games_creator_keeps_no_score_without_the_grant_nor_does_its_token(
     client: httpx.AsyncClient, clubs: Clubs
 ) -> None:
@@ -673,3 +730,33 @@ async def test_a_table_game_whose_seated_player_holds_its_scorekeeper_role_is_no
         assert answer["field"] == "seats" and "Pat Two (seat p2)" in answer["detail"], answer
     assert await stored(clubs.pool) == before
     problem(await client.get(f"/games/{game_id}"), 404, "game-not-found")
+
+
+async def test_a_friendly_table_game_is_not_created_by_one_of_its_players(
+    client: httpx.AsyncClient, clubs: Clubs
+) -> None:
+    """Its creator keeps its score, so sees every role: Pia cannot create the game she sits at (a
+    finished game's record she may import: every role is public once a game has ended)."""
+    pia = clubs.players[0]
+    friendly = {k: v for k, v in table_game(clubs, "pias-table", 1).items() if k != "context"}
+    before = await stored(clubs.pool)
+    body = problem(await client.post("/games", json=friendly, headers=pia.auth), 422, "scorekeeper-seated")
+    assert body["field"] == "seats" and "Pia One (seat p1)" in body["detail"], body
+    mutation = "mutation($input: CreateGameInput!) { createGame(input: $input) { gameId } }"
+    given = {
+        "commandId": "gql", "mode": "table", "playerCount": 4, "gameId": "pias-table",
+        "seats": [
+            {"memberId": s["member_id"], "name": s["name"], "role": s["role"], "character": s["character"]}
+            for s in seats(clubs.players)
+        ],
+    }  # fmt: skip
+    answer = await client.post(
+        "/graphql", json={"query": mutation, "variables": {"input": given}}, headers=pia.auth
+    )
+    assert answer.json()["errors"][0]["extensions"]["problem"]["status"] == 422, answer.text
+    assert await stored(clubs.pool) == before
+    problem(await client.get("/games/pias-table"), 404, "game-not-found")
+    members = [{"member_id": p.account_id, "name": p.display_name} for p in (*clubs.players, clubs.admin)]
+    record = {"command_id": "imp", "record": a_finished_table_game(seed=6), "members": members}
+    imported = await client.post("/records", json={**record, "game_id": "pias-record"}, headers=pia.auth)
+    assert imported.status_code == 201, imported.text
