@@ -281,7 +281,7 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
             _lifespan(settings),
             rate_limit_lifespan(settings.limits),
             accounts_lifespan(accounts),
-            clubs_lifespan(),
+            clubs_lifespan(ScheduleGuard),
             _games_know_accounts,
         ],
         middleware=[RateLimitMiddleware()],

@@ -51,6 +51,7 @@ from services.clubs.errors import (
     RegistrationReused,
     RoleNotHeld,
     RoleRequired,
+    ScorekeeperSeated,
 )
 from services.directory.errors import DirectoryError, LeagueNotFound, MemberNotFound, TournamentNotFound
 from services.game.application.corrections import TakeBackRefused
@@ -181,6 +182,7 @@ PROBLEMS: dict[type[BaseException], Problem] = {
     PasswordChecksBusy: Problem(503, "password-checks-busy", "Too many passwords are being checked at once"),
     AccountError: Problem(422, "refused", "Refused"),
     ClubInputOutOfBounds: Problem(400, "invalid-request", "The request does not fit the schema"),
+    ScorekeeperSeated: Problem(422, "scorekeeper-seated", "A table's scorekeeper cannot sit at it"),
     InvalidClubInput: Problem(422, "invalid-club-input", "A club's value breaks its rule"),
     ClubNotFound: Problem(404, "club-not-found", "No such club", "club_id"),
     AccountNotFound: Problem(404, "account-not-found", "No such account", "account_id"),

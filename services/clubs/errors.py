@@ -29,6 +29,24 @@ class InvalidClubInput(ClubError, ValueError):
         self.rule = rule
 
 
+class ScorekeeperSeated(InvalidClubInput):
+    """A table's scorekeeper would sit at it: whoever keeps a table game's score sees every role
+    and hand there, so nobody seated at a table keeps its score (422; nothing is stored).
+    Raised wherever a scorekeeper is named for a table: the league's schedule, a league table
+    game's creation, a ``scorekeeper`` role granted for a game."""
+
+    def __init__(
+        self, field: str, who: str, game_id: str | None, advice: str = "name somebody who does not play at it"
+    ) -> None:
+        table = "this table game" if game_id is None else f"the table of game {game_id!r}"
+        super().__init__(
+            field,
+            f"{who} sits at {table}, so cannot keep its score: a table's scorekeeper sees every role "
+            f"and hand there; {advice}",
+        )
+        self.game_id = game_id
+
+
 class ClubNotFound(ClubError):
     def __init__(self, club_id: str) -> None:
         super().__init__(f"no club has the id {club_id!r}")

@@ -38,6 +38,10 @@ class Principal(msgspec.Struct, frozen=True, kw_only=True):
     display_name: str
     roles: dict[str, tuple[Grant, ...]]
     """club id → the grants there; a club the account holds nothing in is absent."""
+    api_token: bool = False
+    """True when an API token speaks (``roles`` are then its grants the account still holds):
+    it acts for its account only through those grants and its account's own seats, so what an
+    account may do as a game's creator is not a token's (docs/permissions.md, "Game routes")."""
 
     def holds(self, club_id: str, role: Role, game_id: str | None = None) -> bool:
         """``role`` in ``club_id``; a scorekeeper scoped to a game holds it for that game only

@@ -14,6 +14,7 @@ import unicodedata
 import uuid
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
+from typing import Protocol
 
 import asyncpg
 import msgspec
@@ -34,6 +35,7 @@ from services.clubs.errors import (
     LastAdmin,
     RegistrationReused,
     RoleNotHeld,
+    ScorekeeperSeated,
 )
 from services.clubs.events import (
     CLUBS_MAPPER,
@@ -146,6 +148,7 @@ def narrowed(principal: Principal, grants: Iterable[TokenGrant]) -> Principal:
         account_id=principal.account_id,
         display_name=principal.display_name,
         roles={club: tuple(held) for club, held in roles.items()},
+        api_token=True,
     )
 
 
@@ -163,6 +166,18 @@ async def display_names(pool: asyncpg.Pool | asyncpg.Connection, ids: Iterable[s
         "SELECT account_id, display_name FROM accounts WHERE account_id = ANY($1::text[])", wanted
     )
     return {row["account_id"]: row["display_name"] for row in rows}
+
+
+async def scorekeepers_of(
+    pool: asyncpg.Pool | asyncpg.Connection, club_id: str, game_id: str
+) -> frozenset[str]:
+    """The accounts holding ``scorekeeper`` for ``game_id`` (scoped to it) in ``club_id`` now."""
+    rows = await pool.fetch(
+        "SELECT account_id FROM club_roles WHERE club_id = $1 AND role = 'scorekeeper' AND game_id = $2",
+        club_id,
+        game_id,
+    )
+    return frozenset(r["account_id"] for r in rows)
 
 
 async def is_member(pool: asyncpg.Pool | asyncpg.Connection, club_id: str, account_id: str) -> bool:
@@ -183,10 +198,22 @@ async def is_member(pool: asyncpg.Pool | asyncpg.Connection, club_id: str, accou
     return found is not None
 
 
+class TableSeats(Protocol):
+    """Who sits at a league game's table (``services.league.schedule_guard.ScheduleGuard``,
+    wired from above: the league sits above the clubs and is never imported here)."""
+
+    async def seat_of(self, game_id: str, account_id: str) -> str | None:
+        """Where ``account_id`` sits at ``game_id``'s table, in words; None when not seated."""
+
+
 class ClubService:
-    def __init__(self, pool: asyncpg.Pool, accounts: AccountService) -> None:
+    def __init__(
+        self, pool: asyncpg.Pool, accounts: AccountService, *, tables: TableSeats | None = None
+    ) -> None:
         self._pool = pool
         self._accounts = accounts
+        self._tables = tables
+        """Who sits at a game's table (None: no league here, so no table to ask about)."""
         self._store = PostgresEventStore(pool, mapper=CLUBS_MAPPER)
 
     # -- who is asking ------------------------------------------------------------------------
@@ -349,6 +376,8 @@ class ClubService:
             exists = await connection.fetchval("SELECT 1 FROM accounts WHERE account_id = $1", account_id)
             if exists is None:
                 raise AccountNotFound(account_id)
+            if role is Role.SCOREKEEPER and game_id is not None:
+                await self._refuse_seated(connection, "account_id", account_id, game_id)
             if not await self._insert_role(connection, club_id, account_id, role, game_id):
                 return False
             granted = RoleGranted(
@@ -368,6 +397,7 @@ class ClubService:
             await self._locked_club(connection, club_id, principal, Role.ADMIN, Role.ORGANISER)
             if not await is_member(connection, club_id, account_id):
                 raise AccountNotFound(account_id)
+            await self._refuse_seated(connection, "scorekeeper", account_id, game_id)
             if not await self._insert_role(connection, club_id, account_id, Role.SCOREKEEPER, game_id):
                 return False
             granted = RoleGranted(
@@ -377,6 +407,16 @@ class ClubService:
             await self._append(connection, club_id, [granted])
         await self._accounts.callers.forget([account_id])
         return True
+
+    async def _refuse_seated(
+        self, connection: asyncpg.Connection, field: str, account_id: str, game_id: str
+    ) -> None:
+        """``ScorekeeperSeated`` when the account sits at ``game_id``'s table: its scorekeeper
+        sees every role and hand there, so none of its players keeps its score."""
+        where = None if self._tables is None else await self._tables.seat_of(game_id, account_id)
+        if where is not None:
+            name = (await display_names(connection, [account_id])).get(account_id, account_id)
+            raise ScorekeeperSeated(field, f"{name} ({where})", game_id)
 
     async def revoke(self, principal: Principal, club_id: str, account_id: str, role: Role) -> None:
         """End every grant of ``role`` to the account (admin only); the last admin stays."""

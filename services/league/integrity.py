@@ -14,14 +14,17 @@ What must match a reservation:
 - table: the same members (in the order they sat at the physical table) and the rotation's
   Sheriff holding the Sheriff's card;
 - who: an online game is created by an organiser or admin of the league's club; a table game
-  by its scorekeeper, or an organiser or admin of the club.
+  by one of them, or by whoever holds the club's ``scorekeeper`` role for that very game now
+  (the grant decides, not the schedule's naming: a revoked scorekeeper creates nothing);
+- nobody seated at a table game keeps its score: a seat's member holding the club's
+  ``scorekeeper`` role for that game is refused (``ScorekeeperSeated``, 422).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.clubs.errors import RoleRequired
+from services.clubs.errors import RoleRequired, ScorekeeperSeated
 from services.game.application.lifecycle import GameMode
 from services.game.application.service import NewGame
 from services.league.errors import GameNotScheduled, ScheduleMismatch
@@ -38,9 +41,17 @@ class Creator:
     """None: an operator's organiser token, which has no account and no club."""
     organises: bool
     """Holds ``organiser`` or ``admin`` in the reservation's club."""
+    keeps_score: bool = False
+    """Holds ``scorekeeper`` for this very game in the reservation's club (as of this request)."""
 
 
-def check_new_game(reservation: Reservation | None, spec: NewGame, creator: Creator) -> None:
+def check_new_game(
+    reservation: Reservation | None,
+    spec: NewGame,
+    creator: Creator,
+    scorekeepers: frozenset[str] = frozenset(),
+) -> None:
+    """``scorekeepers``: the accounts holding ``scorekeeper`` for this game in its club."""
     context = spec.context
     if reservation is None:
         if context.league_id is not None:
@@ -60,11 +71,7 @@ def check_new_game(reservation: Reservation | None, spec: NewGame, creator: Crea
             f"game {reservation.game_id!r} ({reservation.where()}) was played on cardboard: its result "
             "sheet is recorded, so no game is created for it"
         )
-    if not creator.organises and not (
-        reservation.mode == GameMode.TABLE
-        and creator.account_id is not None
-        and creator.account_id == reservation.scorekeeper
-    ):
+    if not creator.organises and not (reservation.mode == GameMode.TABLE and creator.keeps_score):
         needed = (
             ("organiser", "admin")
             if reservation.mode == GameMode.ONLINE
@@ -77,6 +84,10 @@ def check_new_game(reservation: Reservation | None, spec: NewGame, creator: Crea
             f"game {reservation.game_id!r} does not match its schedule ({reservation.where()}): "
             + "; ".join(differences)
         )
+    if reservation.mode == GameMode.TABLE:
+        for n, seat in enumerate(spec.seats or (), start=1):
+            if seat.member_id in scorekeepers:
+                raise ScorekeeperSeated("seats", f"{seat.name} (seat p{n})", reservation.game_id)
 
 
 def _context_words(spec: NewGame) -> str:

@@ -30,7 +30,7 @@ from typing import Generic, TypeVar
 import asyncpg
 import msgspec
 
-from services.clubs.errors import ClubNotFound
+from services.clubs.errors import ClubNotFound, ScorekeeperSeated
 from services.clubs.names import name_book
 from services.clubs.roles import Principal, Role, require
 from services.clubs.service import ClubService, is_member
@@ -461,6 +461,11 @@ class LeagueOrganiser:
         seated = state.round(tournament_id, round_number).table(tournament_id, table)
         if scorekeeper is not None and not await is_member(self._pool, state.club_id, scorekeeper):
             raise InvalidCommand(f"`scorekeeper`: {scorekeeper!r} is not a member of club {state.club_id!r}")
+        if scorekeeper is not None and scorekeeper in seated.members:
+            # the scorekeeper sees every role and hand at the table: never one of its players
+            seat = seated.members.index(scorekeeper) + 1
+            name = (await self._names(state, [scorekeeper]))[scorekeeper]
+            raise ScorekeeperSeated("scorekeeper", f"{name} (seat {seat} at table {table})", game_id)
         if setup is not None and str(setup.ruleset.game_type) != state.game_type:
             raise InvalidCommand(
                 f"league {league_id!r} plays {state.game_type}: its games cannot be "

@@ -163,18 +163,19 @@ async def _run_a_league(page: Page, base_url: str, rosa: Person, tag: str) -> tu
     await expect(eli.locator("td").last).to_have_text("1")
     await screenshot(page, "organise-league")
     await _phone_shot(page, "organise-league")
-    # round 2 at a physical table: Ann keeps score, granted for that game alone
+    # round 2 at a physical table: Rosa keeps score (she plays no seat there: a scorekeeper sees
+    # every role), granted for that game alone
     round_two = await seat_round(page, tournament)
     await expect(round_two).to_have_attribute("data-round", "2")
     kept = round_two.get_by_test_id("round-table").first
-    kept_id = await schedule(page, kept, "table", scorekeeper=f"Ann {tag}")
+    kept_id = await schedule(page, kept, "table", scorekeeper=rosa.display_name)
     await expect(kept.get_by_test_id("game-state")).to_have_text("Table · Scheduled")
     keep_score = kept.get_by_role("link", name="Keep score")
     await expect(keep_score).to_have_attribute("href", f"#/game/{kept_id}/table")
     async with httpx.AsyncClient(base_url=base_url, headers=rosa.auth) as client:
         members = (await client.get(f"/clubs/{club_id}")).json()["members"]
-    ann = next(m for m in members if m["display_name"] == f"Ann {tag}")
-    assert {"role": "scorekeeper", "game_id": kept_id} in ann["roles"], ann["roles"]
+    keeper = next(m for m in members if m["display_name"] == rosa.display_name)
+    assert {"role": "scorekeeper", "game_id": kept_id} in keeper["roles"], keeper["roles"]
     # the season closed: no more forms on it
     await season.get_by_role("button", name="Close the season Spring").click()
     await expect(season.get_by_test_id("season-closed")).to_be_visible()

@@ -208,7 +208,8 @@ async def test_a_league_scorekeeper_enters_a_saloon_die_by_its_kind_and_a_player
         await expect(watching.get_by_test_id("version")).to_have_text(str(state["version"]))
         await expect(watching.get_by_test_id("board").locator("[data-face='shoot1x2']")).to_have_count(1)
         await expect(watching.get_by_test_id("not-keeper")).to_have_text(
-            "Only this game's creator or its scorekeeper enters its dice and decisions."
+            "Only this game's scorekeeper enters its dice and decisions: at a league table, the member named "
+            "to keep its score; at a friendly table, whoever created it."
         )
         await expect(watching.get_by_test_id("dice-entry")).to_have_count(0)
         await expect(watching.get_by_test_id("reroll-choice")).to_have_count(0)

@@ -6,8 +6,9 @@ caller sees is decided once:
 
 - **who acts**: a ``Principal`` from a bearer token (``services/game/edge/tokens.py``: a game's
   player token, an operator's organiser token, or an account's session or API token) becomes the
-  service's ``Actor``: online, a seated player for their seat; at a table, the game's creator or
-  its scheduled scorekeeper. The service itself checks seats and turns;
+  service's ``Actor``: online, a seated player for their seat; at a table, whoever keeps its score
+  (a league game: the club's current scorekeeper grant for it, never its creator as such; a
+  friendly game: its creator). The service itself checks seats and turns;
 - **what may be created**: a game claiming a league, or using an id a league reserved, is
   checked against the league's schedule (``LeagueSchedule``, wired from above: the league
   sits above the game service and is never imported here);
@@ -19,7 +20,7 @@ caller sees is decided once:
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime, timedelta
 from itertools import islice
 from typing import Any, Protocol
@@ -28,6 +29,7 @@ import msgspec
 
 from event_store import PostgresEventStore, RecordedEvent, StoreUnavailable
 from services.accounts.errors import SessionRefused
+from services.clubs.errors import ScorekeeperSeated
 from services.clubs.roles import Grant, Role
 from services.clubs.roles import Principal as AccountPrincipal
 from services.game.application.codec import GAME_MAPPER, game_stream, is_valid_game_id
@@ -204,7 +206,7 @@ class GameGateway:
 
     async def actor_in(self, principal: Principal | None, game_id: str) -> Actor:
         """Who ``principal`` acts as in ``game_id``: a player token in its game, an account for
-        its own seat online, the creator or the scheduled scorekeeper at a table."""
+        its own seat online, whoever keeps a table game's score (``_keeps_score``) at a table."""
         if principal is None:
             raise AuthenticationRequired("sign in, or use your player token, to play")
         if principal.kind is TokenKind.PLAYER:
@@ -215,7 +217,7 @@ class GameGateway:
         # a game's mode and creator never change: a session this process folded earlier will do
         session = self.service.cached(game_id) or await self.service.load(game_id)
         if session.mode is GameMode.TABLE:
-            if session.created.created_by == principal.subject or await self._keeps_score(principal, session):
+            if await self._keeps_score(principal, session):
                 return Actor(kind=ActorKind.ORGANISER, id=principal.subject)
             if (
                 principal.kind is TokenKind.ACCOUNT
@@ -226,28 +228,43 @@ class GameGateway:
                 # concerns him alone (``_authorize_at_the_table``)
                 return Actor(kind=ActorKind.PLAYER, id=principal.subject)
             raise Forbidden(
-                f"game {game_id} is a table game: only whoever created it or its scheduled scorekeeper "
-                "enters its moves"
+                f"game {game_id} is a table game: only its scorekeeper enters its moves (at a friendly "
+                "table whoever created it, signed in; at a league table whoever holds the club's "
+                "scorekeeper role for this game now and plays no seat there)"
             )
         if principal.kind is TokenKind.ACCOUNT:
             return Actor(kind=ActorKind.PLAYER, id=principal.subject)  # the service checks the seat
         raise Forbidden(f"game {game_id} is played online: only its seated players make its decisions")
 
     async def _keeps_score(self, principal: Principal | None, session: GameSession) -> bool:
-        """Whether ``principal`` is an account holding ``scorekeeper`` for this table game in the
-        club whose league scheduled it (a grant in another club, or for another game, is not)."""
-        if principal is None or principal.account is None or self.schedule is None:
+        """Whether ``principal`` keeps this table game's score: enters its moves, takes them back
+        and sees every role and hand (docs/permissions.md, "Game routes").
+
+        - A **league** game (its id reserved by a league's schedule): an account holding, as of
+          this request, ``scorekeeper`` for this very game in the league's club (an API token:
+          among the grants it carries), and not seated at it. Having created the game gives
+          nothing: a revoked scorekeeper, or the creator's token without that grant, is refused.
+        - A **friendly** game (no league's): whoever created it, by the very organiser token, or
+          by the account's session. An API token speaks for its account only through its club
+          grants and its own seats, and a friendly game is no club's, so it keeps none."""
+        if principal is None or principal.kind is TokenKind.PLAYER or session.mode is not GameMode.TABLE:
             return False
-        if session.mode is not GameMode.TABLE:
-            return False
-        account, game_id = principal.account, session.game_id
-        # only a grant for this very game: a club-wide scorekeeper role assigns no table
-        if not any(g.role is Role.SCOREKEEPER and g.game_id == game_id for g in _grants(account)):
-            return False  # most callers: no database read
-        club = await self.schedule.club_of(game_id)
-        return club is not None and any(
-            g.role is Role.SCOREKEEPER and g.game_id == game_id for g in account.roles.get(club, ())
+        game_id, account = session.game_id, principal.account
+        created = session.created.created_by == principal.subject
+        scoped = account is not None and any(
+            g.role is Role.SCOREKEEPER and g.game_id == game_id for g in _grants(account)
         )
+        if not created and not scoped:
+            return False  # most callers: no database read
+        club = None if self.schedule is None else await self.schedule.club_of(game_id)
+        if club is None:
+            by_session = account is not None and not account.api_token
+            return created and (principal.kind is TokenKind.ORGANISER or by_session)
+        if account is None or session.seat_of(account.account_id) is not None:
+            return False  # a league game's score is kept by a club's grant, never from a seat
+        # only a grant for this very game in the league's club: a club-wide scorekeeper role
+        # assigns no table, a grant in another club counts for nothing here
+        return any(g.role is Role.SCOREKEEPER and g.game_id == game_id for g in account.roles.get(club, ()))
 
     async def viewer(self, principal: Principal | None, session: GameSession) -> Viewer:
         return viewer_for(principal, session, keeps_score=await self._keeps_score(principal, session))
@@ -284,11 +301,22 @@ class GameGateway:
     async def revoke_players(
         self, principal: Principal | None, game_id: str, member_id: str | None
     ) -> Revoked:
-        """A game's player tokens (one member's, or all), by whoever created the game."""
+        """A game's player tokens (one member's, or all): a league game's by an organiser or
+        admin of the league's club as of this request (its creator only while it is one), a
+        friendly game's by whoever created it (its session or the very organiser token)."""
         actor = self.creator(principal)
+        assert principal is not None
         session = await self.service.load(game_id)
-        if session.created.created_by != actor.id:
-            raise Forbidden(f"only whoever created game {game_id} may revoke its player tokens")
+        club = None if self.schedule is None else await self.schedule.club_of(game_id)
+        account = principal.account
+        if club is not None:
+            if account is None or not any(account.holds(club, r) for r in (Role.ORGANISER, Role.ADMIN)):
+                raise Forbidden(
+                    f"game {game_id} is a league game: only an organiser or admin of its club may "
+                    "revoke its player tokens"
+                )
+        elif session.created.created_by != actor.id or (account is not None and account.api_token):
+            raise Forbidden(f"only whoever created game {game_id} (signed in) may revoke its player tokens")
         return Revoked(revoked=await self.tokens.revoke_players(game_id, member_id))
 
     # -- changing games ----------------------------------------------------------------------
@@ -299,6 +327,7 @@ class GameGateway:
         actor = self.creator(principal)
         assert principal is not None
         await self._check_schedule(principal, actor, spec, command_id)
+        _refuse_a_seated_creator(principal, spec)
         session = await self.service.create_game(spec, command_id=command_id, actor=actor)
         self.fanout.announce(session.game_id, session.version)
         viewer = await self.viewer(principal, session)
@@ -394,7 +423,8 @@ class GameGateway:
         if members is not None and len(members) != len(record.seats):
             raise MalformedRecord(f"{len(members)} members given for {len(record.seats)} seats")
         check_new_ruleset(record.ruleset, len(record.seats))  # before a replay by another game's rules
-        replay_any_record(record)  # raises IllegalInput naming the first input the rules refuse
+        # raises IllegalInput naming the first input the rules refuse
+        ongoing = not replay_any_record(record).is_over
         inputs: tuple[Any, ...] = tuple(record.inputs)
         if isinstance(record, CardRecord) and record.deck is not None:
             inputs = (card_cmd.ShuffleDeck(player=CARD_TABLE, order=record.deck), *inputs)
@@ -418,6 +448,8 @@ class GameGateway:
             context=context or GameContext(),
         )
         await self._check_schedule(principal, actor, spec, command_id)
+        if ongoing:  # a finished game's roles are everybody's: its record may be anybody's import
+            _refuse_a_seated_creator(principal, spec)
         session = await self.service.create_game(
             spec, command_id=command_id, actor=actor, inputs=inputs
         )
@@ -532,20 +564,33 @@ class GameGateway:
         return await self.audits.audit(game_id)
 
     async def watch(
-        self, principal: Principal | None, game_id: str, from_version: int | None = None
+        self,
+        principal: Principal | None,
+        game_id: str,
+        from_version: int | None = None,
+        recheck: Callable[[], Awaitable[Principal | None]] | None = None,
     ) -> AsyncIterator[dict[str, Any]]:
         """The game's events as they are appended, redacted for the caller: from
         ``from_version`` if given (catching up first), else from the next one. Ends after the
         game is over and its last event was sent."""
-        async for batch in self.watch_batches(principal, game_id, from_version):
+        async for batch in self.watch_batches(principal, game_id, from_version, recheck):
             for event in batch:
                 yield event
 
     async def watch_batches(
-        self, principal: Principal | None, game_id: str, from_version: int | None = None
+        self,
+        principal: Principal | None,
+        game_id: str,
+        from_version: int | None = None,
+        recheck: Callable[[], Awaitable[Principal | None]] | None = None,
     ) -> AsyncIterator[list[dict[str, Any]]]:
         """Like ``watch``, one list per store read: a command's events arrive together, so a
-        subscriber pays one message per command instead of one per event."""
+        subscriber pays one message per command instead of one per event.
+
+        A subscriber who keeps a table game's score sees every role and hand, by a grant that
+        may be revoked while he watches: before each new batch, ``recheck`` (the caller resolved
+        again from its token) must still keep the score, else the subscription ends with
+        ``Forbidden`` and nothing more is sent (subscribed again, he gets the view he has now)."""
         if not is_valid_game_id(game_id):
             raise GameNotFound(game_id)
         watch = self.fanout.watch(game_id)  # before reading: an append in between still rings
@@ -572,10 +617,19 @@ class GameGateway:
                     continue
                 for r in fresh:
                     session.apply_recorded(r)
+                if viewer.scorekeeper and recheck is not None:
+                    await self._still_keeps_score(await recheck(), session)
                 # redacted as of the whole batch: a role revealed in it shows in all of it
                 yield [_recorded_view(session, viewer, r) for r in fresh]
         finally:
             self.fanout.unwatch(watch)
+
+    async def _still_keeps_score(self, principal: Principal | None, session: GameSession) -> None:
+        if not await self._keeps_score(principal, session):
+            raise Forbidden(
+                f"you no longer keep the score of game {session.game_id} (your role changed): this "
+                "subscription ends; subscribe again to follow it as you may see it now"
+            )
 
     @staticmethod
     def _state_view(session: GameSession, viewer: Viewer) -> dict[str, Any]:
@@ -606,6 +660,22 @@ def _card_record(session: GameSession, visible: dict[str, Any], online: bool) ->
         meta=RecordMeta(game_id=session.game_id),
     )
     return card_record_to_object(card_record)
+
+
+def _refuse_a_seated_creator(principal: Principal, spec: NewGame) -> None:
+    """A friendly table game is kept by its creator, who sees every role and hand at it: he
+    cannot sit at it too (``ScorekeeperSeated``, 422). A league table's keeper is its club's
+    scorekeeper grant, which the schedule checks (``LeagueSchedule.check_new_game``)."""
+    if spec.mode is not GameMode.TABLE or spec.context.league_id is not None:
+        return
+    for n, seat in enumerate(spec.seats or (), start=1):
+        if principal.kind is TokenKind.ACCOUNT and seat.member_id == principal.subject:
+            raise ScorekeeperSeated(
+                "seats",
+                f"{seat.name} (seat p{n}), who creates it and so would keep its score,",
+                None,
+                "let somebody who does not play at it create it",
+            )
 
 
 def _grants(account: AccountPrincipal) -> list[Grant]:

@@ -9,6 +9,7 @@ The root schema is composed in ``services/api/schema.py``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncGenerator
 from datetime import datetime
 from typing import Annotated, Any
@@ -342,7 +343,8 @@ class GameSubscription:
         game_id = bounded("id", game_id, GameId)
         from_version = bounded("fromVersion", from_version, Version)
         principal = await caller(info, token)
-        async for event in _gateway(info).watch(principal, game_id, from_version):
+        recheck = functools.partial(caller, info, token)  # a scorekeeper's grant may be revoked meanwhile
+        async for event in _gateway(info).watch(principal, game_id, from_version, recheck):
             yield GameEvent.from_view(game_id, event)
 
     @strawberry.subscription(
@@ -359,6 +361,7 @@ class GameSubscription:
         game_id = bounded("id", game_id, GameId)
         from_version = bounded("fromVersion", from_version, Version)
         principal = await caller(info, token)
-        async for batch in _gateway(info).watch_batches(principal, game_id, from_version):
+        recheck = functools.partial(caller, info, token)
+        async for batch in _gateway(info).watch_batches(principal, game_id, from_version, recheck):
             events = [GameEvent.from_view(game_id, e) for e in batch]
             yield GameUpdate(game_id=game_id, version=events[-1].version, events=events)

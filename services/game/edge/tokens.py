@@ -6,7 +6,7 @@ its sha256, so a copy of the database cannot be used to act as anybody. Two kind
 - **player**: speaks for one member in one game (issued on join, or to the organiser who
   creates a game for known members, to hand out);
 - **organiser**: created by an operator (``bang-league tokens create-organiser NAME``); creates
-  friendly (non-league) games and keeps the record of the table games it created. Its subject
+  friendly (non-league) games and keeps the record of the (friendly) table games it created. Its subject
   is opaque (``organiser:<uuid>``), the name only its label: two tokens named alike are two
   organisers, and neither sees or moves in the other's games.
 
@@ -124,14 +124,15 @@ def is_account_token(token: str) -> bool:
 
 def viewer_for(principal: Principal | None, session: GameSession, *, keeps_score: bool = False) -> Viewer:
     """What ``principal`` may see of ``session``: a player their own seat (a player token in its
-    game, an account seated in it), whoever keeps a table game's score every seat (its creator,
-    or ``keeps_score``: its scheduled scorekeeper, which the gateway looks up), everybody else
-    (a club's organisers and admins included) the public view."""
+    game, an account seated in it), whoever keeps a table game's score every seat
+    (``keeps_score``, which the gateway decides: a league game's current scorekeeper grant, a
+    friendly game's creator), everybody else (a club's organisers and admins included, and a
+    league game's creator as such) the public view."""
     if principal is None:
         return PUBLIC
     if principal.kind is TokenKind.PLAYER:
         return Viewer(member_id=principal.subject) if principal.game_id == session.game_id else PUBLIC
-    if session.mode is GameMode.TABLE and (keeps_score or session.created.created_by == principal.subject):
+    if session.mode is GameMode.TABLE and keeps_score:
         return Viewer(scorekeeper=True)
     if principal.kind is TokenKind.ACCOUNT and any(j.member_id == principal.subject for j in session.joined):
         return Viewer(member_id=principal.subject)

@@ -100,7 +100,7 @@ async def test_a_table_games_command_id_is_its_scorekeepers_and_another_organise
         for id_ in ("r1", "never-used")
     ]
     # another organiser keeps no score here (issue 11): refused, and a used id tells them nothing
-    assert "only whoever created it" in problem(answers[0], 403, "forbidden")["detail"]
+    assert "only its scorekeeper enters its moves" in problem(answers[0], 403, "forbidden")["detail"]
     assert len({a.content for a in answers}) == 1
     retried = await client.post(
         commands, json={"command": roll, "command_id": "r1"}, headers=bearer(organiser_token)

@@ -9,6 +9,8 @@ route writes before it records ``GameScheduled``), and roles are granted by the 
 
 from __future__ import annotations
 
+import asyncio
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +19,7 @@ import httpx
 import pytest
 from litestar import Litestar
 
+from services.api.client import GraphQLSubscription, SubscriptionError, operation
 from services.league.reservations import Reservation, reserve
 from tests.integration.api.bots import bearer
 from tests.integration.api.conftest import resources_of
@@ -294,7 +297,7 @@ async def test_a_scorekeeper_acts_only_at_their_own_table(client: httpx.AsyncCli
         (club_wide, TABLE_GAME),
     ):
         body = problem(await first_roll(client, game_id, who.auth, "intruder"), 403, "forbidden")
-        assert "only whoever created it or its scheduled scorekeeper" in body["detail"]
+        assert "only its scorekeeper enters its moves" in body["detail"]
         view = (await client.get(f"/games/{game_id}", headers=who.auth)).json()
         assert roles_shown(view).count(None) == 3, who.display_name
     # nor may a scorekeeper create another table's game
@@ -483,3 +486,277 @@ async def test_a_scripts_api_token_keeps_score_only_with_the_scorekeepers_grant(
     problem(
         await first_roll(client, TABLE_GAME, clubs.scorekeeper.auth, "after-logout"), 401, "unauthenticated"
     )
+
+
+# -- a league game goes by the caller's current grant, never by who created it (issue 20) -------
+
+GAME_ROLES = "query($id: ID!) { game(id: $id) { version players { role } legalCommands } }"
+
+
+async def graphql_view(client: httpx.AsyncClient, game_id: str, who: dict[str, str]) -> dict[str, Any]:
+    answer = await client.post(
+        "/graphql", json={"query": GAME_ROLES, "variables": {"id": game_id}}, headers=who
+    )
+    body: dict[str, Any] = answer.json()
+    assert "errors" not in body, body
+    game: dict[str, Any] = body["data"]["game"]
+    return game
+
+
+async def shows_no_hidden_role(client: httpx.AsyncClient, game_id: str, who: dict[str, str]) -> None:
+    """REST and GraphQL show ``who`` the public view (the Sheriff only), offer no entry, export nothing."""
+    view = (await client.get(f"/games/{game_id}", headers=who)).json()
+    assert roles_shown(view) == ["sheriff", None, None, None], view["players"]
+    assert view["may_enter"] is False and view["take_back"] is None and view["legal_commands"] == []
+    problem(await client.get(f"/games/{game_id}/record", headers=who), 409, "export-refused")
+    game = await graphql_view(client, game_id, who)
+    assert [p["role"] for p in game["players"]] == ["sheriff", None, None, None]
+
+
+async def enters_nothing(client: httpx.AsyncClient, game_id: str, who: dict[str, str], seat: str) -> None:
+    """A roll and a take-back from ``who`` are 403 ``forbidden``, and the game does not move."""
+    version = await version_of(client, game_id)
+    commands = f"/games/{game_id}/commands"
+    roll = {"command": f"{seat} roll beer beer beer beer beer", "command_id": f"roll-{version}"}
+    body = problem(await client.post(commands, json=roll, headers=who), 403, "forbidden")
+    assert "only its scorekeeper enters its moves" in body["detail"]
+    take_back = {"command": "takeback", "command_id": f"undo-{version}"}
+    problem(await client.post(commands, json=take_back, headers=who), 403, "forbidden")
+    assert await version_of(client, game_id) == version
+
+
+async def revoke_role(client: httpx.AsyncClient, clubs: Clubs, who: Person, role: str) -> None:
+    revoked = await client.delete(
+        f"/clubs/{clubs.club_a}/roles/{who.account_id}/{role}", headers=clubs.admin.auth
+    )
+    assert revoked.status_code == 204, revoked.text
+
+
+async def test_a_revoked_scorekeeper_who_created_the_table_game_enters_and_sees_nothing_more(
+    client: httpx.AsyncClient, clubs: Clubs
+) -> None:
+    sam = clubs.scorekeeper
+    created = await client.post("/games", json=table_game(clubs, TABLE_GAME, 1), headers=sam.auth)
+    assert created.status_code == 201, created.text
+    entered = await first_roll(client, TABLE_GAME, sam.auth, "sam-1")
+    assert entered.status_code == 200, entered.text
+    assert roles_shown(entered.json()["state"]) == list(ROLES)
+    assert [p["role"] for p in (await graphql_view(client, TABLE_GAME, sam.auth))["players"]] == list(ROLES)
+    seat = entered.json()["state"]["awaiting"]["player"]
+
+    await revoke_role(client, clubs, sam, "scorekeeper")
+    await enters_nothing(client, TABLE_GAME, sam.auth, seat)
+    await shows_no_hidden_role(client, TABLE_GAME, sam.auth)
+
+
+async def test_a_scorekeepers_live_subscription_ends_when_his_role_is_revoked(
+    base_url: str, client: httpx.AsyncClient, clubs: Clubs
+) -> None:
+    """Subscribed as the table's scorekeeper (every role shown), Sam hears nothing after the
+    revocation: the next entry, by the scorekeeper granted after him, ends his subscription."""
+    sam, kim = clubs.scorekeeper, clubs.other_scorekeeper
+    created = await client.post("/games", json=table_game(clubs, TABLE_GAME, 1), headers=sam.auth)
+    assert created.status_code == 201, created.text
+    heard: list[dict[str, Any]] = []
+    caught_up = asyncio.Event()
+    start = created.json()["version"]
+
+    async def subscribe() -> None:
+        variables = {"id": TABLE_GAME, "fromVersion": 1}
+        url = f"ws://{base_url}/graphql"
+        async with GraphQLSubscription(url, operation("WatchGame"), variables, token=sam.token) as live:
+            async for data in live:
+                heard.append(data["gameEvents"])
+                if data["gameEvents"]["version"] == start:
+                    caught_up.set()
+
+    watching = asyncio.create_task(subscribe())
+    await asyncio.wait_for(caught_up.wait(), timeout=10)
+    # the catch-up was shown as to the scorekeeper: every role dealt
+    assert set(roles_in(heard)) == set(ROLES), heard
+    await revoke_role(client, clubs, sam, "scorekeeper")
+    await grant(client, clubs.admin, clubs.club_a, kim, "scorekeeper", game_id=TABLE_GAME)
+    assert (await first_roll(client, TABLE_GAME, kim.auth, "kim-1")).status_code == 200
+    with pytest.raises(SubscriptionError, match="no longer keep the score"):
+        await asyncio.wait_for(watching, timeout=10)
+    assert max(e["version"] for e in heard) == start
+
+
+def roles_in(events: list[dict[str, Any]]) -> list[str]:
+    """Every role named in the events' data (a seat's ``role``), hidden ones left out."""
+    found: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            role = value.get("role")
+            if isinstance(role, str):
+                found.append(role)
+            for inner in value.values():
+                walk(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                walk(inner)
+
+    for event in events:
+        data = event["data"]
+        walk(json.loads(data) if isinstance(data, str) else data)
+    return found
+
+
+async def test_a_league_table_games_creator_keeps_no_score_without_the_grant_nor_does_its_token(
+    client: httpx.AsyncClient, clubs: Clubs
+) -> None:
+    """The league's organiser creates the table game Kim keeps: creating it gives her nothing; Sam
+    creates his own, and his API token without the scorekeeper's grant enters and sees nothing."""
+    olga, sam = clubs.organiser, clubs.scorekeeper
+    made = await client.post("/me/tokens", json={"label": "reader", "grants": []}, headers=sam.auth)
+    assert made.status_code == 201, made.text
+    reader = bearer(made.json()["token"])
+    before = await stored(clubs.pool)
+    # the scheduled scorekeeper's token without his grant does not create his table's game either
+    refused = await client.post("/games", json=table_game(clubs, TABLE_GAME, 1), headers=reader)
+    assert clubs.club_a in problem(refused, 403, "role-required")["detail"]
+    assert await stored(clubs.pool) == before
+
+    for game_id, table, creator in ((TABLE_GAME, 1, sam), (OTHER_TABLE_GAME, 2, olga)):
+        created = await client.post(
+            "/games", json=table_game(clubs, game_id, table, f"c{table}"), headers=creator.auth
+        )
+        assert created.status_code == 201, created.text
+    seat = (await client.get(f"/games/{TABLE_GAME}")).json()["awaiting"]["player"]
+    for game_id, who in ((TABLE_GAME, reader), (OTHER_TABLE_GAME, olga.auth)):
+        await enters_nothing(client, game_id, who, seat)
+        await shows_no_hidden_role(client, game_id, who)
+    for game_id, keeper in ((TABLE_GAME, sam), (OTHER_TABLE_GAME, clubs.other_scorekeeper)):
+        assert (await first_roll(client, game_id, keeper.auth, "keeper")).status_code == 200
+
+
+async def test_a_revoked_scheduled_scorekeeper_cannot_create_the_table_game(
+    client: httpx.AsyncClient, clubs: Clubs
+) -> None:
+    await revoke_role(client, clubs, clubs.scorekeeper, "scorekeeper")
+    before = await stored(clubs.pool)
+    refused = await client.post(
+        "/games", json=table_game(clubs, TABLE_GAME, 1), headers=clubs.scorekeeper.auth
+    )
+    assert clubs.club_a in problem(refused, 403, "role-required")["detail"]
+    assert await stored(clubs.pool) == before
+
+
+async def test_a_friendly_table_game_is_kept_by_its_creators_session_not_by_an_api_token(
+    client: httpx.AsyncClient, clubs: Clubs
+) -> None:
+    olga = clubs.organiser
+    friendly = {k: v for k, v in table_game(clubs, "olgas-table", 1).items() if k != "context"}
+    created = await client.post("/games", json=friendly, headers=olga.auth)
+    assert created.status_code == 201, created.text
+    made = await client.post(
+        "/me/tokens",
+        json={"label": "script", "grants": [{"club_id": clubs.club_a, "role": "organiser"}]},
+        headers=olga.auth,
+    )
+    assert made.status_code == 201, made.text
+    script = bearer(made.json()["token"])
+    seat = (await client.get("/games/olgas-table")).json()["awaiting"]["player"]
+    await enters_nothing(client, "olgas-table", script, seat)
+    await shows_no_hidden_role(client, "olgas-table", script)
+    entered = await first_roll(client, "olgas-table", olga.auth, "olga-1")
+    assert entered.status_code == 200, entered.text
+    assert roles_shown(entered.json()["state"]) == list(ROLES)
+
+
+async def test_a_league_games_player_tokens_are_revoked_by_the_clubs_current_organisers(
+    client: httpx.AsyncClient, clubs: Clubs
+) -> None:
+    created = await client.post("/games", json=online_game(clubs), headers=clubs.organiser.auth)
+    assert created.status_code == 201, created.text
+    await revoke_role(client, clubs, clubs.organiser, "organiser")
+    revoke = {"game_id": ONLINE_GAME}
+    body = problem(
+        await client.post("/tokens/revoke", json=revoke, headers=clubs.organiser.auth), 403, "forbidden"
+    )
+    assert "organiser or admin of its club" in body["detail"]
+    for intruder in (clubs.foreign, clubs.players[0]):
+        problem(await client.post("/tokens/revoke", json=revoke, headers=intruder.auth), 403, "forbidden")
+    done = await client.post("/tokens/revoke", json=revoke, headers=clubs.admin.auth)
+    assert done.status_code == 200, done.text
+
+
+# -- nobody seated at a table keeps its score (issue 20) -----------------------------------------
+
+
+async def test_a_seated_player_is_refused_the_scorekeeper_role_for_his_own_table(
+    client: httpx.AsyncClient, clubs: Clubs
+) -> None:
+    pat = clubs.players[1]
+    roles = "SELECT account_id, role, game_id FROM club_roles ORDER BY 1, 2, 3"
+    before = (await stored(clubs.pool), await clubs.pool.fetch(roles))
+    body = {"account_id": pat.account_id, "role": "scorekeeper", "game_id": TABLE_GAME}
+    refused = await client.post(f"/clubs/{clubs.club_a}/roles", json=body, headers=clubs.admin.auth)
+    answer = problem(refused, 422, "scorekeeper-seated")
+    assert answer["field"] == "account_id"
+    assert "Pat Two (seat 2 at league 'saloon-league'" in answer["detail"], answer
+    assert "sees every role" in answer["detail"]
+    mutation = "mutation($input: GrantRoleInput!) { grantRole(input: $input) { granted } }"
+    given = {"clubId": clubs.club_a, "accountId": pat.account_id, "role": "scorekeeper", "gameId": TABLE_GAME}
+    answered = await client.post(
+        "/graphql", json={"query": mutation, "variables": {"input": given}}, headers=clubs.admin.auth
+    )
+    assert answered.json()["errors"][0]["extensions"]["problem"]["status"] == 422, answered.text
+    assert (await stored(clubs.pool), await clubs.pool.fetch(roles)) == before
+    # somebody who plays no seat there may keep it
+    await grant(client, clubs.admin, clubs.club_a, clubs.other_scorekeeper, "scorekeeper", game_id=TABLE_GAME)
+
+
+async def test_a_table_game_whose_seated_player_holds_its_scorekeeper_role_is_not_created(
+    client: httpx.AsyncClient, clubs: Clubs
+) -> None:
+    """Pat was made the scorekeeper of table 4's game before it was scheduled with him seated: the
+    game is refused at its creation, by the organiser as by Pat, and nothing is stored."""
+    pat, game_id = clubs.players[1], "saloon.r1.t4"
+    await grant(client, clubs.admin, clubs.club_a, pat, "scorekeeper", game_id=game_id)
+    await reserve(
+        clubs.pool,
+        Reservation(
+            game_id=game_id, club_id=clubs.club_a, table=4, mode="table",
+            members=tuple(p.account_id for p in clubs.players), sheriff=clubs.players[0].account_id,
+            scorekeeper=None, scheduled_by=clubs.organiser.account_id, **LEAGUE,
+        ),
+    )  # fmt: skip
+    before = await stored(clubs.pool)
+    for who in (clubs.organiser, pat):
+        refused = await client.post("/games", json=table_game(clubs, game_id, 4), headers=who.auth)
+        answer = problem(refused, 422, "scorekeeper-seated")
+        assert answer["field"] == "seats" and "Pat Two (seat p2)" in answer["detail"], answer
+    assert await stored(clubs.pool) == before
+    problem(await client.get(f"/games/{game_id}"), 404, "game-not-found")
+
+
+async def test_a_friendly_table_game_is_not_created_by_one_of_its_players(
+    client: httpx.AsyncClient, clubs: Clubs
+) -> None:
+    """Its creator keeps its score, so sees every role: Pia cannot create the game she sits at (a
+    finished game's record she may import: every role is public once a game has ended)."""
+    pia = clubs.players[0]
+    friendly = {k: v for k, v in table_game(clubs, "pias-table", 1).items() if k != "context"}
+    before = await stored(clubs.pool)
+    body = problem(await client.post("/games", json=friendly, headers=pia.auth), 422, "scorekeeper-seated")
+    assert body["field"] == "seats" and "Pia One (seat p1)" in body["detail"], body
+    mutation = "mutation($input: CreateGameInput!) { createGame(input: $input) { gameId } }"
+    given = {
+        "commandId": "gql", "mode": "table", "playerCount": 4, "gameId": "pias-table",
+        "seats": [
+            {"memberId": s["member_id"], "name": s["name"], "role": s["role"], "character": s["character"]}
+            for s in seats(clubs.players)
+        ],
+    }  # fmt: skip
+    answer = await client.post(
+        "/graphql", json={"query": mutation, "variables": {"input": given}}, headers=pia.auth
+    )
+    assert answer.json()["errors"][0]["extensions"]["problem"]["status"] == 422, answer.text
+    assert await stored(clubs.pool) == before
+    problem(await client.get("/games/pias-table"), 404, "game-not-found")
+    members = [{"member_id": p.account_id, "name": p.display_name} for p in (*clubs.players, clubs.admin)]
+    record = {"command_id": "imp", "record": a_finished_table_game(seed=6), "members": members}
+    imported = await client.post("/records", json={**record, "game_id": "pias-record"}, headers=pia.auth)
+    assert imported.status_code == 201, imported.text

@@ -84,7 +84,7 @@ export function renderCardTable(main, { args: [gameId], signal }) {
     const panel = state.status === "ended"
       ? h("p", { class: "notice result", "data-testid": "table-result" }, `Game over: ${sideWords(state.result?.winner)}.`)
       : !keeper
-        ? h("p", { class: "notice", "data-testid": "not-keeper" }, current() ? "Only this game's creator or its scorekeeper enters its cards and decisions." : "Sign in to keep score.")
+        ? h("p", { class: "notice", "data-testid": "not-keeper" }, current() ? "Only this game's scorekeeper enters its cards and decisions: at a league table, the member named to keep its score; at a friendly table, whoever created it." : "Sign in to keep score.")
         : q && (state.legal_commands ?? []).length
           ? decisionPanel(state, { send, busy, ui, title: q.player === "table" ? `The table: ${decisionWords(q.decision)}` : `${seatLabel(state, q.player)}: ${decisionWords(q.decision)}` })
           : h("p", { class: "notice" }, "Nothing to enter now.");

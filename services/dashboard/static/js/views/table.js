@@ -194,7 +194,7 @@ export function renderTable(main, { args: [gameId], signal }) {
               "p",
               { class: "notice", "data-testid": "not-keeper" },
               current()
-                ? "Only this game's creator or its scorekeeper enters its dice and decisions."
+                ? "Only this game's scorekeeper enters its dice and decisions: at a league table, the member named to keep its score; at a friendly table, whoever created it."
                 : h("span", null, h("a", { href: href("/signin", { next: `/game/${gameId}/table` }) }, "Sign in"), " to keep score."),
             ),
         lastEntry,
