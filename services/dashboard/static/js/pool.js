@@ -1,0 +1,62 @@
+// Which ratings a page shows: the global pool or one club's (docs/ratings.md, "What is rated:
+// pools"). A rating moves only for games nobody can make up alone, so a player has one rating
+// in the global pool (online games on this server, every seat played by its own account) and
+// one in each club whose league games they played. The club travels in the address
+// (#/leaderboard?club=<club id>); this small form picks it among the reader's own clubs.
+
+import { h } from "./dom.js";
+import { href } from "./location.js";
+import { profile } from "./me.js";
+
+/** The pool the API is asked for: `global`, or `club:<id>` when the address names a club. */
+export function poolOf(params) {
+  const club = params.get("club");
+  return club ? `club:${club}` : "global";
+}
+
+/** What the shown pool is, in plain words (`clubName` once known, else the club's id). */
+export function poolWords(params, clubName = null) {
+  const club = params.get("club");
+  if (!club) return "Global ratings: online games played on this server, every seat by its own player.";
+  return `Ratings of the club ${clubName ?? club}: its league games only.`;
+}
+
+/**
+ * A form that picks the pool: "Global" or one of the signed-in reader's clubs (and the club the
+ * address names, if it is not one of theirs). Picking one navigates to `path` with `keep`'s
+ * params and the club. `onClubName(name)` is told the shown club's name once it is known.
+ */
+export function poolPicker(path, params, keep, { signal, onClubName = () => {} } = {}) {
+  const shown = params.get("club") ?? "";
+  const select = h(
+    "select",
+    { id: "pool-club", name: "club", "data-testid": "pool" },
+    h("option", { value: "", selected: shown === "" }, "Global (online games)"),
+    shown ? h("option", { value: shown, selected: true }, `Club ${shown}`) : null,
+  );
+  const form = h(
+    "form",
+    {
+      class: "inline scope",
+      role: "search",
+      "aria-label": "Whose ratings",
+      onsubmit: (event) => {
+        event.preventDefault();
+        window.location.hash = href(path, { ...keep, club: select.value || null });
+      },
+    },
+    h("label", { for: "pool-club" }, "Ratings of ", select),
+    h("button", { type: "submit", class: "button" }, "Show"),
+  );
+  profile({ signal })
+    .then((loaded) => {
+      for (const club of loaded?.clubs ?? []) {
+        const existing = [...select.options].find((o) => o.value === club.club_id);
+        if (existing) existing.textContent = `Club ${club.name}`;
+        else select.append(h("option", { value: club.club_id }, `Club ${club.name}`));
+        if (club.club_id === shown) onClubName(club.name);
+      }
+    })
+    .catch(() => {}); // signed out, or /me unreachable: the global pool and the named club stay
+  return form;
+}
