@@ -212,6 +212,14 @@ async def test_a_clubs_league_games_move_only_that_clubs_pool(
     assert (await board(client, away)) == {"ratingLeaderboard": [], "ratingOffsets": []}
     pg: asyncpg.Pool = pool_of(app)
     assert await pg.fetchval("SELECT pools FROM ratings_games WHERE game_id = $1", game) == [home]
+    # a pool that is no pool is refused by name, never a 500
+    for wrong in ("club:", "everyone", "club:home saloon"):
+        refused_pool = await client.post(
+            "/graphql", json={"query": f'{{ ratingLeaderboard(pool: "{wrong}") {{ rank }} }}'}
+        )
+        errors = refused_pool.json()["errors"]
+        assert errors[0]["extensions"]["field"] == "pool", errors
+        assert "'global' or 'club:<club id>'" in errors[0]["message"]
 
     # the other club's organiser can neither schedule nor create a game of this league
     before = await rated_rows(app)

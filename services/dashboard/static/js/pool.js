@@ -46,7 +46,7 @@ export function poolPicker(path, params, keep, { signal, onClubName = () => {} }
       },
     },
     h("label", { for: "pool-club" }, "Ratings of ", select),
-    h("button", { type: "submit", class: "button" }, "Show"),
+    h("button", { type: "submit", class: "button", "data-testid": "pool-pick" }, "See ratings"),
   );
   profile({ signal })
     .then((loaded) => {
