@@ -5,12 +5,16 @@
 of its state in that transaction's tables: ``GameCreated`` records where a game belongs,
 ``SeatsDealt`` who sits in which seat, and the game's end (the engine's end event, read as a
 neutral ``GameFinish`` by services/game/results/decoder.py) is converted with ``from_finish``,
-applied to the book (only the rows of the players at that table and the offsets of that
-ruleset, and of the base ruleset a new module set starts from, at that table size are read;
-see ``store.load_book``) and written back with its history points and the refitted offsets of
-its ruleset. A crash rolls the rows back with the checkpoint, and a restart
-redoes the batch from the same rows: nothing is held in memory between events, so there is
-no cache to go stale. ``GameAbandoned`` forgets the game; it never ends, so it is not rated.
+rated only in the pools its recorded facts allow (``pools.py``, docs/ratings.md "What is rated:
+pools": ``PlayerJoined``'s actor says who took a seat themselves, an import's first input's
+command id that the game was imported, the league's ``LeagueFounded`` and ``GameScheduled``
+whose club and schedule a league game is), applied to each pool's book (only the rows of the
+players at that table and the offsets of that ruleset, and of the base ruleset a new module set
+starts from, at that table size are read; see ``store.load_book``) and written back with its
+history points and the refitted offsets of its ruleset. A crash rolls the rows back with the
+checkpoint, and a restart redoes the batch from the same rows: nothing is held in memory between
+events, so there is no cache to go stale. ``GameAbandoned`` forgets the game; it never ends, so
+it is not rated.
 
 It reads the category ``league`` too, for ``ResultSheetRecorded`` (a card game played on
 cardboard, rated from its sheet's neutral result and remembered as not replayable; docs/ratings.md,
