@@ -28,12 +28,11 @@ export function poolWords(params, clubName = null) {
  */
 export function poolPicker(path, params, keep, { signal, onClubName = () => {} } = {}) {
   const shown = params.get("club") ?? "";
-  const select = h(
-    "select",
-    { id: "pool-club", name: "club", "data-testid": "pool" },
-    h("option", { value: "", selected: shown === "" }, "Global (online games)"),
-    shown ? h("option", { value: shown, selected: true }, `Club ${shown}`) : null,
-  );
+  const select = h("select", { id: "pool-club", name: "club", "data-testid": "pool" });
+  const option = (value, label) => h("option", { value, selected: value === shown }, label);
+  const draw = (clubs) =>
+    select.replaceChildren(option("", "Global (online games)"), ...clubs.map((c) => option(c.club_id, `Club ${c.name}`)));
+  draw(shown ? [{ club_id: shown, name: shown }] : []);
   const form = h(
     "form",
     {
@@ -50,12 +49,10 @@ export function poolPicker(path, params, keep, { signal, onClubName = () => {} }
   );
   profile({ signal })
     .then((loaded) => {
-      for (const club of loaded?.clubs ?? []) {
-        const existing = [...select.options].find((o) => o.value === club.club_id);
-        if (existing) existing.textContent = `Club ${club.name}`;
-        else select.append(h("option", { value: club.club_id }, `Club ${club.name}`));
-        if (club.club_id === shown) onClubName(club.name);
-      }
+      const mine = loaded?.clubs ?? [];
+      const named = mine.find((c) => c.club_id === shown);
+      draw(shown && !named ? [{ club_id: shown, name: shown }, ...mine] : mine);
+      if (named) onClubName(named.name);
     })
     .catch(() => {}); // signed out, or /me unreachable: the global pool and the named club stay
   return form;
