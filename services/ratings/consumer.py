@@ -5,12 +5,16 @@
 of its state in that transaction's tables: ``GameCreated`` records where a game belongs,
 ``SeatsDealt`` who sits in which seat, and the game's end (the engine's end event, read as a
 neutral ``GameFinish`` by services/game/results/decoder.py) is converted with ``from_finish``,
-applied to the book (only the rows of the players at that table and the offsets of that
-ruleset, and of the base ruleset a new module set starts from, at that table size are read;
-see ``store.load_book``) and written back with its history points and the refitted offsets of
-its ruleset. A crash rolls the rows back with the checkpoint, and a restart
-redoes the batch from the same rows: nothing is held in memory between events, so there is
-no cache to go stale. ``GameAbandoned`` forgets the game; it never ends, so it is not rated.
+rated only in the pools its recorded facts allow (``pools.py``, docs/ratings.md "What is rated:
+pools": ``PlayerJoined``'s actor says who took a seat themselves, an import's first input's
+command id that the game was imported, the league's ``LeagueFounded`` and ``GameScheduled``
+whose club and schedule a league game is), applied to each pool's book (only the rows of the
+players at that table and the offsets of that ruleset, and of the base ruleset a new module set
+starts from, at that table size are read; see ``store.load_book``) and written back with its
+history points and the refitted offsets of its ruleset. A crash rolls the rows back with the
+checkpoint, and a restart redoes the batch from the same rows: nothing is held in memory between
+events, so there is no cache to go stale. ``GameAbandoned`` forgets the game; it never ends, so
+it is not rated.
 
 It reads the category ``league`` too, for ``ResultSheetRecorded`` (a card game played on
 cardboard, rated from its sheet's neutral result and remembered as not replayable; docs/ratings.md,
@@ -50,10 +54,10 @@ from event_store import (
 )
 from event_store.wakeups import WakeupSource
 from services.game.application.codec import GAME_CATEGORY, GAME_MAPPER, game_id_of
-from services.game.application.lifecycle import GameAbandoned, GameCreated, SeatsDealt, seat_id
+from services.game.application.lifecycle import GameAbandoned, GameCreated, PlayerJoined, SeatsDealt, seat_id
 from services.game.results import GameFinish, GameResult
 from services.game.results.decoder import FINISH_TYPES, decode_game_fact, identity_of
-from services.ratings import store
+from services.ratings import pools, store
 from services.ratings.model import RatingConfig
 from services.ratings.outcome import GameOutcome, InvalidOutcome, LeaguePlayerId, from_finish, from_result
 
@@ -66,10 +70,13 @@ _HANDLED = (
     frozenset(
         {
             GameCreated.__name__,
+            PlayerJoined.__name__,
             SeatsDealt.__name__,
             GameAbandoned.__name__,
             store.GAME_VOIDED,
             store.RESULT_SHEET,
+            store.LEAGUE_FOUNDED,
+            store.GAME_SCHEDULED,
         }
     )
     | FINISH_TYPES
@@ -94,6 +101,29 @@ class _Sheet(msgspec.Struct, kw_only=True):
     season_id: str
     game_id: str
     result: GameResult
+
+
+class _Founded(msgspec.Struct, kw_only=True):
+    """The fields of the league's ``LeagueFounded`` the ratings read: the club whose pool the
+    league's games move."""
+
+    league_id: str
+    club_id: str
+
+
+class _Scheduled(msgspec.Struct, kw_only=True):
+    """The fields of the league's ``GameScheduled`` the ratings read."""
+
+    league_id: str
+    game_id: str
+    mode: str | None = None
+    scorekeeper: str | None = None
+    scheduled_by: str | None = None
+
+
+IMPORTED_INPUT = "/input/0"
+"""How an import's first input's command id ends: ``<creation command id>/input/0``
+(``GameGateway.import_record``, ``GameService.create_game``'s ``inputs``)."""
 
 
 # 'ratings' in ASCII + 1: rebuilds take turns on this session lock (the migrator's is 'bang' + 1)
@@ -130,7 +160,9 @@ class RatingsProjection:
         return current
 
     async def __call__(self, event: RecordedEvent, connection: asyncpg.Connection) -> None:
-        if event.type not in _HANDLED:
+        command_id = event.metadata.command_id or ""
+        imported_input = event.category == GAME_CATEGORY and command_id.endswith(IMPORTED_INPUT)
+        if event.type not in _HANDLED and not imported_input:
             return
         target = await self._target(connection)
         if event.position <= target.position:
@@ -144,6 +176,20 @@ class RatingsProjection:
             elif event.type == store.RESULT_SHEET:
                 sheet = msgspec.convert(event.data, _Sheet)
                 games = await _rate_sheet(connection, target, sheet, ended_at=event.recorded_at)
+            elif event.type == store.LEAGUE_FOUNDED:
+                founded = msgspec.convert(event.data, _Founded)
+                await store.remember_league(connection, target.generation, founded.league_id, founded.club_id)
+            elif event.type == store.GAME_SCHEDULED:
+                scheduled = msgspec.convert(event.data, _Scheduled)
+                await store.remember_scheduled(
+                    connection,
+                    target.generation,
+                    scheduled.league_id,
+                    scheduled.game_id,
+                    mode=scheduled.mode,
+                    scorekeeper=scheduled.scorekeeper,
+                    scheduled_by=scheduled.scheduled_by,
+                )
             await store.advance(connection, target.generation, event.position, games)
             return
         game_id = game_id_of(event.stream)
@@ -156,6 +202,14 @@ class RatingsProjection:
             log.warning("game %s: %s skipped, the game is known from its result sheet", game_id, event.type)
             await store.advance(connection, number, event.position, games)
             return
+        if imported_input:
+            # an import's first input: its game was imported from a record, never rated
+            await store.mark_imported_if_created_by(
+                connection, number, game_id, command_id.removesuffix(IMPORTED_INPUT)
+            )
+            if event.type not in _HANDLED:
+                await store.advance(connection, number, event.position, games)
+                return
         domain = decode_game_fact(event)
         if isinstance(domain, GameCreated):
             game_type, ruleset = identity_of(domain)
@@ -167,7 +221,15 @@ class RatingsProjection:
                 domain.context.season_id,
                 game_type=game_type,
                 ruleset=ruleset,
+                mode=domain.mode.value,
+                created_by=domain.created_by,
+                created_command=event.metadata.command_id,
             )
+        elif isinstance(domain, PlayerJoined):
+            if event.metadata.actor == f"player:{domain.member_id}":
+                # the member's own account took the seat (``GameService.join``): an organiser's
+                # seating (a table, a lobby filled at creation, a bot round) records its own actor
+                await store.remember_joined_by_self(connection, number, game_id, domain.member_id)
         elif isinstance(domain, SeatsDealt):
             await store.remember_seats(connection, number, game_id, domain.members)
         elif isinstance(domain, GameAbandoned):
@@ -217,7 +279,15 @@ async def _rate(
         log.warning("game %s is not rated: %s", game_id, error)
         await store.mark_unrated(connection, target.generation, game_id, str(error))
         return target.games
-    return await _apply(connection, target, outcome, ended_at=ended_at)
+    facts = await store.game_facts(connection, target.generation, game_id)
+    decision = pools.decide(facts) if facts is not None else pools.Decision((), "its creation was not seen")
+    if not decision.pools:
+        # an imported record, a friendly table game, a seat another account played: its
+        # result could be made up by one person, so it moves no rating in any pool
+        log.info("game %s is not rated: %s", game_id, decision.reason)
+        await store.mark_unrated(connection, target.generation, game_id, decision.reason)
+        return target.games
+    return await _apply(connection, target, outcome, decision.pools, ended_at=ended_at)
 
 
 async def _rate_sheet(
@@ -249,29 +319,44 @@ async def _rate_sheet(
         log.warning("result sheet of game %s is not rated: %s", sheet.game_id, error)
         await store.mark_unrated(connection, target.generation, sheet.game_id, str(error))
         return target.games
-    return await _apply(connection, target, outcome, ended_at=ended_at)
+    club = await store.club_of_league(connection, target.generation, sheet.league_id)
+    decision = pools.decide_sheet(club, sheet.league_id)
+    if not decision.pools:
+        log.warning("result sheet of game %s is not rated: %s", sheet.game_id, decision.reason)
+        await store.mark_unrated(connection, target.generation, sheet.game_id, decision.reason)
+        return target.games
+    return await _apply(connection, target, outcome, decision.pools, ended_at=ended_at)
 
 
 async def _apply(
     connection: asyncpg.Connection,
     target: store.Generation,
     outcome: GameOutcome,
+    in_pools: Sequence[str],
     *,
     ended_at: datetime | None,
 ) -> int:
-    # a ruleset never rated before has no offset rows: its cells start from the base game's
-    # (OffsetTable), so loading its own rows and the base ruleset's is all it takes; the
-    # players' rows are those of the game's type, so a card game never moves a dice rating
-    book = await store.load_book(
-        connection,
-        target,
-        [s.player for s in outcome.seats],
-        table_size=outcome.players,
-        ruleset=outcome.ruleset,
-    )
-    changes = book.apply(outcome)
-    await store.write_game(connection, target.generation, book, outcome, changes, ended_at=ended_at)
-    return book.games
+    """Rate ``outcome`` in each of ``in_pools`` (each its own book), under one game number."""
+    games = target.games
+    for pool in in_pools:
+        # a ruleset never rated before has no offset rows: its cells start from the base game's
+        # (OffsetTable), so loading its own rows and the base ruleset's is all it takes; the
+        # players' rows are those of the game's type, so a card game never moves a dice rating
+        book = await store.load_book(
+            connection,
+            target,
+            [s.player for s in outcome.seats],
+            table_size=outcome.players,
+            ruleset=outcome.ruleset,
+            pool=pool,
+        )
+        changes = book.apply(outcome)
+        await store.write_game(
+            connection, target.generation, book, outcome, changes, ended_at=ended_at, pool=pool
+        )
+        games = book.games
+    await store.set_pools(connection, target.generation, outcome.game_id, in_pools)
+    return games
 
 
 def ratings_subscription(

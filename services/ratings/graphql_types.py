@@ -1,5 +1,6 @@
 """The ratings service's GraphQL types: leaderboards, a player's profile, the fitted offsets
-(per ruleset, table size and side).
+(per ruleset, table size and side), each of one pool (``global`` or ``club:<club id>``,
+docs/ratings.md "What is rated: pools"; ``global`` unless the query names another).
 
 Context keys the resolvers read:
 
@@ -14,6 +15,7 @@ other services' query types (``services/api/schema.py``); the type names start w
 from __future__ import annotations
 
 import re
+import typing
 from datetime import datetime
 from enum import Enum
 
@@ -32,8 +34,16 @@ from services.game.edge.bounds import (
 )
 from services.game.results import Role
 from services.ratings import store
+from services.ratings.pools import CLUB_PREFIX
 
 NAME = "The member's display name (member ids are for links, not for reading)."
+POOL = (
+    "The pool the rating is of: 'global' (online games on this server, every seat played by its "
+    "own account) or 'club:<club id>' (that club's league games)."
+)
+POOL_ARGUMENT = strawberry.argument(
+    description="Which pool: 'global' (the default) or 'club:<club id>' (that club's league games)."
+)
 
 
 @strawberry.enum(
@@ -57,6 +67,7 @@ class RatingRole(Enum):
 class RatingLeaderboardEntry:
     rank: int
     member_id: str
+    pool: str = strawberry.field(description=POOL)
     game_type: RatingGameType = strawberry.field(description="The game type this rating is of.")
     display_name: str = strawberry.field(description=NAME)
     role: RatingRole | None = strawberry.field(description="Null on the overall leaderboard.")
@@ -99,6 +110,7 @@ class RatingHistory:
 @strawberry.type(description="A player's ratings: overall, per role, and their history.")
 class RatingProfile:
     member_id: str
+    pool: str = strawberry.field(description=POOL)
     game_type: RatingGameType = strawberry.field(description="The game type these ratings are of.")
     display_name: str = strawberry.field(description=NAME)
     rating: float
@@ -113,6 +125,7 @@ class RatingProfile:
 
 @strawberry.type(description="A side's fitted advantage at one table size under one ruleset, in Elo points.")
 class RatingFactionOffset:
+    pool: str = strawberry.field(description="The pool whose games fitted it.")
     ruleset: str = strawberry.field(
         description="The module set it is fitted for, as a game records it: 'dice', 'dice OS1 OS3'."
     )
@@ -166,6 +179,23 @@ def _game_type(game_type: RatingGameType | None, ruleset: str | None) -> str:
     return of_ruleset or RatingGameType.DICE.value
 
 
+POOL_RULE = "'global' or 'club:<club id>' (a club id as its page shows it)"
+
+
+def _pool_argument(value: str) -> str:
+    """The pool asked about, or InvalidArgument naming the rule."""
+    if value == store.GLOBAL_POOL:
+        return value
+    club = value.removeprefix(CLUB_PREFIX)
+    if club == value:
+        raise InvalidArgument("pool", POOL_RULE)
+    try:
+        bounded("pool", club, Identifier)
+    except InvalidArgument:
+        raise InvalidArgument("pool", POOL_RULE) from None
+    return value
+
+
 def _role(role: RatingRole | None) -> Role | None:
     return None if role is None else Role(role.value)
 
@@ -178,9 +208,10 @@ def _rating_role(role: Role | str) -> RatingRole:
 class RatingsQuery:
     @strawberry.field(
         description="Best first, the ratings of one game type (gameType; else the ruleset's; else "
-        "dice). A role's board lists who played the role at least once. With league_id (and "
-        "season_id) only members with a rated game there, with ruleset ('dice OS1 OS3') only members "
-        "with a rated game under it; a rating is one across leagues and rulesets of its game type."
+        "dice), in one pool (the global pool unless pool names a club's). A role's board lists who "
+        "played the role at least once. With league_id (and season_id) only members with a rated game "
+        "there, with ruleset ('dice OS1 OS3') only members with a rated game under it; a rating is one "
+        "across leagues and rulesets of its game type and pool."
     )
     async def rating_leaderboard(
         self,
@@ -193,10 +224,12 @@ class RatingsQuery:
         limit: int = 50,
         offset: int = 0,
         game_type: RatingGameType | None = None,
+        pool: typing.Annotated[str, POOL_ARGUMENT] = store.GLOBAL_POOL,
     ) -> list[RatingLeaderboardEntry]:
-        pool = _pool(info)
+        connections = _pool(info)
         rows = await store.leaderboard(
-            pool,
+            connections,
+            pool=_pool_argument(pool),
             game_type=_game_type(game_type, _ruleset("ruleset", ruleset)),
             role=_role(role),
             league_id=bounded("leagueId", league_id, Identifier),
@@ -206,11 +239,12 @@ class RatingsQuery:
             limit=bounded("limit", limit, LeaderboardLimit),
             offset=bounded("offset", offset, PageOffset),
         )
-        names = await names_of(pool, (row.member_id for row in rows))
+        names = await names_of(connections, (row.member_id for row in rows))
         return [
             RatingLeaderboardEntry(
                 rank=row.rank,
                 member_id=row.member_id,
+                pool=row.pool,
                 game_type=RatingGameType(row.game_type),
                 display_name=names[row.member_id],
                 role=None if row.role is None else _rating_role(row.role),
@@ -224,17 +258,23 @@ class RatingsQuery:
         ]
 
     @strawberry.field(
-        description="A member's ratings and history in one game type (dice unless gameType says); null "
-        "before their first rated game of it."
+        description="A member's ratings and history in one game type (dice unless gameType says) and "
+        "one pool (the global pool unless pool names a club's); null before their first rated game there."
     )
     async def player_rating(
-        self, info: Info, member_id: str, game_type: RatingGameType = RatingGameType.DICE
+        self,
+        info: Info,
+        member_id: str,
+        game_type: RatingGameType = RatingGameType.DICE,
+        pool: typing.Annotated[str, POOL_ARGUMENT] = store.GLOBAL_POOL,
     ) -> RatingProfile | None:
-        pool = _pool(info)
-        found = await store.profile(pool, bounded("memberId", member_id, Identifier), game_type.value)
+        connections = _pool(info)
+        found = await store.profile(
+            connections, bounded("memberId", member_id, Identifier), game_type.value, _pool_argument(pool)
+        )
         if found is None:
             return None
-        names = await names_of(pool, [found.member_id])
+        names = await names_of(connections, [found.member_id])
         histories: dict[str, list[RatingHistoryPoint]] = {store.OVERALL: []}
         histories |= {role.value: [] for role in RatingRole}
         for point in found.history:
@@ -248,6 +288,7 @@ class RatingsQuery:
             )
         return RatingProfile(
             member_id=found.member_id,
+            pool=found.pool,
             game_type=RatingGameType(found.game_type),
             display_name=names[found.member_id],
             rating=found.rating,
@@ -271,8 +312,9 @@ class RatingsQuery:
         )
 
     @strawberry.field(
-        description="The fitted side offsets per ruleset, table size and faction (optionally one size, "
-        "one ruleset, or the rulesets of one game type)."
+        description="The side offsets fitted in one pool (the global pool unless pool names a club's) "
+        "per ruleset, table size and faction (optionally one size, one ruleset, or the rulesets of one "
+        "game type)."
     )
     async def rating_offsets(
         self,
@@ -280,15 +322,18 @@ class RatingsQuery:
         players: int | None = None,
         ruleset: str | None = None,
         game_type: RatingGameType | None = None,
+        pool: typing.Annotated[str, POOL_ARGUMENT] = store.GLOBAL_POOL,
     ) -> list[RatingFactionOffset]:
         rows = await store.offsets(
             _pool(info),
             bounded("players", players, TablePlayers),
             _ruleset("ruleset", ruleset),
             None if game_type is None else _game_type(game_type, ruleset),
+            pool=_pool_argument(pool),
         )
         return [
             RatingFactionOffset(
+                pool=row.pool,
                 ruleset=row.ruleset,
                 players=row.players,
                 faction=row.faction.value,

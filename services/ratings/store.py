@@ -26,6 +26,9 @@ from services.game.results import BASE_RULESET, GameType, Role, Side, base_rules
 from services.ratings.model import ROLES, PlayerRecord, RatingBook, RatingChange, RatingConfig
 from services.ratings.offsets import OffsetCell, OffsetTable
 from services.ratings.outcome import GameOutcome, LeaguePlayerId
+from services.ratings.pools import GLOBAL, GameFacts, Schedule, club_pool
+
+__all__ = ["club_pool"]  # re-exported: the queries' callers name a club's pool with it
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 COMPONENT = "ratings"
@@ -35,8 +38,15 @@ RESULT_SHEET = "ResultSheetRecorded"
 """The league's event of a card game played on cardboard: rated from its sheet, not replayable."""
 """The league's event that takes a game out of the ratings (read from its stored JSON: the
 ratings do not import the league, their neighbour in the layers)."""
+LEAGUE_FOUNDED = "LeagueFounded"
+"""The league's event naming the club a league belongs to: its games move that club's pool."""
+GAME_SCHEDULED = "GameScheduled"
+"""The league's event that schedules a game (its mode, its scorekeeper, who scheduled it)."""
 OVERALL = "overall"
 """The ``role`` of a history row of the overall rating."""
+GLOBAL_POOL = GLOBAL
+"""The pool of online games played on this server, every seat by its own account
+(docs/ratings.md, "What is rated: pools"); a club's is ``club_pool(club_id)``."""
 
 
 def game_type_of(ruleset: str) -> str:
@@ -185,6 +195,8 @@ async def drop_rows(connection: asyncpg.Connection, numbers: Sequence[int]) -> N
         "ratings_offsets",
         "ratings_games",
         "ratings_voided",
+        "ratings_leagues",
+        "ratings_scheduled",
     ):
         await connection.execute(f"DELETE FROM {table} WHERE generation = ANY($1::integer[])", list(numbers))
 
@@ -202,14 +214,20 @@ async def remember_game(
     game_type: str = GameType.DICE,
     ruleset: str = BASE_RULESET,
     replayable: bool = True,
+    mode: str | None = None,
+    created_by: str | None = None,
+    created_command: str | None = None,
 ) -> None:
-    """``replayable`` false: a game known only from its league's result sheet."""
+    """``replayable`` false: a game known only from its league's result sheet. ``mode``,
+    ``created_by`` and ``created_command`` are its ``GameCreated``'s (the command id from its
+    metadata), which its pools are decided from (``pools.py``)."""
     await connection.execute(
         "INSERT INTO ratings_games (generation, game_id, league_id, season_id, game_type, ruleset, "
-        "replayable) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+        "replayable, mode, created_by, created_command) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
         "ON CONFLICT (generation, game_id) DO UPDATE SET league_id = EXCLUDED.league_id, "
         "season_id = EXCLUDED.season_id, game_type = EXCLUDED.game_type, ruleset = EXCLUDED.ruleset, "
-        "replayable = EXCLUDED.replayable",
+        "replayable = EXCLUDED.replayable, mode = EXCLUDED.mode, created_by = EXCLUDED.created_by, "
+        "created_command = EXCLUDED.created_command",
         number,
         game_id,
         league_id,
@@ -217,6 +235,117 @@ async def remember_game(
         game_type,
         ruleset,
         replayable,
+        mode,
+        created_by,
+        created_command,
+    )
+
+
+async def remember_joined_by_self(
+    connection: asyncpg.Connection, number: int, game_id: str, member: str
+) -> None:
+    """``member`` took a seat of the game with their own account (a ``PlayerJoined`` whose
+    recorded actor is that member's own player)."""
+    await connection.execute(
+        "UPDATE ratings_games SET joined_by_self = array_append(joined_by_self, $3) "
+        "WHERE generation = $1 AND game_id = $2 AND NOT ($3 = ANY(joined_by_self))",
+        number,
+        game_id,
+        member,
+    )
+
+
+async def mark_imported_if_created_by(
+    connection: asyncpg.Connection, number: int, game_id: str, created_command: str
+) -> None:
+    """The game was imported from a record: its creation's command id is ``created_command``
+    (an import enters its inputs under ``<created_command>/input/<n>``)."""
+    await connection.execute(
+        "UPDATE ratings_games SET imported = true "
+        "WHERE generation = $1 AND game_id = $2 AND created_command = $3",
+        number,
+        game_id,
+        created_command,
+    )
+
+
+async def remember_league(connection: asyncpg.Connection, number: int, league_id: str, club_id: str) -> None:
+    await connection.execute(
+        "INSERT INTO ratings_leagues (generation, league_id, club_id) VALUES ($1, $2, $3) "
+        "ON CONFLICT DO NOTHING",
+        number,
+        league_id,
+        club_id,
+    )
+
+
+async def club_of_league(connection: asyncpg.Connection, number: int, league_id: str) -> str | None:
+    club: str | None = await connection.fetchval(
+        "SELECT club_id FROM ratings_leagues WHERE generation = $1 AND league_id = $2", number, league_id
+    )
+    return club
+
+
+async def remember_scheduled(
+    connection: asyncpg.Connection,
+    number: int,
+    league_id: str,
+    game_id: str,
+    *,
+    mode: str | None,
+    scorekeeper: str | None,
+    scheduled_by: str | None,
+) -> None:
+    await connection.execute(
+        "INSERT INTO ratings_scheduled (generation, league_id, game_id, mode, scorekeeper, scheduled_by) "
+        "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (generation, league_id, game_id) DO UPDATE SET "
+        "mode = EXCLUDED.mode, scorekeeper = EXCLUDED.scorekeeper, scheduled_by = EXCLUDED.scheduled_by",
+        number,
+        league_id,
+        game_id,
+        mode,
+        scorekeeper,
+        scheduled_by,
+    )
+
+
+async def game_facts(connection: asyncpg.Connection, number: int, game_id: str) -> GameFacts | None:
+    """What the generation knows of a game its pools are decided from (None: never seen)."""
+    row = await connection.fetchrow(
+        "SELECT g.mode, g.members, g.joined_by_self, g.imported, g.league_id, g.created_by, "
+        "l.club_id, s.game_id IS NOT NULL AS scheduled, s.mode AS scheduled_mode, s.scorekeeper, "
+        "s.scheduled_by FROM ratings_games g "
+        "LEFT JOIN ratings_leagues l ON l.generation = g.generation AND l.league_id = g.league_id "
+        "LEFT JOIN ratings_scheduled s ON s.generation = g.generation AND s.league_id = g.league_id "
+        "AND s.game_id = g.game_id WHERE g.generation = $1 AND g.game_id = $2",
+        number,
+        game_id,
+    )
+    if row is None:
+        return None
+    schedule = None
+    if row["scheduled"]:
+        schedule = Schedule(
+            mode=row["scheduled_mode"], scorekeeper=row["scorekeeper"], scheduled_by=row["scheduled_by"]
+        )
+    return GameFacts(
+        mode=row["mode"],
+        members=tuple(row["members"] or ()),
+        joined_by_self=frozenset(row["joined_by_self"] or ()),
+        imported=row["imported"],
+        league_id=row["league_id"],
+        created_by=row["created_by"],
+        club_id=row["club_id"],
+        schedule=schedule,
+    )
+
+
+async def set_pools(connection: asyncpg.Connection, number: int, game_id: str, pools: Sequence[str]) -> None:
+    await connection.execute(
+        "UPDATE ratings_games SET pools = $3 WHERE generation = $1 AND game_id = $2",
+        number,
+        game_id,
+        list(pools),
     )
 
 
@@ -372,6 +501,7 @@ async def load_book(
     players: Sequence[LeaguePlayerId] | None = None,
     table_size: int | None = None,
     ruleset: str = BASE_RULESET,
+    pool: str = GLOBAL,
 ) -> RatingBook:
     """The generation's book of ``ruleset``'s game type (a player's dice and card ratings are
     two books); with ``players`` and ``table_size``, only what rating one game of ``ruleset``
@@ -381,30 +511,35 @@ async def load_book(
     game_type = game_type_of(ruleset)
     if players is None:
         player_rows = await connection.fetch(
-            "SELECT member_id, state::text FROM ratings_players WHERE generation = $1 AND game_type = $2",
+            "SELECT member_id, state::text FROM ratings_players WHERE generation = $1 AND game_type = $2 "
+            "AND pool = $3",
             gen.generation,
             game_type,
+            pool,
         )
         offset_rows = await connection.fetch(
             f"SELECT {_OFFSET_COLUMNS} FROM ratings_offsets "
-            "WHERE generation = $1 AND split_part(ruleset, ' ', 1) = $2",
+            "WHERE generation = $1 AND split_part(ruleset, ' ', 1) = $2 AND pool = $3",
             gen.generation,
             game_type,
+            pool,
         )
     else:
         player_rows = await connection.fetch(
             "SELECT member_id, state::text FROM ratings_players "
-            "WHERE generation = $1 AND game_type = $3 AND member_id = ANY($2)",
+            "WHERE generation = $1 AND game_type = $3 AND member_id = ANY($2) AND pool = $4",
             gen.generation,
             list(players),
             game_type,
+            pool,
         )
         offset_rows = await connection.fetch(
             f"SELECT {_OFFSET_COLUMNS} FROM ratings_offsets "
-            "WHERE generation = $1 AND players = $2 AND ruleset = ANY($3::text[])",
+            "WHERE generation = $1 AND players = $2 AND ruleset = ANY($3::text[]) AND pool = $4",
             gen.generation,
             table_size,
             sorted({ruleset, base_ruleset_of(ruleset)}),
+            pool,
         )
     records = {
         LeaguePlayerId(row["member_id"]): msgspec.json.decode(row["state"], type=PlayerRecord)
@@ -423,11 +558,13 @@ async def write_game(
     changes: Sequence[RatingChange],
     *,
     ended_at: datetime | None = None,
+    pool: str = GLOBAL,
 ) -> None:
     """What rating ``outcome`` changed in ``book`` (the book of its game type): the seated
     players' rows of that game type (overall, four roles, state), their history points, the
     offsets of the game's ruleset at its table size, the game's number and when its end was
-    recorded (``ended_at``, the event's time)."""
+    recorded (``ended_at``, the event's time). The rows are ``pool``'s: a game rated in two
+    pools is written once per pool, under the same game number."""
     game_number = book.games
     game_type = game_type_of(outcome.ruleset)
     await connection.execute(
@@ -454,24 +591,35 @@ async def write_game(
                 rating.provisional,
                 state,
                 game_type,
+                pool,
             )
         )
         for rr in rating.roles:
             role_rows.append(
-                (number, seat.player, rr.role.value, rr.rating, rr.games, rr.wins, rr.provisional, game_type)
+                (
+                    number,
+                    seat.player,
+                    rr.role.value,
+                    rr.rating,
+                    rr.games,
+                    rr.wins,
+                    rr.provisional,
+                    game_type,
+                    pool,
+                )
             )
     await connection.executemany(
         "INSERT INTO ratings_players (generation, member_id, rating, games, wins, provisional, state, "
-        "game_type) VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8) "
-        "ON CONFLICT (generation, game_type, member_id) DO UPDATE SET "
+        "game_type, pool) VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8, $9) "
+        "ON CONFLICT (generation, pool, game_type, member_id) DO UPDATE SET "
         "rating = EXCLUDED.rating, games = EXCLUDED.games, wins = EXCLUDED.wins, "
         "provisional = EXCLUDED.provisional, state = EXCLUDED.state",
         player_rows,
     )
     await connection.executemany(
         "INSERT INTO ratings_roles (generation, member_id, role, rating, games, wins, provisional, "
-        "game_type) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
-        "ON CONFLICT (generation, game_type, member_id, role) DO UPDATE SET "
+        "game_type, pool) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+        "ON CONFLICT (generation, pool, game_type, member_id, role) DO UPDATE SET "
         "rating = EXCLUDED.rating, games = EXCLUDED.games, wins = EXCLUDED.wins, "
         "provisional = EXCLUDED.provisional",
         role_rows,
@@ -479,14 +627,23 @@ async def write_game(
     history_rows = []
     for change in changes:
         history_rows.append(
-            (number, change.player, OVERALL, game_number, change.game_id, change.rating_after, game_type)
+            (
+                number,
+                change.player,
+                OVERALL,
+                game_number,
+                change.game_id,
+                change.rating_after,
+                game_type,
+                pool,
+            )
         )
         if change.role_rated:  # not after an Undead or Alive outbreak: roles were not rated
             role_point = (change.role.value, game_number, change.game_id, change.role_rating_after)
-            history_rows.append((number, change.player, *role_point, game_type))
+            history_rows.append((number, change.player, *role_point, game_type, pool))
     await connection.executemany(
-        "INSERT INTO ratings_history (generation, member_id, role, game_number, game_id, rating, game_type) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO ratings_history (generation, member_id, role, game_number, game_id, rating, game_type, "
+        "pool) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         history_rows,
     )
     players, ruleset = outcome.players, outcome.ruleset
@@ -501,14 +658,15 @@ async def write_game(
             cell.information,
             cell.games,
             normalised.get(kind, 0.0),
+            pool,
         )
         for kind, cell in book.offsets.cells.get(ruleset, {}).get(players, {}).items()
     ]
     await connection.executemany(
         "INSERT INTO ratings_offsets "
-        "(generation, ruleset, players, faction, value, information, games, normalised) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
-        "ON CONFLICT (generation, ruleset, players, faction) DO UPDATE SET "
+        "(generation, ruleset, players, faction, value, information, games, normalised, pool) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+        "ON CONFLICT (generation, pool, ruleset, players, faction) DO UPDATE SET "
         "value = EXCLUDED.value, information = EXCLUDED.information, games = EXCLUDED.games, "
         "normalised = EXCLUDED.normalised",
         offset_rows,
@@ -521,6 +679,8 @@ async def write_game(
 class LeaderboardRow(msgspec.Struct, frozen=True, kw_only=True):
     rank: int
     member_id: str
+    pool: str
+    """The pool the rating is of (``global``, ``club:<club_id>``): a player has one in each."""
     game_type: str
     """The game type the rating is of (``dice``, ``cards``): a player has one of each."""
     role: Role | None
@@ -552,6 +712,7 @@ class HistoryRow(msgspec.Struct, frozen=True, kw_only=True):
 
 class ProfileRow(msgspec.Struct, frozen=True, kw_only=True):
     member_id: str
+    pool: str
     game_type: str
     rating: float
     games: int
@@ -563,6 +724,7 @@ class ProfileRow(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class OffsetRow(msgspec.Struct, frozen=True, kw_only=True):
+    pool: str
     ruleset: str
     """The module set the offset is fitted for (``Ruleset.text``: ``dice``, ``dice OS1 OS3``)."""
     players: int
@@ -584,7 +746,8 @@ def _played_in(ruleset: str) -> str:
     AND (($3::text IS NULL AND {ruleset}::text IS NULL) OR EXISTS (
         SELECT 1 FROM ratings_history h
           JOIN ratings_games gm ON gm.generation = h.generation AND gm.game_id = h.game_id
-         WHERE h.generation = p.generation AND h.game_type = p.game_type AND h.member_id = p.member_id
+         WHERE h.generation = p.generation AND h.pool = p.pool AND h.game_type = p.game_type
+           AND h.member_id = p.member_id
            AND h.role = 'overall'
            AND ($3::text IS NULL OR (gm.league_id = $3 AND ($4::text IS NULL OR gm.season_id = $4)))
            AND ({ruleset}::text IS NULL OR coalesce(gm.ruleset, '{BASE_RULESET}') = {ruleset})))
@@ -592,7 +755,7 @@ def _played_in(ruleset: str) -> str:
 
 
 async def leaderboard(
-    pool: asyncpg.Pool,
+    connections: asyncpg.Pool,
     *,
     role: Role | None = None,
     league_id: str | None = None,
@@ -602,9 +765,10 @@ async def leaderboard(
     limit: int = 50,
     offset: int = 0,
     game_type: str = GameType.DICE,
+    pool: str = GLOBAL,
 ) -> list[LeaderboardRow]:
     """Best first (ties by member id), ranked after filtering: the ratings of ``game_type``
-    (a ``ruleset`` names its own). A role's board lists those who played the role at least
+    (a ``ruleset`` names its own) in ``pool``. A role's board lists those who played the role at least
     once. ``season_id`` narrows ``league_id``'s filter; ``ruleset`` keeps those with a rated
     game under that ruleset (``dice OS1 OS3``)."""
     if ruleset is not None:
@@ -615,31 +779,41 @@ async def leaderboard(
                    p.rating, p.games, p.wins, p.provisional, p.rating AS overall_rating
               FROM ratings_players p
               JOIN ratings_generations g ON g.generation = p.generation AND g.status = 'current'
-             WHERE p.game_type = $7 AND ($5 OR NOT p.provisional) {_played_in("$6")}
+             WHERE p.game_type = $7 AND p.pool = $8 AND ($5 OR NOT p.provisional) {_played_in("$6")}
              ORDER BY rank LIMIT $1 OFFSET $2
         """
-        rows = await pool.fetch(
-            sql, limit, offset, league_id, season_id, include_provisional, ruleset, str(game_type)
+        rows = await connections.fetch(
+            sql, limit, offset, league_id, season_id, include_provisional, ruleset, str(game_type), pool
         )
     else:
         sql = f"""
             SELECT row_number() OVER (ORDER BY r.rating DESC, r.member_id) AS rank, r.member_id,
                    r.rating, r.games, r.wins, r.provisional, p.rating AS overall_rating
               FROM ratings_roles r
-              JOIN ratings_players p ON p.generation = r.generation AND p.game_type = r.game_type
-                   AND p.member_id = r.member_id
+              JOIN ratings_players p ON p.generation = r.generation AND p.pool = r.pool
+                   AND p.game_type = r.game_type AND p.member_id = r.member_id
               JOIN ratings_generations g ON g.generation = r.generation AND g.status = 'current'
-             WHERE r.game_type = $8 AND r.role = $6 AND r.games > 0 AND ($5 OR NOT r.provisional)
-                   {_played_in("$7")}
+             WHERE r.game_type = $8 AND r.pool = $9 AND r.role = $6 AND r.games > 0
+                   AND ($5 OR NOT r.provisional) {_played_in("$7")}
              ORDER BY rank LIMIT $1 OFFSET $2
         """
-        rows = await pool.fetch(
-            sql, limit, offset, league_id, season_id, include_provisional, role.value, ruleset, str(game_type)
+        rows = await connections.fetch(
+            sql,
+            limit,
+            offset,
+            league_id,
+            season_id,
+            include_provisional,
+            role.value,
+            ruleset,
+            str(game_type),
+            pool,
         )
     return [
         LeaderboardRow(
             rank=row["rank"],
             member_id=row["member_id"],
+            pool=pool,
             game_type=str(game_type),
             role=role,
             rating=row["rating"],
@@ -655,36 +829,43 @@ async def leaderboard(
 _HISTORY_ORDER = {OVERALL: 0} | {role.value: i + 1 for i, role in enumerate(ROLES)}
 
 
-async def profile(pool: asyncpg.Pool, member_id: str, game_type: str = GameType.DICE) -> ProfileRow | None:
-    """A member's ratings and history in ``game_type``, or None if they have no rated game of it."""
+async def profile(
+    connections: asyncpg.Pool, member_id: str, game_type: str = GameType.DICE, pool: str = GLOBAL
+) -> ProfileRow | None:
+    """A member's ratings and history in ``game_type`` and ``pool``, or None if they have no
+    rated game of it there."""
     async with (
-        pool.acquire() as connection,
+        connections.acquire() as connection,
         connection.transaction(isolation="repeatable_read", readonly=True),
     ):
         # one snapshot for the three reads, so a rebuild's swap cannot fall between them
         player = await connection.fetchrow(
             "SELECT p.generation, p.rating, p.games, p.wins, p.provisional FROM ratings_players p "
             "JOIN ratings_generations g ON g.generation = p.generation AND g.status = 'current' "
-            "WHERE p.member_id = $1 AND p.game_type = $2",
+            "WHERE p.member_id = $1 AND p.game_type = $2 AND p.pool = $3",
             member_id,
             str(game_type),
+            pool,
         )
         if player is None:
             return None
         roles = await connection.fetch(
             "SELECT role, rating, games, wins, provisional FROM ratings_roles "
-            "WHERE generation = $1 AND member_id = $2 AND game_type = $3",
+            "WHERE generation = $1 AND member_id = $2 AND game_type = $3 AND pool = $4",
             player["generation"],
             member_id,
             str(game_type),
+            pool,
         )
         history = await connection.fetch(
             "SELECT h.role, h.game_number, h.game_id, h.rating, gm.ended_at FROM ratings_history h "
             "LEFT JOIN ratings_games gm ON gm.generation = h.generation AND gm.game_id = h.game_id "
-            "WHERE h.generation = $1 AND h.member_id = $2 AND h.game_type = $3 ORDER BY h.game_number",
+            "WHERE h.generation = $1 AND h.member_id = $2 AND h.game_type = $3 AND h.pool = $4 "
+            "ORDER BY h.game_number",
             player["generation"],
             member_id,
             str(game_type),
+            pool,
         )
     by_role = {Role(r["role"]): r for r in roles}
     points = sorted(
@@ -702,6 +883,7 @@ async def profile(pool: asyncpg.Pool, member_id: str, game_type: str = GameType.
     )
     return ProfileRow(
         member_id=member_id,
+        pool=pool,
         game_type=str(game_type),
         rating=player["rating"],
         games=player["games"],
@@ -722,22 +904,28 @@ async def profile(pool: asyncpg.Pool, member_id: str, game_type: str = GameType.
 
 
 async def offsets(
-    pool: asyncpg.Pool, players: int | None = None, ruleset: str | None = None, game_type: str | None = None
+    connections: asyncpg.Pool,
+    players: int | None = None,
+    ruleset: str | None = None,
+    game_type: str | None = None,
+    pool: str = GLOBAL,
 ) -> list[OffsetRow]:
-    """The fitted offsets, by ruleset, table size and faction; optionally of one size, one
-    ruleset or the rulesets of one game type only."""
-    rows = await pool.fetch(
+    """The offsets fitted in ``pool``, by ruleset, table size and faction; optionally of one
+    size, one ruleset or the rulesets of one game type only."""
+    rows = await connections.fetch(
         "SELECT o.ruleset, o.players, o.faction, o.normalised, o.value, o.games FROM ratings_offsets o "
         "JOIN ratings_generations g ON g.generation = o.generation AND g.status = 'current' "
         "WHERE ($1::smallint IS NULL OR o.players = $1) AND ($2::text IS NULL OR o.ruleset = $2) "
-        "AND ($3::text IS NULL OR split_part(o.ruleset, ' ', 1) = $3) "
+        "AND ($3::text IS NULL OR split_part(o.ruleset, ' ', 1) = $3) AND o.pool = $4 "
         "ORDER BY o.ruleset, o.players, o.faction",
         players,
         ruleset,
         game_type,
+        pool,
     )
     return [
         OffsetRow(
+            pool=pool,
             ruleset=row["ruleset"],
             players=row["players"],
             faction=Side(row["faction"]),

@@ -13,7 +13,7 @@ import httpx
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.conftest import Person, person_page, screenshot, sign_in
-from tests.browser.seed import Season
+from tests.browser.seed import CLUB, Season
 
 PHONE = {"width": 390, "height": 844}
 
@@ -282,16 +282,16 @@ async def test_player_page_shows_their_games_and_their_rating_by_date(
         answer = await client.post(
             "/graphql",
             json={
-                "query": "query($m: String!) { playerRating(memberId: $m) { history { role points "
-                "{ gameId rating endedAt } } } }",
-                "variables": {"m": member},
+                "query": "query($m: String!, $p: String!) { playerRating(memberId: $m, pool: $p) "
+                "{ history { role points { gameId rating endedAt } } } }",
+                "variables": {"m": member, "p": f"club:{CLUB}"},  # the seeded league's club
             },
         )
     history = answer.json()["data"]["playerRating"]["history"]
     overall = next(line["points"] for line in history if line["role"] is None)
     assert overall and all(p["endedAt"] for p in overall), "every seeded game is dated"
 
-    await page.goto(f"/#/player/{member}")
+    await page.goto(f"/#/player/{member}?club={CLUB}")
     await expect(page.get_by_test_id("player-name")).to_have_text(season.names[member])
     await expect_games(page, [g["game_id"] for g in profile["games"]["items"]], "player-games")
     await expect(page.get_by_test_id("all-games")).to_have_attribute("href", f"#/games?player={member}")

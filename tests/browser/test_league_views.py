@@ -7,7 +7,7 @@ import re
 from playwright.async_api import Locator, Page, expect
 
 from tests.browser.conftest import screenshot
-from tests.browser.seed import ROUNDS, Season
+from tests.browser.seed import CLUB, ROUNDS, Season
 
 
 def ratings_of(texts: list[str]) -> list[float]:
@@ -31,9 +31,11 @@ def assert_names_not_ids(shown: dict[str, str], season: Season) -> None:
 async def test_leaderboards_list_the_seeded_players_by_rating_with_provisional_flags(
     page: Page, season: Season
 ) -> None:
-    # the seeded league's board: games other tests finish in the browser are rated too (the
-    # consumers run for the whole session), but in other leagues
-    await page.goto(f"/#/leaderboard?league={season.league_id}")
+    # the seeded league's board, in its club's pool (docs/ratings.md, "What is rated: pools"):
+    # games other tests finish in the browser are rated too (the consumers run for the whole
+    # session), but in other leagues
+    await page.goto(f"/#/leaderboard?league={season.league_id}&club={CLUB}")
+    await expect(page.get_by_test_id("pool-words")).to_contain_text("Ratings of the club")
     board = page.get_by_test_id("leaderboard")
     await expect(board.locator("tbody tr")).to_have_count(len(season.members))
     members = await board.locator("tbody tr").evaluate_all("rows => rows.map(r => r.dataset.member)")

@@ -66,7 +66,7 @@ async def test_graphiqls_introspection_query_succeeds_without_a_token(client: ht
 
 async def test_a_costly_ordinary_query_is_still_refused(client: httpx.AsyncClient) -> None:
     """Three audits (4,000 each) are over the limit whatever introspection is allowed."""
-    audits = " ".join(f'a{n}: audit(id: {json.dumps(f"g{n}")}) {{ clean }}' for n in range(3))
+    audits = " ".join(f"a{n}: audit(id: {json.dumps(f'g{n}')}) {{ clean }}" for n in range(3))
     response = await client.post("/graphql", json={"query": "{ " + audits + " }"})
     body = response.json()
     assert body["data"] is None

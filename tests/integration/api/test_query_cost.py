@@ -264,4 +264,3 @@ def test_the_limits_are_settings() -> None:
     )
     assert (limits.graphql_max_cost, limits.graphql_max_depth, limits.rate_limit) == (500, 3, "9/minute")
     assert limits.graphql_max_aliases == LIMITS.graphql_max_aliases
-

@@ -57,8 +57,9 @@ async def test_an_anonymous_client_is_limited_by_its_address_and_health_never(
 ) -> None:
     assert await spend(client) == PER_ADDRESS
     wait = assert_rate_limited(await client.get("/games/no-such-game"))
-    assert "this address may make 6 requests per 20 seconds without a token" in (
-        (await client.get("/games/no-such-game")).json()["detail"]
+    assert (
+        "this address may make 6 requests per 20 seconds without a token"
+        in ((await client.get("/games/no-such-game")).json()["detail"])
     )
     assert wait >= 1
     refused = await client.post("/graphql", json={"query": '{ game(id: "g") { id } }'})

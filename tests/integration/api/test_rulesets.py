@@ -134,9 +134,7 @@ async def test_a_record_import_refuses_a_ruleset_naming_why_and_stores_nothing(
     assert refused["detail"] == "record: `$.ruleset`: module UA1 needs UA2"
     problem(await client.get("/games/rec-ua1"), 404, "game-not-found")
     later = problem(await imported({"modules": ["UA4"]}, "rec-ua4"), 422, "invalid-ruleset")
-    assert later["detail"].endswith(
-        "module UA4 (Undead or Alive?) is not implemented by this server yet"
-    )
+    assert later["detail"].endswith("module UA4 (Undead or Alive?) is not implemented by this server yet")
     problem(await client.get("/games/rec-ua4"), 404, "game-not-found")
 
     v1 = {k: v for k, v in record.items() if k not in ("game_type", "ruleset")} | {"version": 1}

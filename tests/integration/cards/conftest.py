@@ -19,7 +19,6 @@ client = api.client
 organiser_token = api.organiser_token
 
 
-
 @pytest.fixture(autouse=True)
 def fixed_seed(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bytes:
     seed = hashlib.sha256(request.node.name.encode()).digest()

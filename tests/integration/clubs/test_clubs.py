@@ -77,9 +77,12 @@ async def test_an_invite_accepted_at_the_accounts_route_makes_a_player_the_club_
     )
     assert granted == 1
     await client.get("/me/clubs", headers={"Authorization": f"Bearer {accepted.json()['token']}"})
-    assert await pool_of(app).fetchval(
-        "SELECT count(*) FROM events WHERE type = 'RoleGranted' AND data->>'role' = 'player'"
-    ) == 1  # settled once
+    assert (
+        await pool_of(app).fetchval(
+            "SELECT count(*) FROM events WHERE type = 'RoleGranted' AND data->>'role' = 'player'"
+        )
+        == 1
+    )  # settled once
 
 
 async def test_an_admin_grants_organiser_and_the_organiser_invites(
@@ -170,7 +173,8 @@ async def test_without_a_session_every_club_route_is_401(app: Litestar, client: 
             await client.get("/me/clubs", headers=headers),
             await client.post(f"/clubs/{club_id}/invites", json={"display_name": "X"}, headers=headers),
             await client.post(
-                f"/clubs/{club_id}/roles", json={"account_id": rosa.account_id, "role": "player"},
+                f"/clubs/{club_id}/roles",
+                json={"account_id": rosa.account_id, "role": "player"},
                 headers=headers,
             ),
             await client.delete(f"/clubs/{club_id}/roles/{rosa.account_id}/admin", headers=headers),
@@ -283,9 +287,7 @@ async def test_clubs_are_listed_by_name_a_page_at_a_time(app: Litestar, client: 
 
 async def test_openapi_declares_bearer_auth_on_every_club_route(client: httpx.AsyncClient) -> None:
     paths = (await client.get("/schema/openapi.json")).json()["paths"]
-    club_paths = {
-        p: ops for p, ops in paths.items() if p.startswith(("/clubs", "/me/clubs", "/me/tokens"))
-    }
+    club_paths = {p: ops for p, ops in paths.items() if p.startswith(("/clubs", "/me/clubs", "/me/tokens"))}
     assert {
         "/clubs", "/clubs/{club_id}", "/clubs/{club_id}/invites", "/clubs/{club_id}/members",
         "/clubs/{club_id}/roles", "/clubs/{club_id}/roles/{account_id}/{role}", "/me/clubs",
@@ -294,9 +296,6 @@ async def test_openapi_declares_bearer_auth_on_every_club_route(client: httpx.As
     for path, operations in club_paths.items():
         for method, operation in operations.items():
             assert operation.get("security") == [{"BearerAuth": []}], (method, path)
-
-
-
 
 
 async def test_a_request_that_finds_the_invite_being_settled_waits_and_sees_the_club(
@@ -325,6 +324,9 @@ async def test_a_request_that_finds_the_invite_being_settled_waits_and_sees_the_
         await asyncio.sleep(0.5)
         await settling.rollback()
     assert [c["club_id"] for c in (await answer).json()] == [club_id]
-    assert await pool_of(app).fetchval(
-        "SELECT count(*) FROM events WHERE type = 'RoleGranted' AND data->>'role' = 'player'"
-    ) == 1
+    assert (
+        await pool_of(app).fetchval(
+            "SELECT count(*) FROM events WHERE type = 'RoleGranted' AND data->>'role' = 'player'"
+        )
+        == 1
+    )

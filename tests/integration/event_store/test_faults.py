@@ -60,9 +60,7 @@ async def test_a_connection_dropped_mid_append_loses_nothing_and_a_retry_is_safe
     # The answer to the retry got lost too, so the caller retries again: no double write.
     again = await store.append("game-7", batch, expected_version=1)
     assert (again.positions, again.duplicate) == (retried.positions, True)
-    assert [e.event_id for e in await store.read_stream("game-7", 2)] == [
-        e.event_id for e in batch
-    ]
+    assert [e.event_id for e in await store.read_stream("game-7", 2)] == [e.event_id for e in batch]
     assert (await store.verify_all()).ok
 
 

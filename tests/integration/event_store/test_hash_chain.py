@@ -24,9 +24,7 @@ async def _tamper(pool: asyncpg.Pool, sql: str) -> None:
         await connection.execute("ALTER TABLE events ENABLE TRIGGER USER")
 
 
-async def test_plain_updates_and_deletes_are_refused(
-    store: PostgresEventStore, game_42: None
-) -> None:
+async def test_plain_updates_and_deletes_are_refused(store: PostgresEventStore, game_42: None) -> None:
     with pytest.raises(asyncpg.PostgresError, match="append-only"):
         await store.pool.execute("UPDATE events SET data = '{}' WHERE version = 2")
     with pytest.raises(asyncpg.PostgresError, match="append-only"):
@@ -93,8 +91,7 @@ async def test_a_rewritten_event_with_a_recomputed_hash_breaks_the_next_link(
     )
     report = await store.verify_stream("game-42")
     assert str(report.first_problem) == (
-        "game-42 version 5: prev_hash does not match the hash of version 4 "
-        "(history before it rewritten?)"
+        "game-42 version 5: prev_hash does not match the hash of version 4 (history before it rewritten?)"
     )
 
 

@@ -121,7 +121,9 @@ async def test_a_poison_event_holds_its_subscription_and_a_skip_moves_exactly_pa
 
         skipped = await skip_held(store.pool, "pips", poison, by="ops", reason="round out of range (issue 9)")
         assert (skipped.status, skipped.resolved_by, skipped.reason) == (
-            "skipped", "ops", "round out of range (issue 9)"
+            "skipped",
+            "ops",
+            "round out of range (issue 9)",
         )
         await eventually(lambda: _at(store, "pips", later), "the skip to be picked up")
         assert await rolls(store) == 5 + 3 + 1  # every event but the skipped one

@@ -41,8 +41,9 @@ async def test_the_same_events_get_the_same_chain_in_memory_and_in_postgresql(
         ("game-2", ANY, [NewEvent(type="DiceRolled", data={})]),
     ]
     for n, (stream, expected, events) in enumerate(batches):
-        batch = [msgspec.structs.replace(e, event_id=uuid.uuid5(ids, f"{n}/{i}"))
-                 for i, e in enumerate(events)]
+        batch = [
+            msgspec.structs.replace(e, event_id=uuid.uuid5(ids, f"{n}/{i}")) for i, e in enumerate(events)
+        ]
         in_postgres = await store.append(stream, batch, expected_version=expected)
         in_memory = await memory.append(stream, batch, expected_version=expected)
         assert in_memory == in_postgres

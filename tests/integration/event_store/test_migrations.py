@@ -37,9 +37,7 @@ async def test_an_applied_migration_that_was_edited_is_an_error(
             await migrate(connection, load_migrations(tmp_path))
 
 
-async def test_a_failing_migration_is_rolled_back_and_reported(
-    pg_pool: asyncpg.Pool, tmp_path: Path
-) -> None:
+async def test_a_failing_migration_is_rolled_back_and_reported(pg_pool: asyncpg.Pool, tmp_path: Path) -> None:
     (tmp_path / "0001_ok.sql").write_text("CREATE TABLE ok (n int);")
     (tmp_path / "0002_broken.sql").write_text("CREATE TABLE half (n int); SELECT 1/0;")
     async with pg_pool.acquire() as connection:

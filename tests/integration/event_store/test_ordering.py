@@ -18,9 +18,7 @@ async def test_a_later_append_waits_for_an_earlier_uncommitted_one(
     async with pg_pool.acquire() as connection:
         transaction = connection.transaction()
         await transaction.start()
-        early = await store.append(
-            "game-early", [make_event()], expected_version=0, connection=connection
-        )
+        early = await store.append("game-early", [make_event()], expected_version=0, connection=connection)
         assert early.positions == (1,)
 
         late = asyncio.create_task(store.append("game-late", [make_event()], expected_version=0))

@@ -144,17 +144,14 @@ async def test_two_runners_of_one_subscription_never_apply_an_event_twice(
     store = projection_store
     expected = await fill(store)
     runners = [
-        Subscription(store, "roll-totals", count_roll, categories=["game"], batch_size=3)
-        for _ in range(3)
+        Subscription(store, "roll-totals", count_roll, categories=["game"], batch_size=3) for _ in range(3)
     ]
     counts = await asyncio.gather(*(r.run_until_idle() for r in runners))
     assert sum(counts) == 40
     assert await totals(store) == expected
 
 
-async def _lag_of_one_append(
-    store: PostgresEventStore, subscription: Subscription, stream: str
-) -> float:
+async def _lag_of_one_append(store: PostgresEventStore, subscription: Subscription, stream: str) -> float:
     stop = asyncio.Event()
     runner = asyncio.create_task(subscription.run(stop))
     await asyncio.sleep(0.2)  # let it catch up and go to sleep
@@ -179,9 +176,7 @@ async def test_postgres_notifications_wake_a_sleeping_subscriber(
         assert await _lag_of_one_append(projection_store, subscription, "game-n") < 5
 
 
-async def test_redis_notifications_wake_a_sleeping_subscriber(
-    database_dsn: str, redis_url: str
-) -> None:
+async def test_redis_notifications_wake_a_sleeping_subscriber(database_dsn: str, redis_url: str) -> None:
     channel = redis_channel_for(database_dsn.rsplit("/", 1)[-1])
     publisher = RedisPositionPublisher(redis_url, channel)
     await publisher.start()
@@ -191,9 +186,7 @@ async def test_redis_notifications_wake_a_sleeping_subscriber(
             RedisNotifications(redis_url, channel) as wakeups,
         ):
             await store.pool.execute(PROJECTION)
-            subscription = Subscription(
-                store, "roll-totals", count_roll, wakeups=wakeups, poll_interval=30
-            )
+            subscription = Subscription(store, "roll-totals", count_roll, wakeups=wakeups, poll_interval=30)
             assert await _lag_of_one_append(store, subscription, "game-r") < 5
     finally:
         await publisher.close()

@@ -419,9 +419,7 @@ async def test_an_os3_table_game_shows_nothing_of_two_swapped_special_roles_unti
         SPECIAL_SEATS, swapped, bot_seed=31, dice=dice_for("os3-31"), server_rolls=False, rules=rules
     )
     assert any(isinstance(m, PassWindow) for m in script.prefix), "no role window before the reveal"
-    create, play = _table_game(
-        "twin-os3", {"A": script.seats, "B": script.swapped_seats()}, modules=("OS3",)
-    )
+    create, play = _table_game("twin-os3", {"A": script.seats, "B": script.swapped_seats()}, modules=("OS3",))
     await _prove(twins, "twin-os3", script, create, play, revealed_live=False)
 
 

@@ -62,6 +62,7 @@ def test_docker_probe_recognises_an_engine_reply(tmp_path: Path) -> None:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
         server.bind(str(path))
         server.listen(1)
+
         def answer() -> None:
             connection, _ = server.accept()
             with connection:

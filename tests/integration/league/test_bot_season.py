@@ -115,4 +115,3 @@ async def test_dropping_the_read_model_and_replaying_gives_it_back_even_if_kille
     await restarted.run_until_idle()
     assert await restarted.position() == head
     assert await snapshot(pg_pool) == played
-

@@ -36,6 +36,8 @@ from tests.unit.game.outbreak_ends import survivor_win, zombie_win
 from .league_setup import LEAGUE, MEMBERS, SEASON, TOURNAMENT, found_league
 
 UA4 = ruleset_of(["UA4"])
+KEEPER = "keeper"
+"""The tables' scorekeeper (an account id), named by the league's schedule."""
 TEN = MEMBERS[:10]
 """Two tables of five, no bye."""
 
@@ -57,6 +59,7 @@ async def _enter(
         ruleset=UA4,
         fairness=None,
         sheriff_member=seating.sheriff,
+        created_by=KEEPER,  # the scorekeeper the schedule names: the game moves the club's pool
         context=GameContext(
             league_id=LEAGUE, season_id=SEASON, tournament_id=TOURNAMENT, round=seated.round, table=table
         ),
@@ -85,6 +88,8 @@ async def test_outbreak_games_count_in_the_standings_and_the_ratings(
                 round=1,
                 table=table,
                 game_id=table_game_id(LEAGUE, TOURNAMENT, 1, table),
+                mode="table",
+                scorekeeper=KEEPER,
             ),
             command_id=derived_command_id("schedule-game", [str(table)]),
             actor=f"league:{LEAGUE}",
@@ -130,7 +135,8 @@ async def test_outbreak_games_count_in_the_standings_and_the_ratings(
     assert {r["ruleset"] for r in rated} == {"dice UA4"}
     offsets = await pg_pool.fetch("SELECT ruleset, players, faction, games FROM ratings_offsets")
     assert sorted(tuple(r) for r in offsets) == [
-        ("dice UA4", 5, "survivors", 2), ("dice UA4", 5, "zombies", 2),
+        ("dice UA4", 5, "survivors", 2),
+        ("dice UA4", 5, "zombies", 2),
     ]
     assert await pg_pool.fetchval("SELECT coalesce(sum(games), 0) FROM ratings_roles") == 0
     assert await pg_pool.fetchval("SELECT count(*) FROM ratings_history WHERE role <> 'overall'") == 0
@@ -143,9 +149,9 @@ async def test_outbreak_games_count_in_the_standings_and_the_ratings(
     assert board[survivors[3]] > 1500 > board[survivors[1]]
     # the tables hold exactly a book computed from scratch from the recorded events
     book = rebuild(await recorded_outcomes(game_store), RatingConfig())
-    await assert_tables_hold(pg_pool, book)
+    await assert_tables_hold(pg_pool, book, in_pool="club:club")  # the league's club's pool
     # and the API shows the outbreak's offsets, centred on their own mean
-    query = '{ ratingOffsets(ruleset: "dice UA4") { players faction offset games } }'
+    query = '{ ratingOffsets(ruleset: "dice UA4", pool: "club:club") { players faction offset games } }'
     answer = await strawberry.Schema(query=RatingsQuery).execute(query, context_value={"pool": pg_pool})
     assert answer.errors is None, answer.errors
     shown = {o["faction"]: o for o in answer.data["ratingOffsets"]} if answer.data else {}

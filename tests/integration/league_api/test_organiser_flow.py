@@ -33,9 +33,9 @@ FACES = ("arrow", "dynamite", "shoot1", "shoot2", "beer", "gatling")
 ROLES = ("sheriff", "renegade", "outlaw", "outlaw")
 CHARACTERS = ("paul_regret", "willy_the_kid", "black_jack", "lucky_duke")
 STANDINGS = """
-query ($league: ID!, $season: ID) {
+query ($league: ID!, $season: ID, $pool: String!) {
   leagueStandings(leagueId: $league, seasonId: $season) { lines { memberId games points wins } }
-  ratingLeaderboard(limit: 100) { memberId games }
+  ratingLeaderboard(limit: 100, pool: $pool) { memberId games }
 }
 """
 
@@ -239,7 +239,8 @@ async def test_a_club_runs_a_round_from_an_empty_database_through_the_public_api
 
     # standings and ratings move for every seated player, shown over GraphQL
     await consume(app)
-    view = await graphql(client, None, STANDINGS, {"league": LEAGUE, "season": SEASON})
+    pool = f"club:{club}"  # a league's games are rated in its club's pool
+    view = await graphql(client, None, STANDINGS, {"league": LEAGUE, "season": SEASON, "pool": pool})
     standings = {line["memberId"]: line for line in view["leagueStandings"]["lines"]}
     ratings = {row["memberId"]: row for row in view["ratingLeaderboard"]}
     assert set(standings) == set(entrants)

@@ -23,12 +23,12 @@ CARDS = "cardnight"
 TOURNAMENT = "saturdays"
 ROUND = f"/leagues/{CARDS}/tournaments/{TOURNAMENT}/rounds/1"
 QUERY = """
-query ($league: ID!, $season: ID, $member: String!) {
+query ($league: ID!, $season: ID, $member: String!, $pool: String!) {
   leagueStandings(leagueId: $league, seasonId: $season) { lines { memberId games points wins } }
-  cards: ratingLeaderboard(limit: 100, gameType: CARDS) { memberId rating games gameType }
-  dice: ratingLeaderboard(limit: 100) { memberId }
-  cardRating: playerRating(memberId: $member, gameType: CARDS) { games gameType }
-  diceRating: playerRating(memberId: $member) { games }
+  cards: ratingLeaderboard(limit: 100, gameType: CARDS, pool: $pool) { memberId rating games gameType }
+  dice: ratingLeaderboard(limit: 100, pool: $pool) { memberId }
+  cardRating: playerRating(memberId: $member, gameType: CARDS, pool: $pool) { games gameType }
+  diceRating: playerRating(memberId: $member, pool: $pool) { games }
   leagueTournament(leagueId: $league, tournamentId: "saturdays") {
     gameType
     rounds { tables { table gameId replayable shownAs winningSide } }
@@ -135,7 +135,7 @@ async def test_a_sheet_entered_by_the_scorekeeper_counts_for_standings_and_card_
     assert (game["status"], game["winning_side"], game["replayable"], game["shown_as"]) == (
         "finished", "law", False, "result sheet — not replayable",
     )  # fmt: skip
-    variables = {"league": CARDS, "season": SEASON, "member": members[0]}
+    variables = {"league": CARDS, "season": SEASON, "member": members[0], "pool": f"club:{c.home}"}
     response = await client.post("/graphql", json={"query": QUERY, "variables": variables})
     data = response.json()["data"]
     standings = {line["memberId"]: line for line in data["leagueStandings"]["lines"]}
@@ -235,14 +235,19 @@ async def test_an_online_card_game_of_eight_counts_for_standings_and_card_rating
     ended = await play_to_the_end(client, game_id, sessions, random.Random(8))
     assert ended["status"] == "ended"
     await consume(app)
-    variables = {"league": CARDS, "season": SEASON, "member": members[0]}
+    variables = {"league": CARDS, "season": SEASON, "member": members[0], "pool": f"club:{c.home}"}
     data = (await client.post("/graphql", json={"query": QUERY, "variables": variables})).json()["data"]
     standings = {line["memberId"]: line for line in data["leagueStandings"]["lines"]}
     assert all(standings[m]["games"] == 1 for m in members)
     assert {row["memberId"] for row in data["cards"]} == set(members)
     assert data["dice"] == [] and data["diceRating"] is None
     offsets = await client.post(
-        "/graphql", json={"query": "{ ratingOffsets(gameType: CARDS) { ruleset players } }"}
+        "/graphql",
+        json={
+            "query": "query ($pool: String!) "
+            "{ ratingOffsets(gameType: CARDS, pool: $pool) { ruleset players } }",
+            "variables": {"pool": f"club:{c.home}"},
+        },
     )
     assert {(o["ruleset"], o["players"]) for o in offsets.json()["data"]["ratingOffsets"]} == {
         ("cards eight_players", 8)
@@ -271,7 +276,7 @@ async def test_a_late_sheet_counts_after_its_round_and_season_are_closed_like_a_
     )
     assert answer["replayable"] is False
     await consume(app)
-    variables = {"league": CARDS, "season": SEASON, "member": members[0]}
+    variables = {"league": CARDS, "season": SEASON, "member": members[0], "pool": f"club:{c.home}"}
     data = (await client.post("/graphql", json={"query": QUERY, "variables": variables})).json()["data"]
     games = {line["memberId"]: line["games"] for line in data["leagueStandings"]["lines"]}
     assert all(games[m] == 1 for m in members) and sum(games.values()) == len(members)

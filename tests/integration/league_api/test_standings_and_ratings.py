@@ -30,9 +30,9 @@ from tests.integration.ratings.games import recorded_outcomes
 
 ROUND = f"/leagues/{LEAGUE}/tournaments/{TOURNAMENT}/rounds/1"
 QUERY = """
-query ($league: ID!, $season: ID) {
+query ($league: ID!, $season: ID, $pool: String!) {
   leagueStandings(leagueId: $league, seasonId: $season) { lines { memberId games forfeits points wins } }
-  ratingLeaderboard(limit: 100) { memberId rating games }
+  ratingLeaderboard(limit: 100, pool: $pool) { memberId rating games }
 }
 """
 
@@ -47,8 +47,12 @@ async def consume(app: Litestar) -> PostgresEventStore:
     return store
 
 
-async def view(client: httpx.AsyncClient) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-    variables = {"league": LEAGUE, "season": SEASON}
+async def view(
+    client: httpx.AsyncClient, club: str
+) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The league's standings and its club's ratings (the league's games are rated in the
+    club's pool: docs/ratings.md, "What is rated: pools")."""
+    variables = {"league": LEAGUE, "season": SEASON, "pool": f"club:{club}"}
     response = await client.post("/graphql", json={"query": QUERY, "variables": variables})
     assert response.status_code == 200, response.text
     data = response.json()["data"]
@@ -74,7 +78,7 @@ async def test_a_void_over_the_api_takes_the_game_out_of_standings_and_ratings(
     tables = {t["table"]: [m["member_id"] for m in t["members"]] for t in (first, second)}
     games = {table: await play(client, c, table) for table in tables}
     await consume(app)
-    standings, ratings = await view(client)
+    standings, ratings = await view(client, c.home)
     for members in tables.values():
         assert all(standings[m]["games"] == 1 and ratings[m]["games"] == 1 for m in members)
 
@@ -82,7 +86,7 @@ async def test_a_void_over_the_api_takes_the_game_out_of_standings_and_ratings(
     void = f"/leagues/{LEAGUE}/games/{games[voided_table]}/void"
     await post(client, void, c.referee, {"reason": "dice entered twice"})
     store = await consume(app)
-    standings, ratings = await view(client)
+    standings, ratings = await view(client, c.home)
     for member in tables[voided_table]:
         assert (standings[member]["games"], standings[member]["points"]) == (0, 0)
         assert member not in ratings  # their only rated game is gone
@@ -100,6 +104,6 @@ async def test_a_void_over_the_api_takes_the_game_out_of_standings_and_ratings(
     no_show = {"table": voided_table, "member_id": absent, "kind": "no-show"}
     await post(client, f"{ROUND}/forfeits", c.organiser, no_show)
     await consume(app)
-    standings, ratings = await view(client)
+    standings, ratings = await view(client, c.home)
     assert standings[absent] == {"memberId": absent, "games": 1, "forfeits": 1, "points": 0, "wins": 0}
     assert absent not in ratings  # a forfeit is not a rated game

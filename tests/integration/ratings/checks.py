@@ -9,6 +9,7 @@ import msgspec
 
 from services.ratings import RatingBook
 from services.ratings import store as ratings_store
+from tests.integration.ratings.games import POOL
 
 Rows = dict[str, dict[tuple[Any, ...], tuple[Any, ...]]]
 
@@ -42,24 +43,35 @@ def expected_rows(book: RatingBook) -> Rows:
     return {"players": players, "roles": roles, "history": history, "offsets": offsets}
 
 
-async def table_rows(pool: asyncpg.Pool, generation: int, game_type: str = "dice") -> Rows:
-    """The tables' rows of one generation and game type, in ``expected_rows``' shape."""
+async def table_rows(
+    pool: asyncpg.Pool, generation: int, game_type: str = "dice", in_pool: str = POOL
+) -> Rows:
+    """The tables' rows of one generation, game type and pool, in ``expected_rows``' shape."""
     players = {
         (r["member_id"],): (r["rating"], r["games"], r["wins"], r["provisional"])
         for r in await pool.fetch(
-            "SELECT * FROM ratings_players WHERE generation = $1 AND game_type = $2", generation, game_type
+            "SELECT * FROM ratings_players WHERE generation = $1 AND game_type = $2 AND pool = $3",
+            generation,
+            game_type,
+            in_pool,
         )
     }
     roles = {
         (r["member_id"], r["role"]): (r["rating"], r["games"], r["wins"], r["provisional"])
         for r in await pool.fetch(
-            "SELECT * FROM ratings_roles WHERE generation = $1 AND game_type = $2", generation, game_type
+            "SELECT * FROM ratings_roles WHERE generation = $1 AND game_type = $2 AND pool = $3",
+            generation,
+            game_type,
+            in_pool,
         )
     }
     history = {
         (r["member_id"], r["role"], r["game_number"]): (r["game_id"], r["rating"])
         for r in await pool.fetch(
-            "SELECT * FROM ratings_history WHERE generation = $1 AND game_type = $2", generation, game_type
+            "SELECT * FROM ratings_history WHERE generation = $1 AND game_type = $2 AND pool = $3",
+            generation,
+            game_type,
+            in_pool,
         )
     }
     offsets = {
@@ -70,9 +82,11 @@ async def table_rows(pool: asyncpg.Pool, generation: int, game_type: str = "dice
             r["normalised"],
         )
         for r in await pool.fetch(
-            "SELECT * FROM ratings_offsets WHERE generation = $1 AND split_part(ruleset, ' ', 1) = $2",
+            "SELECT * FROM ratings_offsets WHERE generation = $1 AND split_part(ruleset, ' ', 1) = $2 "
+            "AND pool = $3",
             generation,
             game_type,
+            in_pool,
         )
     }
     return {"players": players, "roles": roles, "history": history, "offsets": offsets}
@@ -84,18 +98,21 @@ async def current(pool: asyncpg.Pool) -> ratings_store.Generation:
     return found
 
 
-async def assert_tables_hold(pool: asyncpg.Pool, book: RatingBook, generation: int | None = None) -> None:
-    """The generation (default: the current one) holds exactly ``book``: its rows, and the
-    book assembled back from its stored state, which is what the consumer resumes from."""
+async def assert_tables_hold(
+    pool: asyncpg.Pool, book: RatingBook, generation: int | None = None, in_pool: str = POOL
+) -> None:
+    """The generation (default: the current one) holds exactly ``book`` in ``in_pool`` (the
+    test leagues' club pool unless given): its rows, and the book assembled back from its
+    stored state, which is what the consumer resumes from."""
     gen = await current(pool) if generation is None else await ratings_store.generation(pool, generation)
     assert gen is not None
-    rows = await table_rows(pool, gen.generation)
+    rows = await table_rows(pool, gen.generation, in_pool=in_pool)
     want = expected_rows(book)
     for table in want:
         assert rows[table] == want[table], f"ratings_{table} differs from the book computed from scratch"
     assert gen.games == book.games
     async with pool.acquire() as connection:
-        stored = await ratings_store.load_book(connection, gen)
+        stored = await ratings_store.load_book(connection, gen, pool=in_pool)
     without_history = msgspec.structs.replace(book.config, keep_history=False)
     assert stored.config == without_history
     # the stored state is the book itself, less the history the tables keep instead

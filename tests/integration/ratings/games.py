@@ -4,13 +4,18 @@ Each game is played first by the simulation harness (heuristic bots of mixed car
 dice), then entered through the service's table-game path as a scorekeeper would: the seats
 with roles and characters, then every command, dice included. So the streams are exactly what
 the server records, and producing them costs only the appends.
+
+A table game is rated only as a club's league game its league scheduled, entered by the
+scorekeeper the schedule names (docs/ratings.md, "What is rated: pools"): ``enter_games``
+writes the league's facts first (``schedule``: every league founded by ``CLUB``, each game
+scheduled with ``SCOREKEEPER``), so these games are rated in ``POOL``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from event_store import PostgresEventStore
+from event_store import ANY, PostgresEventStore
 from services.game.application.codec import GAME_MAPPER, game_id_of
 from services.game.application.lifecycle import GameContext, GameCreated, GameMode, SeatsDealt, seat_id
 from services.game.application.service import Actor, ActorKind, GameService, NewGame, TableSeat
@@ -19,9 +24,15 @@ from services.game.results.decoder import dice_finish
 from services.game.rules.dice import GameCommand, PlayerId
 from services.game.rules.dice.events import GameEnded
 from services.game.simulation import deal, game_seeds, play_game
+from services.league.events import LEAGUE_MAPPER, GameScheduled, LeagueFounded
+from services.league.vocabulary import PointsScheme, SeatingPolicy
 from services.ratings import GameOutcome, LeaguePlayerId, from_finish
 
 SCOREKEEPER = Actor(kind=ActorKind.ORGANISER, id="scorekeeper")
+CLUB = "club-a"
+"""The club every test league belongs to."""
+POOL = f"club:{CLUB}"
+"""The pool the test leagues' games are rated in."""
 MEMBERS = tuple(f"member-{i}" for i in range(1, 9))
 CARE = {m: i / (len(MEMBERS) - 1) for i, m in enumerate(MEMBERS)}
 """Distinct strengths, so the ratings have something to find."""
@@ -62,12 +73,48 @@ def plan_games(count: int, seed: int, *, prefix: str = "g", league_id: str = "le
     return planned
 
 
+async def schedule(store: PostgresEventStore, games: list[PlannedGame], *, club: str = CLUB) -> None:
+    """The league facts of ``games``, as the league records them: each game's league founded by
+    ``club`` (once), each game scheduled at a table with ``SCOREKEEPER`` as its scorekeeper."""
+    for game in games:
+        league_id = game.context.league_id
+        if league_id is None:
+            continue
+        stream = f"league-{league_id}"
+        founded = LEAGUE_MAPPER.to_new_event(
+            LeagueFounded(
+                league_id=league_id,
+                club_id=club,
+                name=league_id.title(),
+                points=PointsScheme(),
+                seating=SeatingPolicy(),
+            )
+        )
+        scheduled = LEAGUE_MAPPER.to_new_event(
+            GameScheduled(
+                league_id=league_id,
+                tournament_id="cup",
+                round=1,
+                table=1,
+                game_id=game.game_id,
+                mode="table",
+                scorekeeper=SCOREKEEPER.id,
+                scheduled_by="organiser",
+            )
+        )
+        first = await store.stream_version(stream) == 0
+        await store.append(stream, [founded, scheduled] if first else [scheduled], expected_version=ANY)
+
+
 async def enter_games(
     service: GameService, games: list[PlannedGame], *, stop_after: int | None = None
 ) -> None:
     """Scorekeepers enter the games side by side, one command of each in turn, so their
     streams interleave and they end in another order than they began (only the first
-    ``stop_after`` commands of each when given: games still running)."""
+    ``stop_after`` commands of each when given: games still running). Their leagues schedule
+    them first (``schedule``)."""
+    assert isinstance(service.store, PostgresEventStore)
+    await schedule(service.store, games)
     for game in games:
         spec = NewGame(
             mode=GameMode.TABLE,

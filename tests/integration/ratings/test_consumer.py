@@ -12,7 +12,7 @@ import pytest
 from event_store import PostgresEventStore, RecordedEvent, Subscription, checkpoint_of
 from services.game.application.service import GameService
 from services.ratings import RatingConfig, rebuild
-from services.ratings.consumer import SUBSCRIPTION_NAME, RatingsProjection, ratings_subscription
+from services.ratings.consumer import CATEGORIES, SUBSCRIPTION_NAME, RatingsProjection, ratings_subscription
 from tests.integration.ratings.checks import assert_tables_hold, current
 from tests.integration.ratings.games import SCOREKEEPER, PlannedGame, enter_games, recorded_outcomes
 
@@ -98,7 +98,7 @@ async def test_crashes_mid_stream_then_a_restart_change_nothing(
     # event of one, a later one), and restarts from its checkpoint
     for crash_after in (1, 75, 300, 640):
         doomed = Subscription(
-            game_store, SUBSCRIPTION_NAME, _dies_after(crash_after), categories=["game"], batch_size=64
+            game_store, SUBSCRIPTION_NAME, _dies_after(crash_after), categories=CATEGORIES, batch_size=64
         )
         with pytest.raises(Crash):
             await doomed.run_until_idle()
@@ -128,7 +128,7 @@ async def test_a_cancelled_consumer_then_a_restart_changes_nothing(
             reached.set()
             await asyncio.sleep(60)  # the process is stopped here, mid-transaction
 
-    subscription = Subscription(game_store, SUBSCRIPTION_NAME, slow, categories=["game"], batch_size=64)
+    subscription = Subscription(game_store, SUBSCRIPTION_NAME, slow, categories=CATEGORIES, batch_size=64)
     task = asyncio.create_task(subscription.run(asyncio.Event()))
     await asyncio.wait_for(reached.wait(), 20)
     task.cancel()

@@ -20,22 +20,24 @@ SCHEMA = strawberry.Schema(query=RatingsQuery)
 QUERY = """
 query Ratings($member: String!) {
   ratingsStatus { generation games }
-  overall: ratingLeaderboard(limit: 100) {
+  overall: ratingLeaderboard(pool: "club:club-a", limit: 100) {
     rank memberId role rating games wins provisional overallRating
   }
-  sheriffs: ratingLeaderboard(role: SHERIFF) { rank memberId role rating games wins provisional }
-  established: ratingLeaderboard(includeProvisional: false) { memberId }
-  page: ratingLeaderboard(limit: 2, offset: 1) { rank memberId }
-  leagueB: ratingLeaderboard(leagueId: "league-b") { rank memberId games }
-  spring: ratingLeaderboard(leagueId: "league-a", seasonId: "spring") { memberId }
-  ratingOffsets { ruleset players faction offset raw games }
-  fives: ratingOffsets(players: 5) { players }
-  player: playerRating(memberId: $member) {
+  sheriffs: ratingLeaderboard(pool: "club:club-a", role: SHERIFF) {
+    rank memberId role rating games wins provisional
+  }
+  established: ratingLeaderboard(pool: "club:club-a", includeProvisional: false) { memberId }
+  page: ratingLeaderboard(pool: "club:club-a", limit: 2, offset: 1) { rank memberId }
+  leagueB: ratingLeaderboard(pool: "club:club-a", leagueId: "league-b") { rank memberId games }
+  spring: ratingLeaderboard(pool: "club:club-a", leagueId: "league-a", seasonId: "spring") { memberId }
+  ratingOffsets(pool: "club:club-a") { ruleset players faction offset raw games }
+  fives: ratingOffsets(pool: "club:club-a", players: 5) { players }
+  player: playerRating(pool: "club:club-a", memberId: $member) {
     memberId rating games wins provisional
     roles { role rating games wins provisional }
     history { role points { gameNumber gameId rating } }
   }
-  nobody: playerRating(memberId: "nobody") { memberId }
+  nobody: playerRating(pool: "club:club-a", memberId: "nobody") { memberId }
 }
 """
 
@@ -58,7 +60,8 @@ async def test_the_queries_answer_from_the_ratings_tables(
     planned_games: list[PlannedGame],
 ) -> None:
     empty = await SCHEMA.execute(
-        "{ ratingsStatus { generation } ratingLeaderboard { memberId } }", context_value={"pool": pg_pool}
+        '{ ratingsStatus { generation } ratingLeaderboard(pool: "club:club-a") { memberId } }',
+        context_value={"pool": pg_pool},
     )
     assert empty.data == {"ratingsStatus": None, "ratingLeaderboard": []}
 

@@ -55,10 +55,10 @@ async def test_leaderboards_and_profiles_name_every_member(
         pg_pool,
         """
         query ($member: String!, $old: String!) {
-          overall: ratingLeaderboard(limit: 100) { memberId displayName }
-          sheriffs: ratingLeaderboard(role: SHERIFF) { memberId displayName }
-          player: playerRating(memberId: $member) { memberId displayName }
-          old: playerRating(memberId: $old) { memberId displayName }
+          overall: ratingLeaderboard(pool: "club:club-a", limit: 100) { memberId displayName }
+          sheriffs: ratingLeaderboard(pool: "club:club-a", role: SHERIFF) { memberId displayName }
+          player: playerRating(pool: "club:club-a", memberId: $member) { memberId displayName }
+          old: playerRating(pool: "club:club-a", memberId: $old) { memberId displayName }
         }
         """,
         member=MEMBERS[0],

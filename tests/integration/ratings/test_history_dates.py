@@ -21,7 +21,9 @@ SCHEMA = strawberry.Schema(query=RatingsQuery)
 
 QUERY = """
 query Dated($member: String!) {
-  playerRating(memberId: $member) { history { role points { gameNumber gameId rating endedAt } } }
+  playerRating(pool: "club:club-a", memberId: $member) {
+    history { role points { gameNumber gameId rating endedAt } }
+  }
 }
 """
 

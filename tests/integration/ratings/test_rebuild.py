@@ -18,6 +18,7 @@ from services.game.application.service import GameService
 from services.ratings import RatingConfig, rebuild
 from services.ratings import store as ratings_store
 from services.ratings.consumer import (
+    CATEGORIES,
     SUBSCRIPTION_NAME,
     RatingsProjection,
     ratings_subscription,
@@ -31,7 +32,10 @@ from tests.integration.ratings.games import PlannedGame, enter_games, recorded_o
 
 TIMEOUT = 40
 SCHEMA = strawberry.Schema(query=RatingsQuery)
-BOARD = "{ ratingsStatus { generation games } ratingLeaderboard(limit: 100) { memberId rating games } }"
+BOARD = (
+    '{ ratingsStatus { generation games } ratingLeaderboard(pool: "club:club-a", limit: 100) '
+    "{ memberId rating games } }"
+)
 
 
 async def _board(pool: asyncpg.Pool) -> dict[str, Any]:
@@ -158,7 +162,7 @@ async def test_a_rebuild_that_died_half_way_is_resumed_by_its_redelivery(
             raise RuntimeError("worker lost")
 
     half = Subscription(
-        game_store, rebuild_checkpoint(ours.generation), dies, categories=["game"], batch_size=64
+        game_store, rebuild_checkpoint(ours.generation), dies, categories=CATEGORIES, batch_size=64
     )
     with pytest.raises(RuntimeError, match="worker lost"):
         await half.run_until_idle()

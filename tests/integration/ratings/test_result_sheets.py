@@ -12,7 +12,7 @@ from services.league.events import LEAGUE_MAPPER, ResultSheetRecorded
 from services.league.result_sheet import ResultSheet, SheetElimination, SheetSeat, check_sheet
 from services.ratings import store as ratings_store
 from services.ratings.consumer import ratings_subscription
-from tests.integration.ratings.games import PlannedGame, enter_games
+from tests.integration.ratings.games import POOL, PlannedGame, enter_games, schedule
 
 CHARACTERS = ("willy_the_kid", "paul_regret", "el_gringo", "jourdonnais")
 
@@ -41,12 +41,15 @@ async def test_a_stream_after_the_sheet_does_not_rate_the_game_again(
     game = next(g for g in planned_games if len(g.seats) >= 4)
     members = [s.member_id for s in game.seats][:4]
     sheet = law_win(game.game_id, members)
+    await schedule(game_store, [game])  # its league, founded by the club, scheduled it
     await game_store.append("league-league-a", [LEAGUE_MAPPER.to_new_event(sheet)], expected_version=ANY)
     await enter_games(game_service, [game])  # the same id, played to its end afterwards
     await ratings_subscription(game_store).run_until_idle()
 
-    cards = await ratings_store.leaderboard(pg_pool, limit=100, game_type="cards")
+    cards = await ratings_store.leaderboard(pg_pool, pool=POOL, limit=100, game_type="cards")
     assert {row.member_id: row.games for row in cards} == dict.fromkeys(members, 1)
-    assert await ratings_store.leaderboard(pg_pool, limit=100) == []  # no dice rating from its stream
+    assert (
+        await ratings_store.leaderboard(pg_pool, pool=POOL, limit=100) == []
+    )  # no dice rating from its stream
     row = await pg_pool.fetchrow("SELECT replayable, game_type, game_number FROM ratings_games")
     assert (row["replayable"], row["game_type"], row["game_number"]) == (False, "cards", 1)

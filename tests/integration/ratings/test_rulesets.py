@@ -29,13 +29,16 @@ from services.ratings.graphql_types import RatingsQuery
 from services.ratings.outcome import side_of
 from services.ratings.store import prepare_database as prepare_ratings_tables
 from tests.integration.ratings.checks import assert_tables_hold, current
-from tests.integration.ratings.games import PlannedGame, enter_games, recorded_outcomes
+from tests.integration.ratings.games import SCOREKEEPER, PlannedGame, enter_games, recorded_outcomes, schedule
 
 SCHEMA = strawberry.Schema(query=RatingsQuery)
 OLD_SALOON = ruleset_of(["OS1", "OS3", "OS5"])
 SALOON_MEMBERS = ("member-1", "member-2", "member-3", "member-4", "member-5")
 SPECIAL = {
-    Role.SHERIFF: "l_ours", Role.DEPUTY: "le_doc", Role.OUTLAW: "le_joueur", Role.RENEGADE: "main_gauche",
+    Role.SHERIFF: "l_ours",
+    Role.DEPUTY: "le_doc",
+    Role.OUTLAW: "le_joueur",
+    Role.RENEGADE: "main_gauche",
 }
 
 
@@ -70,13 +73,17 @@ def _old_saloon_end(size: int) -> dict[str, Any]:
 
 async def _enter_old_saloon_game(store: PostgresEventStore, game_id: str, members: tuple[str, ...]) -> None:
     """Written straight to the store: the service does not create Old Saloon games yet, but a
-    stream that records one must be rated under its own rules."""
+    stream that records one must be rated under its own rules. Its league scheduled it, and
+    its scheduled scorekeeper created it, so it is rated in the club's pool."""
+    context = GameContext(league_id="league-a", season_id="summer")
+    await schedule(store, [PlannedGame(game_id=game_id, seats=(), commands=(), context=context)])
     created = GameCreated(
         game_id=game_id,
         mode=GameMode.TABLE,
         player_count=len(members),
         ruleset=OLD_SALOON,
-        context=GameContext(league_id="league-a", season_id="summer"),
+        context=context,
+        created_by=SCOREKEEPER.id,
     )
     data = _old_saloon_end(len(members))
     end = NewEvent(type=GameEnded.__name__, data=data, schema_version=GameEnded.VERSION)
@@ -123,7 +130,9 @@ async def test_an_old_saloon_game_is_rated_under_its_own_offsets_and_base_roles(
     assert await _offset_rows(pg_pool, "dice") == base_before
     saloon = await _offset_rows(pg_pool, "dice OS1 OS3 OS5")
     assert {key: row[2] for key, row in saloon.items()} == {
-        (size, "law"): 1, (size, "outlaws"): 1, (size, "renegade"): 1,
+        (size, "law"): 1,
+        (size, "outlaws"): 1,
+        (size, "renegade"): 1,
     }
     # the tables hold exactly a book computed from scratch with the rulesets as recorded
     outcomes = await recorded_outcomes(game_store)
@@ -170,17 +179,21 @@ async def test_the_queries_filter_by_ruleset(
 
     answer = await _ask(
         pg_pool,
-        '{ saloon: ratingOffsets(ruleset: "dice OS1 OS3 OS5") { ruleset players faction games } '
-        'base: ratingOffsets(ruleset: "dice") { ruleset } '
-        'board: ratingLeaderboard(ruleset: "dice OS1 OS3 OS5") { memberId rating } '
-        'outlaws: ratingLeaderboard(ruleset: "dice OS1 OS3 OS5", role: OUTLAW) { memberId } '
-        'everyone: ratingLeaderboard { memberId rating } '
-        'unseen: ratingLeaderboard(ruleset: "dice OS2") { memberId } }',
+        '{ saloon: ratingOffsets(pool: "club:club-a", ruleset: "dice OS1 OS3 OS5") '
+        "{ ruleset players faction games } "
+        'base: ratingOffsets(pool: "club:club-a", ruleset: "dice") { ruleset } '
+        'board: ratingLeaderboard(pool: "club:club-a", ruleset: "dice OS1 OS3 OS5") { memberId rating } '
+        'outlaws: ratingLeaderboard(pool: "club:club-a", ruleset: "dice OS1 OS3 OS5", role: OUTLAW) '
+        "{ memberId } "
+        'everyone: ratingLeaderboard(pool: "club:club-a") { memberId rating } '
+        'unseen: ratingLeaderboard(pool: "club:club-a", ruleset: "dice OS2") { memberId } }',
     )
     assert answer.errors is None, answer.errors
     data = answer.data
     assert sorted((o["players"], o["faction"], o["games"]) for o in data["saloon"]) == [
-        (5, "law", 1), (5, "outlaws", 1), (5, "renegade", 1),
+        (5, "law", 1),
+        (5, "outlaws", 1),
+        (5, "renegade", 1),
     ]
     assert {o["ruleset"] for o in data["saloon"]} == {"dice OS1 OS3 OS5"}
     assert data["base"] and {o["ruleset"] for o in data["base"]} == {"dice"}
@@ -197,7 +210,9 @@ async def test_the_queries_filter_by_ruleset(
     assert {"member-3", "member-4"} <= {e["memberId"] for e in data["outlaws"]}  # this game's Outlaws
     assert data["unseen"] == []
 
-    refused = await _ask(pg_pool, '{ ratingOffsets(ruleset: "dice; DROP TABLE") { ruleset } }')
+    refused = await _ask(
+        pg_pool, '{ ratingOffsets(pool: "club:club-a", ruleset: "dice; DROP TABLE") { ruleset } }'
+    )
     assert refused.errors is not None
     assert refused.errors[0].extensions is not None
     assert refused.errors[0].extensions["field"] == "ruleset"
@@ -210,7 +225,7 @@ async def test_migration_0003_keeps_the_offsets_of_an_existing_database(
     # game_store prepared the latest schema on this database: start over at 0002 instead
     await pg_pool.execute(
         "DROP TABLE ratings_history, ratings_roles, ratings_players, ratings_offsets, ratings_games, "
-        "ratings_voided, ratings_rebuild_requests, ratings_generations; "
+        "ratings_voided, ratings_rebuild_requests, ratings_leagues, ratings_scheduled, ratings_generations; "
         "DELETE FROM schema_migrations WHERE component = 'ratings'"
     )
     async with pg_pool.acquire() as connection:
@@ -253,11 +268,18 @@ async def test_migration_0003_keeps_the_offsets_of_an_existing_database(
         5: {"law": 21.5, "outlaws": 40.25, "renegade": -27.0}
     }
     assert book.offsets.cells.keys() == {"dice"}
-    # the consumer carries on on the migrated rows: a five-player Old Saloon game starts from them
+    # migration 0007 put those rows in the global pool (where load_book found them) and asked
+    # for a rebuild, which the consumer runs after its next batch: every pool recomputed from
+    # the events alone, so offsets no game fitted are gone and the Old Saloon game, a club's
+    # league game, is rated in its club's pool from the base game's starting values
+    assert await pg_pool.fetchval("SELECT count(*) FROM ratings_offsets WHERE pool = 'global'") == 3
+    requested = "SELECT done_at IS NOT NULL FROM ratings_rebuild_requests WHERE request_id = 'pools:0007'"
+    assert await pg_pool.fetchval(requested) is False
     await _enter_old_saloon_game(game_store, "saloon-3", SALOON_MEMBERS)
     await ratings_subscription(game_store).run_until_idle()
+    assert await pg_pool.fetchval(requested) is True
     saloon = await _offset_rows(pg_pool, "dice OS1 OS3 OS5")
     assert saloon.keys() == {(5, "law"), (5, "outlaws"), (5, "renegade")}
-    # the Outlaws won: their cell stepped up from the base value, the others down from theirs
-    assert saloon[(5, "outlaws")][0] > 40.25 and saloon[(5, "law")][0] < 21.5
-    assert (await _offset_rows(pg_pool, "dice"))[(5, "law")] == (21.5, 1.25, 7, 10.0)
+    assert saloon[(5, "outlaws")][0] > 0 and saloon[(5, "law")][0] < 0  # the Outlaws won
+    assert await _offset_rows(pg_pool, "dice") == {}
+    assert await pg_pool.fetchval("SELECT DISTINCT pool FROM ratings_offsets") == "club:club-a"

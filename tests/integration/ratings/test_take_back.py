@@ -12,7 +12,7 @@ from services.game.application.service import GameService, NewGame
 from services.ratings import RatingConfig, rebuild
 from services.ratings.consumer import ratings_subscription
 from tests.integration.ratings.checks import assert_tables_hold
-from tests.integration.ratings.games import SCOREKEEPER, PlannedGame, recorded_outcomes
+from tests.integration.ratings.games import SCOREKEEPER, PlannedGame, recorded_outcomes, schedule
 
 EVERY = 5
 """Every fifth entry is taken back at once and entered again."""
@@ -26,6 +26,8 @@ async def enter_with_corrections(service: GameService, game: PlannedGame) -> int
         mode=GameMode.TABLE, player_count=len(game.seats), seats=game.seats, context=game.context,
         game_id=game.game_id,
     )  # fmt: skip
+    assert isinstance(service.store, PostgresEventStore)
+    await schedule(service.store, [game])  # its league scheduled it: rated in the club's pool
     await service.create_game(spec, command_id=f"create-{game.game_id}", actor=SCOREKEEPER)
     taken = 0
     for n, command in enumerate(game.commands):

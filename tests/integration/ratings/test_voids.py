@@ -23,7 +23,7 @@ from services.ratings.consumer import (
     run_requested_rebuilds,
 )
 from tests.integration.ratings.checks import assert_tables_hold, current
-from tests.integration.ratings.games import SCOREKEEPER, PlannedGame, enter_games, recorded_outcomes
+from tests.integration.ratings.games import POOL, SCOREKEEPER, PlannedGame, enter_games, recorded_outcomes
 
 LEAGUE = "league-a"  # the league of every planned game
 
@@ -61,7 +61,7 @@ async def test_a_rated_game_voided_is_recomputed_out_of_the_ratings(
     assert before.games == 8
     voided = games[2]
     member = voided.seats[0].member_id
-    profile = await ratings_store.profile(pg_pool, member)
+    profile = await ratings_store.profile(pg_pool, member, pool=POOL)
     assert profile is not None and voided.game_id in {h.game_id for h in profile.history}
 
     await void(game_store, voided.game_id)
@@ -70,10 +70,10 @@ async def test_a_rated_game_voided_is_recomputed_out_of_the_ratings(
     assert after.generation != before.generation and after.games == 7
     expected = await expected_without(game_store, voided.game_id)
     await assert_tables_hold(pg_pool, expected)
-    profile = await ratings_store.profile(pg_pool, member)
+    profile = await ratings_store.profile(pg_pool, member, pool=POOL)
     assert profile is not None and voided.game_id not in {h.game_id for h in profile.history}
     assert profile.games == expected.rating(member).games
-    board = {row.member_id: row for row in await ratings_store.leaderboard(pg_pool, limit=100)}
+    board = {row.member_id: row for row in await ratings_store.leaderboard(pg_pool, pool=POOL, limit=100)}
     assert board[member].games == profile.games
     assert sum(row.games for row in board.values()) == sum(len(g.seats) for g in games if g is not voided)
     assert await ratings_store.pending_rebuilds(pg_pool) == []

@@ -35,5 +35,10 @@ export function scopeForm(path, params, fields, { required = [] } = {}) {
 
 /** The scope params worth carrying in links to other pages. */
 export function scopeOf(params) {
-  return { league: params.get("league"), season: params.get("season"), tournament: params.get("tournament") };
+  return {
+    league: params.get("league"),
+    season: params.get("season"),
+    tournament: params.get("tournament"),
+    club: params.get("club"), // whose ratings (pool.js)
+  };
 }

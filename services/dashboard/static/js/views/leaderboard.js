@@ -1,10 +1,12 @@
-// Leaderboards: overall and one tab per role, with the provisional flag and game counts.
+// Leaderboards: overall and one tab per role, with the provisional flag and game counts, of one
+// pool: the global ratings or one club's (pool.js), which the page names and lets the reader pick.
 
 import { formatNumber, h, mount, table, titleCase } from "../dom.js";
 import { href } from "../location.js";
 import { query } from "../graphql.js";
 import { empty, load } from "../status.js";
 import { scopeOf } from "../scope.js";
+import { poolOf, poolPicker, poolWords } from "../pool.js";
 
 const TABS = [
   { role: null, label: "Overall" },
@@ -71,13 +73,17 @@ export function renderLeaderboard(main, { params, signal }) {
   const role = TABS.some((t) => t.role === requested) ? requested : null;
   const body = h("div", { role: "tabpanel" });
   const league = params.get("league");
+  const which = h("p", { "data-testid": "pool-words" }, poolWords(params));
+  const keep = { ...scopeOf(params), role: role?.toLowerCase() };
   mount(
     main,
     h(
       "header",
       { class: "page-head" },
       h("h1", null, "Leaderboards"),
+      which,
       h("p", { class: "muted" }, league ? `Members with a rated game in league ${league}.` : "Every rated player; ratings are per role and overall."),
+      poolPicker("/leaderboard", params, keep, { signal, onClubName: (name) => mount(which, poolWords(params, name)) }),
     ),
     tabs(role, params),
     body,
@@ -85,7 +91,14 @@ export function renderLeaderboard(main, { params, signal }) {
   load(
     body,
     "the leaderboard",
-    () => query("dashboard/Leaderboard", "DashboardLeaderboard", { role, leagueId: league, seasonId: params.get("season"), limit: LIMIT }),
+    () =>
+      query("dashboard/Leaderboard", "DashboardLeaderboard", {
+        role,
+        leagueId: league,
+        seasonId: params.get("season"),
+        limit: LIMIT,
+        pool: poolOf(params),
+      }),
     (data) => board(data.ratingLeaderboard, role, params),
     signal,
   );

@@ -8,6 +8,7 @@ import { query } from "../graphql.js";
 import { lineChart } from "../chart.js";
 import { empty, load } from "../status.js";
 import { scopeForm, scopeOf } from "../scope.js";
+import { poolOf, poolPicker, poolWords } from "../pool.js";
 import { get } from "../api.js";
 import { current } from "../session.js";
 import { utcMinute } from "../when.js";
@@ -170,9 +171,17 @@ export function renderPlayer(main, { args: [memberId], params, signal }) {
   const league = params.get("league");
   // the id until the name arrives (and for an id nobody knows): the name is what a person reads
   const name = h("span", { "data-testid": "player-name", "data-member": memberId }, memberId);
+  const which = h("p", { "data-testid": "pool-words" }, poolWords(params));
+  const path = `/player/${encodeURIComponent(memberId)}`;
   mount(
     main,
-    h("header", { class: "page-head" }, h("h1", null, "Player ", name)),
+    h(
+      "header",
+      { class: "page-head" },
+      h("h1", null, "Player ", name),
+      which,
+      poolPicker(path, params, scopeOf(params), { signal, onClubName: (club) => mount(which, poolWords(params, club)) }),
+    ),
     profile,
     h("section", { "aria-labelledby": "games-heading" }, h("h2", { id: "games-heading" }, "Latest games"), games),
     h(
@@ -187,7 +196,7 @@ export function renderPlayer(main, { args: [memberId], params, signal }) {
     .then((data) => mount(name, data.member.displayName))
     .catch(() => {});
   load(games, "their games", () => get(`/members/${encodeURIComponent(memberId)}`, { signal }), (answer) => recentGames(answer, memberId), signal);
-  load(profile, "the rating profile", () => query("dashboard/Player", "DashboardPlayerRating", { memberId }), (data) => profileView(data.playerRating), signal);
+  load(profile, "the rating profile", () => query("dashboard/Player", "DashboardPlayerRating", { memberId, pool: poolOf(params) }), (data) => profileView(data.playerRating), signal);
   if (!league) {
     mount(records, empty("Enter a league id to see head-to-head records there."));
     return;
