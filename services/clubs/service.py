@@ -220,6 +220,14 @@ class ClubService:
         callers.put(mark, digest, identity.account_id, principal, identity.expires_at)
         return principal
 
+    async def reader(self, authorization: str | None) -> Principal | None:
+        """For a read that anyone may make of what is public (a public league): None for a
+        request without an ``Authorization`` header (anonymous), else ``principal`` (a bad
+        token is refused as anywhere else)."""
+        if authorization is None:
+            return None
+        return await self.principal(authorization)
+
     async def session_principal(self, authorization: str | None) -> tuple[Session, Principal]:
         """As ``principal``, for what only a session may do (``SessionRequired`` for an API
         token): making API tokens."""

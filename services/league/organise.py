@@ -57,6 +57,7 @@ from services.league.commands import (
     RegisterPlayer,
     ScheduleGame,
     SeatRound,
+    SetLeagueVisibility,
     VoidGame,
 )
 from services.league.errors import (
@@ -71,6 +72,7 @@ from services.league.events import (
     GameVoided,
     LeagueEvent,
     LeagueFounded,
+    LeagueVisibilityChanged,
     PlayerEnrolled,
     ResultSheetRecorded,
     RoundClosed,
@@ -84,7 +86,8 @@ from services.league.read_model import season_scores
 from services.league.reservations import Reservation, mark_result_sheet, reserve
 from services.league.result_sheet import EIGHT_PLAYERS, NOT_REPLAYABLE, ResultSheet
 from services.league.service import CommandResult, LeagueService
-from services.league.vocabulary import PointsScheme, SeatingPolicy
+from services.league.visibility import readable_league
+from services.league.vocabulary import MEMBERS_ONLY, PointsScheme, SeatingPolicy
 from services.runtime.idempotency import CommandIdReused
 
 T = TypeVar("T")
@@ -112,6 +115,14 @@ class LeagueAnswer(msgspec.Struct, frozen=True, kw_only=True):
     seating: SeatingPolicy
     game_type: str
     """``dice`` or ``cards``: every game of the league is of this type."""
+    visibility: str
+    """``public`` (anyone may read it) or ``members`` (its club's members only)."""
+
+
+class VisibilityAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    visibility: str
+    """``public`` (anyone may read it) or ``members`` (its club's members only)."""
 
 
 class SeasonAnswer(msgspec.Struct, frozen=True, kw_only=True):
@@ -274,6 +285,7 @@ class LeagueOrganiser:
         points: PointsScheme | None = None,
         seating: SeatingPolicy | None = None,
         game_type: str = GameType.DICE.value,
+        visibility: str = MEMBERS_ONLY,
         command_id: str | None = None,
     ) -> Done[LeagueAnswer]:
         require(caller, club_id, *ORGANISING)
@@ -286,6 +298,7 @@ class LeagueOrganiser:
             points=points or PointsScheme(),
             seating=seating or SeatingPolicy(),
             game_type=game_type,
+            visibility=visibility,
         )
         existing = await self._league.load_league(league_id)
         if existing.exists and existing.club_id != club_id:
@@ -302,8 +315,26 @@ class LeagueOrganiser:
             points=founded.points,
             seating=founded.seating,
             game_type=founded.game_type,
+            visibility=founded.visibility,
         )
         return Done(answer, not result.duplicate)
+
+    async def set_visibility(
+        self, caller: Principal, league_id: str, *, visibility: str, command_id: str | None = None
+    ) -> Done[VisibilityAnswer]:
+        """Make the league public or members-only (an organiser or admin of its club); asking
+        for what it is already changes nothing (``Done.new`` False)."""
+        await self._organised(caller, league_id)
+        command = SetLeagueVisibility(
+            league_id=league_id, visibility=visibility, changed_by=caller.account_id
+        )
+        result = await self._run(command, command_id_or_new(command_id), caller)
+        now = (await self._league.load_league(league_id)).visibility
+        for event in result.events:
+            if isinstance(event, LeagueVisibilityChanged):
+                now = event.visibility
+        new = bool(result.events) and not result.duplicate
+        return Done(VisibilityAnswer(league_id=league_id, visibility=now), new)
 
     async def open_season(
         self,
@@ -647,12 +678,12 @@ class LeagueOrganiser:
         )
         return Done(answer, not result.duplicate)
 
-    async def game_audit(self, caller: Principal, league_id: str, game_id: str) -> GameAuditAnswer:
-        """How one of the league's games is audited (any member of the club may ask)."""
+    async def game_audit(
+        self, caller: Principal | None, league_id: str, game_id: str
+    ) -> GameAuditAnswer:
+        """How one of the league's games is audited (whoever may read the league may ask)."""
+        await readable_league(self._pool, caller, league_id)
         state = await self._league.load_league(league_id)
-        if not state.exists:
-            raise UnknownEntity("league", league_id)
-        require(caller, state.club_id)
         if game_id not in state.games:
             raise UnknownEntity("game", f"{game_id} in league {league_id}")
         if game_id in state.sheets:

@@ -22,6 +22,7 @@ import strawberry
 from strawberry.types import Info
 
 from services.clubs.names import names_of
+from services.directory.graphql_types import reader
 from services.game.edge.bounds import (
     Identifier,
     InvalidArgument,
@@ -31,6 +32,7 @@ from services.game.edge.bounds import (
     bounded,
 )
 from services.game.results import Role
+from services.league.visibility import readable_league
 from services.ratings import store
 
 NAME = "The member's display name (member ids are for links, not for reading)."
@@ -195,6 +197,9 @@ class RatingsQuery:
         game_type: RatingGameType | None = None,
     ) -> list[RatingLeaderboardEntry]:
         pool = _pool(info)
+        if league_id is not None:  # who played in a league is the league's to show
+            league_id = bounded("leagueId", league_id, Identifier)
+            await readable_league(pool, await reader(info), league_id, unknown=True)
         rows = await store.leaderboard(
             pool,
             game_type=_game_type(game_type, _ruleset("ruleset", ruleset)),

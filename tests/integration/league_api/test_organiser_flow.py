@@ -239,7 +239,7 @@ async def test_a_club_runs_a_round_from_an_empty_database_through_the_public_api
 
     # standings and ratings move for every seated player, shown over GraphQL
     await consume(app)
-    view = await graphql(client, None, STANDINGS, {"league": LEAGUE, "season": SEASON})
+    view = await graphql(client, vera, STANDINGS, {"league": LEAGUE, "season": SEASON})  # a member reads
     standings = {line["memberId"]: line for line in view["leagueStandings"]["lines"]}
     ratings = {row["memberId"]: row for row in view["ratingLeaderboard"]}
     assert set(standings) == set(entrants)
