@@ -65,12 +65,30 @@ def found_league(
     game_type: Annotated[
         str, typer.Option("--game-type", help="dice (BANG! The Dice Game) or cards (the card game).")
     ] = "dice",
+    visibility: Annotated[
+        str, typer.Option("--visibility", help="members (its club's members only) or public (anyone).")
+    ] = "members",
     command_id: CommandId = None,
     url: Url = DEFAULT_URL,
 ) -> None:
-    """Found a league of a club, playing one game type."""
-    body = {"name": name, "league_id": league_id, "game_type": game_type, "command_id": command_id}
+    """Found a league of a club, playing one game type, readable by its club's members or by anyone."""
+    body = {
+        "name": name, "league_id": league_id, "game_type": game_type, "visibility": visibility,
+        "command_id": command_id,
+    }  # fmt: skip
     call(url, token, f"/clubs/{club_id}/leagues", body)
+
+
+@app.command("set-visibility")
+def set_visibility(
+    league_id: str,
+    visibility: Annotated[str, typer.Argument(help="members (its club's members only) or public (anyone).")],
+    token: Token,
+    command_id: CommandId = None,
+    url: Url = DEFAULT_URL,
+) -> None:
+    """Make a league readable by its club's members only, or by anyone."""
+    call(url, token, f"/leagues/{league_id}/visibility", {"visibility": visibility, "command_id": command_id})
 
 
 @app.command("open-season")

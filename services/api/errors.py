@@ -48,7 +48,6 @@ from services.clubs.errors import (
     GrantNotHeld,
     InvalidClubInput,
     LastAdmin,
-    RegistrationReused,
     RoleNotHeld,
     RoleRequired,
     ScorekeeperSeated,
@@ -102,6 +101,7 @@ from services.league.errors import (
     UnknownEntity,
     UnknownPlayer,
 )
+from services.runtime.idempotency import CommandIdReused as SpentCommandId
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +143,9 @@ PROBLEMS: dict[type[BaseException], Problem] = {
         409, "command-id-reused", "This command id was used for another command; use a new one"
     ),
     CommandIdReused: Problem(
+        409, "command-id-reused", "This command id was used for another command; use a new one", "command_id"
+    ),
+    SpentCommandId: Problem(
         409, "command-id-reused", "This command id was used for another command; use a new one", "command_id"
     ),
     GameIdTaken: Problem(409, "game-id-taken", "A game with this id exists; choose another", "game_id"),
@@ -197,9 +200,6 @@ PROBLEMS: dict[type[BaseException], Problem] = {
     SessionRequired: Problem(403, "session-required", "An API token cannot do this; use a session"),
     ApiTokenNotFound: Problem(404, "token-not-found", "No such API token of yours", "token_id"),
     GrantNotHeld: Problem(403, "grant-not-held", "A token carries only roles you hold", "grants"),
-    RegistrationReused: Problem(
-        409, "command-id-reused", "This command id registered another member; use a new one", "command_id"
-    ),
     # lists and searches (services/directory)
     LeagueNotFound: Problem(404, "league-not-found", "No such league", "league_id"),
     TournamentNotFound: Problem(404, "tournament-not-found", "No such tournament", "tournament_id"),

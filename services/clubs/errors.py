@@ -99,13 +99,3 @@ class GrantNotHeld(ClubError):
         )
         self.field = "grants"
 
-
-class RegistrationReused(ClubError):
-    """The command id registered another name in this club (409): a retry sends the same body."""
-
-    def __init__(self, command_id: str) -> None:
-        super().__init__(
-            f"the command id {command_id!r} registered another member in this club; a retry sends "
-            "the same display_name and login, a new registration a new command id"
-        )
-        self.field = "command_id"

@@ -97,6 +97,12 @@ async def provide_caller(request: Request[Any, Any, Any], clubs: ClubService) ->
     return await clubs.principal(request.headers.get("authorization"))
 
 
+async def provide_reader(request: Request[Any, Any, Any], clubs: ClubService) -> Principal | None:
+    """The caller of a read that anyone may make of what is public: None when anonymous
+    (``ClubService.reader``)."""
+    return await clubs.reader(request.headers.get("authorization"))
+
+
 async def provide_owner(request: Request[Any, Any, Any], clubs: ClubService) -> Principal:
     """The caller, signed in with a session (an API token is 403 ``session-required``)."""
     _, principal = await clubs.session_principal(request.headers.get("authorization"))

@@ -33,7 +33,6 @@ from services.clubs.errors import (
     GrantNotHeld,
     InvalidClubInput,
     LastAdmin,
-    RegistrationReused,
     RoleNotHeld,
     ScorekeeperSeated,
 )
@@ -48,6 +47,7 @@ from services.clubs.events import (
     club_stream,
 )
 from services.clubs.roles import Grant, Principal, Role, require
+from services.runtime.idempotency import command_fingerprint, is_retry
 
 
 class Person(msgspec.Struct, frozen=True, kw_only=True):
@@ -152,6 +152,12 @@ def narrowed(principal: Principal, grants: Iterable[TokenGrant]) -> Principal:
     )
 
 
+def _registration(display_name: str, login: str | None, by: str) -> str:
+    """The fingerprint of a registration by name (``services.runtime.idempotency``), made from
+    what the club keeps of it (``club_registrations``)."""
+    return command_fingerprint("RegisterMember", {"display_name": display_name, "login": login}, by)
+
+
 def _grant(role: str, game_id: str) -> Grant:
     return Grant(role=Role(role), game_id=game_id or None)
 
@@ -240,6 +246,14 @@ class ClubService:
             principal = narrowed(principal, identity.grants)
         callers.put(mark, digest, identity.account_id, principal, identity.expires_at)
         return principal
+
+    async def reader(self, authorization: str | None) -> Principal | None:
+        """For a read that anyone may make of what is public (a public league): None for a
+        request without an ``Authorization`` header (anonymous), else ``principal`` (a bad
+        token is refused as anywhere else)."""
+        if authorization is None:
+            return None
+        return await self.principal(authorization)
 
     async def session_principal(self, authorization: str | None) -> tuple[Session, Principal]:
         """As ``principal``, for what only a session may do (``SessionRequired`` for an API
@@ -529,7 +543,8 @@ class ClubService:
         """A person registered by name (admin or organiser): an account nobody logs in as yet,
         a player here at once, and the invite with which the person claims it (sets a login
         name and password on that very account). True when made now; False for a retry of the
-        same ``command_id``, which answers the same member with a new secret for its invite
+        same ``command_id`` (the same name and login by the same caller; anything else under it
+        is ``CommandIdReused``), which answers the same member with a new secret for its invite
         (the first answer's was lost; the old link stops working), or no invite once claimed."""
         name = normalise_display_name(display_name)
         preset = None if login is None else normalise_login(login)
@@ -538,15 +553,22 @@ class ClubService:
             if command_id is not None:
                 before = await connection.fetchrow(
                     """
-                    SELECT r.account_id, r.invite_id, r.display_name, r.login, a.display_name AS shown
+                    SELECT r.account_id, r.invite_id, r.display_name, r.login, r.registered_by,
+                           a.display_name AS shown
                       FROM club_registrations r JOIN accounts a USING (account_id)
                      WHERE r.club_id = $1 AND r.command_id = $2
                     """,
                     club_id, command_id,
                 )  # fmt: skip
                 if before is not None:
-                    if (before["display_name"], before["login"]) != (name, preset):
-                        raise RegistrationReused(command_id)
+                    # the one rule of every league and club command id: the same registration
+                    # by the same caller is a retry; anything else under the id is refused
+                    spent = _registration(before["display_name"], before["login"], before["registered_by"])
+                    asked = _registration(name, preset, principal.account_id)
+                    is_retry(
+                        command_id, f"club {club_id}", asked, stored=spent,
+                        stored_actor=before["registered_by"], actor=principal.account_id,
+                    )  # fmt: skip
                     renewed = await self._accounts.renew_invite(
                         connection, before["invite_id"], renewed_by=principal.account_id
                     )

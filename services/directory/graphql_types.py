@@ -101,6 +101,10 @@ class League:
     seasons: list[Season]
     tournaments: list[Tournament]
     game_type: str = strawberry.field(default="dice", description="What the league plays: `dice` or `cards`.")
+    visibility: str = strawberry.field(
+        default="members",
+        description="Who may read it: `public` (anyone) or `members` (its club's members only).",
+    )
 
 
 @strawberry.type(name="DirectoryScheduledGame")
@@ -246,16 +250,32 @@ def _pool(info: Info) -> asyncpg.Pool:
     return pool
 
 
-async def _caller(info: Info) -> Principal:
-    """The signed-in caller: the request's bearer token, else the WebSocket's connection params."""
-    clubs: Any = info.context["clubs"]
+def _authorization(info: Info) -> str | None:
+    """The request's bearer token, else the WebSocket's connection params' (None: anonymous)."""
     request = info.context.get("request")
     header = request.headers.get("authorization") if request is not None else None
     if header is None:
         params = info.context.get("connection_params") or {}
         given = params.get("Authorization") or params.get("authorization")
         header = given if isinstance(given, str) else None
-    caller: Principal = await clubs.principal(header)
+    return header if isinstance(header, str) else None
+
+
+async def _caller(info: Info) -> Principal:
+    """The signed-in caller (refused when anonymous)."""
+    clubs: Any = info.context["clubs"]
+    caller: Principal = await clubs.principal(_authorization(info))
+    return caller
+
+
+async def reader(info: Info) -> Principal | None:
+    """The caller of a read anyone may make of what is public (a public league): None when
+    anonymous; a token sent is checked as anywhere else (``ClubService.reader``)."""
+    header = _authorization(info)
+    if header is None:
+        return None
+    clubs: Any = info.context["clubs"]
+    caller: Principal | None = await clubs.reader(header)
     return caller
 
 
@@ -304,11 +324,13 @@ class DirectoryQuery:
             next_offset=page.next_offset,
         )
 
-    @strawberry.field(description="A club's leagues by name (its members only).")
+    @strawberry.field(
+        description="A club's leagues by name: every one for its members, the public ones for anybody else."
+    )
     async def club_leagues(
         self, info: Info, club_id: strawberry.ID, limit: int = DEFAULT_PAGE, offset: int = 0
     ) -> LeaguePage:
-        page = await queries.club_leagues(_pool(info), await _caller(info), club_id, limit, offset)
+        page = await queries.club_leagues(_pool(info), await reader(info), club_id, limit, offset)
         return LeaguePage(
             items=[
                 LeagueSummary(
@@ -324,15 +346,19 @@ class DirectoryQuery:
             next_offset=page.next_offset,
         )
 
-    @strawberry.field(description="A league: its club, seasons and tournaments (its club's members only).")
+    @strawberry.field(
+        description="A league: its club, seasons and tournaments (anyone for a public league, its club's "
+        "members for a members-only one)."
+    )
     async def league(self, info: Info, league_id: strawberry.ID) -> League:
-        found = await queries.league(_pool(info), await _caller(info), league_id)
+        found = await queries.league(_pool(info), await reader(info), league_id)
         return League(
             league_id=strawberry.ID(found.league_id),
             name=found.name,
             club=_club(found.club),
             founded_at=found.founded_at,
             game_type=found.game_type,
+            visibility=found.visibility,
             seasons=[
                 Season(
                     season_id=strawberry.ID(s.season_id),
@@ -364,7 +390,7 @@ class DirectoryQuery:
         limit: int = ROUNDS_PAGE,
         offset: int = 0,
     ) -> RoundPage:
-        page = await queries.rounds(_pool(info), await _caller(info), league_id, tournament_id, limit, offset)
+        page = await queries.rounds(_pool(info), await reader(info), league_id, tournament_id, limit, offset)
         return RoundPage(
             items=[
                 Round(

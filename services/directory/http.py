@@ -25,6 +25,7 @@ from litestar.params import Parameter
 
 from services.accounts.http import SECURED
 from services.clubs.bounds import MAX_OFFSET, MAX_PAGE
+from services.clubs.http import provide_reader
 from services.clubs.roles import Principal
 from services.directory import queries
 from services.directory.queries import (
@@ -36,6 +37,7 @@ from services.directory.queries import (
     MemberProfile,
     RoundPage,
 )
+from services.game.edge.http import TOKEN_OPTIONAL
 
 DEFAULT_PAGE = 20
 
@@ -54,6 +56,8 @@ async def provide_directory_db(state: State) -> asyncpg.Pool:
 
 
 _DB = {"db": Provide(provide_directory_db)}
+_READ = {**_DB, "reader": Provide(provide_reader)}
+"""A league read: ``reader`` is None for an anonymous caller (services/league/visibility.py)."""
 
 
 @get(
@@ -78,27 +82,28 @@ async def club_members(
 @get(
     "/clubs/{club_id:str}/leagues",
     operation_id="clubLeagues",
-    summary="A club's leagues by name (its members only)",
+    summary="A club's leagues by name: every one for its members, its public leagues for anybody else",
     tags=["directory"],
-    security=SECURED,
-    dependencies=_DB,
+    security=TOKEN_OPTIONAL,
+    dependencies=_READ,
 )
 async def club_leagues(
-    club_id: str, caller: Principal, db: asyncpg.Pool, limit: Limit = DEFAULT_PAGE, offset: Offset = 0
+    club_id: str, reader: Principal | None, db: asyncpg.Pool, limit: Limit = DEFAULT_PAGE, offset: Offset = 0
 ) -> LeaguePage:
-    return await queries.club_leagues(db, caller, club_id, limit, offset)
+    return await queries.club_leagues(db, reader, club_id, limit, offset)
 
 
 @get(
     "/leagues/{league_id:str}",
     operation_id="league",
-    summary="A league: its club, seasons (entrants counted) and tournaments (its club's members only)",
+    summary="A league: its club, seasons (entrants counted) and tournaments (anyone for a public league, "
+    "its club's members for a members-only one)",
     tags=["directory"],
-    security=SECURED,
-    dependencies=_DB,
+    security=TOKEN_OPTIONAL,
+    dependencies=_READ,
 )
-async def league(league_id: str, caller: Principal, db: asyncpg.Pool) -> LeagueDetail:
-    return await queries.league(db, caller, league_id)
+async def league(league_id: str, reader: Principal | None, db: asyncpg.Pool) -> LeagueDetail:
+    return await queries.league(db, reader, league_id)
 
 
 @get(
@@ -106,18 +111,18 @@ async def league(league_id: str, caller: Principal, db: asyncpg.Pool) -> LeagueD
     operation_id="tournamentRounds",
     summary="A tournament's rounds: tables with named members, the Sheriff, the scheduled game, forfeits",
     tags=["directory"],
-    security=SECURED,
-    dependencies=_DB,
+    security=TOKEN_OPTIONAL,
+    dependencies=_READ,
 )
 async def tournament_rounds(
     league_id: str,
     tournament_id: str,
-    caller: Principal,
+    reader: Principal | None,
     db: asyncpg.Pool,
     limit: Limit = DEFAULT_PAGE,
     offset: Offset = 0,
 ) -> RoundPage:
-    return await queries.rounds(db, caller, league_id, tournament_id, limit, offset)
+    return await queries.rounds(db, reader, league_id, tournament_id, limit, offset)
 
 
 @get(

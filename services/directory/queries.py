@@ -5,8 +5,10 @@ from ``accounts.display_name``, else the name the league club registered them un
 name the game was joined with (old data). Every list is a page: ``items`` and ``next_offset``
 (None on the last page), ``limit`` 1 to ``MAX_PAGE``.
 
-Who may read what: a club's members and leagues, a league and its rounds are the club's (its
-members only: ``RoleRequired``, 403 naming the club and nothing of it); games are public (a
+Who may read what: a club's members are the club's (its members only: ``RoleRequired``, 403
+naming the club and nothing of it); a league and its rounds are read as the league's one rule
+says (services/league/visibility.py: anyone for a public league, its club's members for a
+members-only one), and a club's league list shows a stranger its public leagues only; games are public (a
 game list holds no hidden information: no role, no seed; the winning side only once the game
 has ended), ``my_games`` is the caller's.
 """
@@ -28,6 +30,7 @@ from services.clubs.names import name_book, names_of
 from services.clubs.roles import Principal, require
 from services.directory.errors import LeagueNotFound, MemberNotFound, TournamentNotFound
 from services.league.result_sheet import NOT_REPLAYABLE
+from services.league.visibility import readable_league, readers_of
 
 Executor = asyncpg.Pool | asyncpg.Connection
 
@@ -104,6 +107,8 @@ class LeagueDetail(msgspec.Struct, frozen=True, kw_only=True):
     tournaments: list[TournamentSummary]
     game_type: str = "dice"
     """What the league plays: ``dice`` or ``cards``."""
+    visibility: str = "members"
+    """Who may read it: ``public`` (anyone) or ``members`` (its club's members only)."""
 
 
 class ScheduledGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -316,17 +321,28 @@ async def club_members(
     return MemberPage(items=items, next_offset=_next(rows, limit, offset))
 
 
-async def club_leagues(db: Executor, caller: Principal, club_id: str, limit: int, offset: int) -> LeaguePage:
+async def club_leagues(
+    db: Executor, caller: Principal | None, club_id: str, limit: int, offset: int
+) -> LeaguePage:
+    """The club's leagues its members may read: every one for a member, the public ones for
+    anybody else (the leagues' one rule, services/league/visibility.py)."""
     check_page(limit, offset)
-    club = await _club(db, caller, club_id)
+    check_id("club_id", club_id)
+    name = await db.fetchval("SELECT name FROM clubs WHERE club_id = $1", club_id)
+    if name is None:
+        raise ClubNotFound(club_id)
+    club = ClubRef(club_id=club_id, name=name)
+    listed = await db.fetch("SELECT league_id FROM directory_leagues WHERE club_id = $1", club_id)
+    readers = await readers_of(db, [r["league_id"] for r in listed])
+    readable = [league_id for league_id, read in readers.items() if read.admits(caller)]
     rows = await db.fetch(
         """
         SELECT l.league_id, l.name, l.founded_at, l.game_type,
                (SELECT count(*) FROM directory_seasons s WHERE s.league_id = l.league_id)::int AS seasons
-          FROM directory_leagues l WHERE l.club_id = $1
+          FROM directory_leagues l WHERE l.club_id = $1 AND l.league_id = ANY($4::text[])
          ORDER BY lower(l.name), l.league_id LIMIT $2 OFFSET $3
         """,
-        club_id, limit + 1, offset,
+        club_id, limit + 1, offset, readable,
     )  # fmt: skip
     items = [
         LeagueSummary(
@@ -342,7 +358,10 @@ async def club_leagues(db: Executor, caller: Principal, club_id: str, limit: int
     return LeaguePage(items=items, next_offset=_next(rows, limit, offset))
 
 
-async def _league(db: Executor, caller: Principal, league_id: str) -> tuple[asyncpg.Record, ClubRef]:
+async def _league(
+    db: Executor, caller: Principal | None, league_id: str
+) -> tuple[asyncpg.Record, ClubRef, str]:
+    """The league's row, its club and its visibility, once the caller may read it."""
     check_id("league_id", league_id)
     row = await db.fetchrow(
         """
@@ -357,13 +376,14 @@ async def _league(db: Executor, caller: Principal, league_id: str) -> tuple[asyn
     )
     if row is None:
         raise LeagueNotFound(league_id)
-    require(caller, row["club_id"])
-    return row, ClubRef(club_id=row["club_id"], name=row["club_name"])
+    readers = await readable_league(db, caller, league_id)
+    visibility = "members" if readers is None else readers.visibility
+    return row, ClubRef(club_id=row["club_id"], name=row["club_name"]), visibility
 
 
-async def league(db: Executor, caller: Principal, league_id: str) -> LeagueDetail:
+async def league(db: Executor, caller: Principal | None, league_id: str) -> LeagueDetail:
     """A league with its seasons (entrants counted) and tournaments (rounds counted)."""
-    row, club = await _league(db, caller, league_id)
+    row, club, visibility = await _league(db, caller, league_id)
     seasons = await db.fetch(
         "SELECT season_id, name, entrants, closed, opened_at FROM directory_seasons WHERE league_id = $1"
         " ORDER BY opened_at, season_id",
@@ -384,18 +404,19 @@ async def league(db: Executor, caller: Principal, league_id: str) -> LeagueDetai
         club=club,
         founded_at=row["founded_at"],
         game_type=row["game_type"],
+        visibility=visibility,
         seasons=[SeasonSummary(**dict(s)) for s in seasons],
         tournaments=[TournamentSummary(**dict(t)) for t in tournaments],
     )
 
 
 async def rounds(
-    db: Executor, caller: Principal, league_id: str, tournament_id: str, limit: int, offset: int
+    db: Executor, caller: Principal | None, league_id: str, tournament_id: str, limit: int, offset: int
 ) -> RoundPage:
     """A tournament's seated rounds, first round first: tables with named members, the Sheriff,
     the scheduled game (its mode and state), forfeits, byes, and whether the round is closed."""
     check_page(limit, offset)
-    _, club = await _league(db, caller, league_id)
+    _, club, _ = await _league(db, caller, league_id)
     check_id("tournament_id", tournament_id)
     found = await db.fetchval(
         "SELECT 1 FROM directory_tournaments WHERE league_id = $1 AND tournament_id = $2",

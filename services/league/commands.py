@@ -7,7 +7,7 @@ import msgspec
 
 from services.game.results import GameType
 from services.league.result_sheet import ResultSheet
-from services.league.vocabulary import PointsScheme, SeatingPolicy
+from services.league.vocabulary import MEMBERS_ONLY, PointsScheme, SeatingPolicy
 
 
 class LeagueCommand(msgspec.Struct, frozen=True, kw_only=True):
@@ -44,6 +44,17 @@ class FoundLeague(LeagueCommand, frozen=True, kw_only=True):
     seating: SeatingPolicy = SeatingPolicy()
     game_type: str = GameType.DICE.value
     """``dice`` or ``cards``."""
+    visibility: str = MEMBERS_ONLY
+    """``public`` or ``members`` (its club's members only)."""
+
+
+class SetLeagueVisibility(LeagueCommand, frozen=True, kw_only=True):
+    """Make the league readable by anyone (``public``) or by its club's members only
+    (``members``)."""
+
+    league_id: str
+    visibility: str
+    changed_by: str | None = None
 
 
 class OpenSeason(LeagueCommand, frozen=True, kw_only=True):
@@ -152,6 +163,7 @@ class CloseSeason(LeagueCommand, frozen=True, kw_only=True):
 
 LeagueAggregateCommand = (
     FoundLeague
+    | SetLeagueVisibility
     | OpenSeason
     | EnrollPlayer
     | EnrollPlayers

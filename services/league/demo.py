@@ -47,7 +47,7 @@ from services.league.commands import (
 )
 from services.league.service import LeagueService
 from services.league.standings import StandingsProjection
-from services.league.vocabulary import SeatingPolicy
+from services.league.vocabulary import PUBLIC, SeatingPolicy
 from services.runtime.context import RuntimeContext
 from services.runtime.serve import DEMO_PASSWORD_ENV
 
@@ -256,7 +256,10 @@ async def _league(
     await run(FoundClub(club_id=club_id, name=DEMO_CLUB_NAME), "club")
     for member_id, name in members:
         await run(RegisterPlayer(club_id=club_id, member_id=member_id, name=name), f"register/{member_id}")
-    await run(FoundLeague(league_id=DEMO_LEAGUE, club_id=club_id, name="Demo League"), "league")
+    # public, as a demo is for showing: its pages read without signing in
+    await run(
+        FoundLeague(league_id=DEMO_LEAGUE, club_id=club_id, name="Demo League", visibility=PUBLIC), "league"
+    )
     await run(OpenSeason(league_id=DEMO_LEAGUE, season_id=DEMO_SEASON, name="Season 1"), "season")
     for member_id, _ in members:
         await run(
@@ -308,6 +311,7 @@ async def _card_league(
             name="Demo Card League",
             game_type="cards",
             seating=seating,
+            visibility=PUBLIC,
         ),
         "league",
     )

@@ -14,7 +14,7 @@ import msgspec
 
 from event_store import Mapper
 from services.game.results import GameResult, GameType
-from services.league.vocabulary import PointsScheme, SeatingPolicy
+from services.league.vocabulary import MEMBERS_ONLY, PointsScheme, SeatingPolicy
 
 
 class LeagueEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True):
@@ -49,6 +49,18 @@ class LeagueFounded(LeagueEvent, frozen=True, kw_only=True):
     game_type: str = GameType.DICE.value
     """``dice`` or ``cards``: every game of the league is of this type. Leagues founded before
     the card game existed played dice."""
+    visibility: str = MEMBERS_ONLY
+    """``public`` or ``members`` (services/league/visibility.py). Leagues founded before the
+    setting existed are members-only."""
+
+
+class LeagueVisibilityChanged(LeagueEvent, frozen=True, kw_only=True):
+    """The league became readable by anyone (``public``) or by its club's members only
+    (``members``)."""
+
+    league_id: str
+    visibility: str
+    changed_by: str | None = None
 
 
 class SeasonOpened(LeagueEvent, frozen=True, kw_only=True):
@@ -185,6 +197,7 @@ LEAGUE_EVENTS: tuple[type[LeagueEvent], ...] = (
     RoundClosed,
     GameVoided,
     ResultSheetRecorded,
+    LeagueVisibilityChanged,
 )
 
 LEAGUE_MAPPER = Mapper()

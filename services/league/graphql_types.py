@@ -9,7 +9,11 @@ Context keys the resolvers read (``info.context``):
 * ``"league_poll_seconds"``: how often the subscription re-checks the projection's checkpoint
   without a Redis message (optional, default 2 s): a lost message only delays an update.
 
-Everything here reads the read model; nothing writes.
+* ``"clubs"``: the ``ClubService`` that resolves the caller of a members-only league.
+
+Everything here reads the read model; nothing writes. Every field reads a league only as its
+one rule says (services/league/visibility.py: anyone for a public league, its club's members
+for a members-only one), as the REST routes do.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from strawberry.types import Info
 
 from event_store import PostgresEventStore, checkpoint_of
 from services.clubs.names import names_of
+from services.directory.graphql_types import reader
 from services.game.edge.bounds import Identifier, bounded
 from services.game.results import GameType
 from services.league import read_model
@@ -34,6 +39,7 @@ from services.league.league import league_stream
 from services.league.ranking import Standing
 from services.league.result_sheet import NOT_REPLAYABLE
 from services.league.standings import PROJECTION_NAME, standings_channel
+from services.league.visibility import readable_league
 
 DEFAULT_POLL_SECONDS = 2.0
 
@@ -217,6 +223,7 @@ class LeagueQuery:
         tournament_id: strawberry.ID | None = None,
     ) -> LeagueStandings:
         _ids(leagueId=league_id, seasonId=season_id, tournamentId=tournament_id)
+        await readable_league(_pool(info), await reader(info), league_id)
         return await load_standings(_pool(info), league_id, season_id, tournament_id)
 
     @strawberry.field(description="A tournament with its seated rounds, tables, Sheriffs, games and byes.")
@@ -225,6 +232,7 @@ class LeagueQuery:
     ) -> LeagueTournament | None:
         _ids(leagueId=league_id, tournamentId=tournament_id)
         pool = _pool(info)
+        await readable_league(pool, await reader(info), league_id)
         row = await pool.fetchrow(
             "SELECT season_id, name FROM league_tournaments WHERE league_id = $1 AND tournament_id = $2",
             league_id,
@@ -282,6 +290,7 @@ class LeagueQuery:
     ) -> list[LeagueHeadToHead]:
         _ids(leagueId=league_id, memberId=member_id, opponentId=opponent_id, seasonId=season_id)
         pool = _pool(info)
+        await readable_league(pool, await reader(info), league_id)
         records = await read_model.head_to_head(pool, league_id, member_id, opponent_id, season_id)
         names = await names_of(pool, {member_id} | {r.opponent_id for r in records})
         return [
@@ -313,6 +322,7 @@ class LeagueSubscription:
     ) -> AsyncGenerator[LeagueStandings, None]:
         _ids(leagueId=league_id, seasonId=season_id, tournamentId=tournament_id)
         pool = _pool(info)
+        await readable_league(pool, await reader(info), league_id)
         poll = float(info.context.get("league_poll_seconds", DEFAULT_POLL_SECONDS))
         last_position: int | None = None
         last_lines: list[LeagueStandingLine] | None = None
@@ -321,6 +331,8 @@ class LeagueSubscription:
                 position = await checkpoint_of(pool, PROJECTION_NAME)
                 if position != last_position:
                     last_position = position
+                    # made members-only since, or the caller's roles revoked?
+                    await readable_league(pool, await reader(info), league_id)
                     standings = await load_standings(pool, league_id, season_id, tournament_id)
                     if standings.lines != last_lines:
                         last_lines = standings.lines

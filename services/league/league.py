@@ -23,6 +23,7 @@ from services.league.commands import (
     RecordResultSheet,
     ScheduleGame,
     SeatRound,
+    SetLeagueVisibility,
     VoidGame,
 )
 from services.league.errors import (
@@ -42,6 +43,7 @@ from services.league.events import (
     GameVoided,
     LeagueEvent,
     LeagueFounded,
+    LeagueVisibilityChanged,
     PlayerEnrolled,
     ResultSheetRecorded,
     RoundClosed,
@@ -54,11 +56,13 @@ from services.league.events import (
 from services.league.result_sheet import check_sheet
 from services.league.seating import Seating, SeatingHistory, Table, has_sheriff, pick_sheriff, seat_round
 from services.league.vocabulary import (
+    MEMBERS_ONLY,
     PointsScheme,
     SeatingPolicy,
     check_game_type,
     check_id,
     check_table_size,
+    check_visibility,
 )
 
 
@@ -109,6 +113,8 @@ class LeagueState:
     seating: SeatingPolicy = field(default_factory=SeatingPolicy)
     game_type: str = GameType.DICE.value
     """``dice`` or ``cards``: every game of the league is of this type."""
+    visibility: str = MEMBERS_ONLY
+    """``public`` or ``members``: who may read the league (services/league/visibility.py)."""
     seasons: dict[str, SeasonState] = field(default_factory=dict)
     tournaments: dict[str, TournamentState] = field(default_factory=dict)
     games: dict[str, tuple[str, int, int]] = field(default_factory=dict)
@@ -176,12 +182,21 @@ def decide(state: LeagueState, command: LeagueAggregateCommand) -> list[LeagueEv
                 points=command.points.validate(),
                 seating=command.seating.validate(game_type),
                 game_type=game_type,
+                visibility=check_visibility(command.visibility),
             )
         ]
     if not state.exists:
         raise UnknownEntity("league", command.league_id)
     league_id = command.league_id
     match command:
+        case SetLeagueVisibility(visibility=visibility):
+            if check_visibility(visibility) == state.visibility:
+                return []  # so already: nothing to record
+            return [
+                LeagueVisibilityChanged(
+                    league_id=league_id, visibility=visibility, changed_by=command.changed_by
+                )
+            ]
         case OpenSeason(season_id=season_id, name=name, points=points):
             check_id("season id", season_id)
             if season_id in state.seasons:
@@ -445,7 +460,9 @@ def evolve(state: LeagueState, event: LeagueEvent) -> LeagueState:
         case LeagueFounded():
             state.league_id, state.club_id, state.name = event.league_id, event.club_id, event.name
             state.points, state.seating = event.points, event.seating
-            state.game_type = event.game_type
+            state.game_type, state.visibility = event.game_type, event.visibility
+        case LeagueVisibilityChanged():
+            state.visibility = event.visibility
         case SeasonOpened():
             state.seasons[event.season_id] = SeasonState(event.season_id, event.name, event.points)
         case PlayerEnrolled():

@@ -57,6 +57,7 @@ from services.league.commands import (
     RegisterPlayer,
     ScheduleGame,
     SeatRound,
+    SetLeagueVisibility,
     VoidGame,
 )
 from services.league.errors import (
@@ -71,6 +72,7 @@ from services.league.events import (
     GameVoided,
     LeagueEvent,
     LeagueFounded,
+    LeagueVisibilityChanged,
     PlayerEnrolled,
     ResultSheetRecorded,
     RoundClosed,
@@ -84,7 +86,9 @@ from services.league.read_model import season_scores
 from services.league.reservations import Reservation, mark_result_sheet, reserve
 from services.league.result_sheet import EIGHT_PLAYERS, NOT_REPLAYABLE, ResultSheet
 from services.league.service import CommandResult, LeagueService
-from services.league.vocabulary import PointsScheme, SeatingPolicy
+from services.league.visibility import readable_league
+from services.league.vocabulary import MEMBERS_ONLY, PointsScheme, SeatingPolicy
+from services.runtime.idempotency import CommandIdReused
 
 T = TypeVar("T")
 _IDS = uuid.UUID("6f0c3d2e-8a41-4b7e-9d15-3c2a7e9b0f48")
@@ -111,6 +115,14 @@ class LeagueAnswer(msgspec.Struct, frozen=True, kw_only=True):
     seating: SeatingPolicy
     game_type: str
     """``dice`` or ``cards``: every game of the league is of this type."""
+    visibility: str
+    """``public`` (anyone may read it) or ``members`` (its club's members only)."""
+
+
+class VisibilityAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    visibility: str
+    """``public`` (anyone may read it) or ``members`` (its club's members only)."""
 
 
 class SeasonAnswer(msgspec.Struct, frozen=True, kw_only=True):
@@ -273,6 +285,7 @@ class LeagueOrganiser:
         points: PointsScheme | None = None,
         seating: SeatingPolicy | None = None,
         game_type: str = GameType.DICE.value,
+        visibility: str = MEMBERS_ONLY,
         command_id: str | None = None,
     ) -> Done[LeagueAnswer]:
         require(caller, club_id, *ORGANISING)
@@ -285,6 +298,7 @@ class LeagueOrganiser:
             points=points or PointsScheme(),
             seating=seating or SeatingPolicy(),
             game_type=game_type,
+            visibility=visibility,
         )
         existing = await self._league.load_league(league_id)
         if existing.exists and existing.club_id != club_id:
@@ -301,8 +315,26 @@ class LeagueOrganiser:
             points=founded.points,
             seating=founded.seating,
             game_type=founded.game_type,
+            visibility=founded.visibility,
         )
         return Done(answer, not result.duplicate)
+
+    async def set_visibility(
+        self, caller: Principal, league_id: str, *, visibility: str, command_id: str | None = None
+    ) -> Done[VisibilityAnswer]:
+        """Make the league public or members-only (an organiser or admin of its club); asking
+        for what it is already changes nothing (``Done.new`` False)."""
+        await self._organised(caller, league_id)
+        command = SetLeagueVisibility(
+            league_id=league_id, visibility=visibility, changed_by=caller.account_id
+        )
+        result = await self._run(command, command_id_or_new(command_id), caller)
+        now = (await self._league.load_league(league_id)).visibility
+        for event in result.events:
+            if isinstance(event, LeagueVisibilityChanged):
+                now = event.visibility
+        new = bool(result.events) and not result.duplicate
+        return Done(VisibilityAnswer(league_id=league_id, visibility=now), new)
 
     async def open_season(
         self,
@@ -337,7 +369,7 @@ class LeagueOrganiser:
         state = await self._organised(caller, league_id)
         command_id = command_id_or_new(command_id)
         command = EnrollPlayers(league_id=league_id, season_id=season_id, member_ids=tuple(member_ids))
-        if not await self._league.applied(league_id, command_id):
+        if not await self._applied(command, command_id, caller):
             # all of them or none: every member is checked before the first write
             for member_id in command.member_ids:
                 if not await is_member(self._pool, state.club_id, member_id):
@@ -410,7 +442,10 @@ class LeagueOrganiser:
             scores=scores,
             tables=tables,
         )
-        result = await self._run(command, command_id, caller)
+        # what the caller asked: the round's number and seed only when given (the server picks
+        # them otherwise, and a retry must not pick others), never the standings' scores
+        asked = {"tournament_id": tournament_id, "round": round_number, "seed": seed, "tables": tables}
+        result = await self._run(command, command_id, caller, asked)
         seated = _only(result, RoundSeated, command_id)
         names = await self._names(state, [*(m for t in seated.tables for m in t.members), *seated.byes])
         answer = RoundAnswer(
@@ -458,6 +493,11 @@ class LeagueOrganiser:
             scorekeeper=scorekeeper,
             scheduled_by=caller.account_id,
         )
+        # what the caller asked: the schedule, and an online game's ruleset and options when given
+        asked = None
+        if setup is not None:
+            chosen = {"ruleset": setup.ruleset, "options": setup.options}
+            asked = {"schedule": command, "setup": chosen}
         seated = state.round(tournament_id, round_number).table(tournament_id, table)
         if scorekeeper is not None and not await is_member(self._pool, state.club_id, scorekeeper):
             raise InvalidCommand(f"`scorekeeper`: {scorekeeper!r} is not a member of club {state.club_id!r}")
@@ -478,7 +518,7 @@ class LeagueOrganiser:
             options = [EIGHT_PLAYERS] if state.game_type == GameType.CARDS and size == 8 else []
             ruleset = RulesetIn(game_type=state.game_type, options=options).to_ruleset()
             setup = NewGame(mode=GameMode.ONLINE, player_count=0, ruleset=ruleset)
-        if not await self._league.applied(league_id, command_id):
+        if not await self._applied(command, command_id, caller, asked):
             league_aggregate.decide(state, command)  # refuse before the id is reserved
         wanted = Reservation(
             game_id=game_id,
@@ -503,7 +543,7 @@ class LeagueOrganiser:
                 f"{held.game_id} holds {held.where()} ({held.mode}); "
                 f"game id {game_id!r} or this table is scheduled already",
             )
-        result = await self._run(command, command_id, caller)
+        result = await self._run(command, command_id, caller, asked)
         names = await self._names(state, [*seated.members, *([scorekeeper] if scorekeeper else [])])
         created = False
         if mode is GameMode.TABLE:
@@ -592,7 +632,7 @@ class LeagueOrganiser:
             sheet=sheet,
             recorded_by=caller.account_id,
         )
-        if not await self._league.applied(league_id, command_id):
+        if not await self._applied(command, command_id, caller):
             league_aggregate.decide(state, command)  # a bad sheet is refused before anything else
             if await self._league.store.read_stream(game_stream(game_id)):
                 raise AlreadyExists(
@@ -643,12 +683,12 @@ class LeagueOrganiser:
         )
         return Done(answer, not result.duplicate)
 
-    async def game_audit(self, caller: Principal, league_id: str, game_id: str) -> GameAuditAnswer:
-        """How one of the league's games is audited (any member of the club may ask)."""
+    async def game_audit(
+        self, caller: Principal | None, league_id: str, game_id: str
+    ) -> GameAuditAnswer:
+        """How one of the league's games is audited (whoever may read the league may ask)."""
+        await readable_league(self._pool, caller, league_id)
         state = await self._league.load_league(league_id)
-        if not state.exists:
-            raise UnknownEntity("league", league_id)
-        require(caller, state.club_id)
         if game_id not in state.games:
             raise UnknownEntity("game", f"{game_id} in league {league_id}")
         if game_id in state.sheets:
@@ -755,22 +795,32 @@ class LeagueOrganiser:
         return state
 
     async def _run(
-        self, command: LeagueAggregateCommand, command_id: str, caller: Principal
+        self, command: LeagueAggregateCommand, command_id: str, caller: Principal, asked: object | None = None
     ) -> CommandResult:
-        actor = f"account:{caller.account_id}"
-        return await self._league.execute(command, command_id=command_id, actor=actor)
+        """Record ``command`` as the caller's (``CommandIdReused`` for a spent command id: see
+        ``LeagueService.execute``, which also says what ``asked`` is)."""
+        return await self._league.execute(command, command_id=command_id, actor=_actor(caller), asked=asked)
+
+    async def _applied(
+        self, command: LeagueAggregateCommand, command_id: str, caller: Principal, asked: object | None = None
+    ) -> bool:
+        """This very command of this caller's was applied under ``command_id`` (a retry, whose
+        checks and side writes were done the first time); ``CommandIdReused`` for an id spent on
+        another command or by another caller, before anything is written."""
+        return await self._league.applied(command, command_id=command_id, actor=_actor(caller), asked=asked)
 
     async def _mirror_club(self, club_id: str) -> None:
         name = await self._pool.fetchval("SELECT name FROM clubs WHERE club_id = $1", club_id)
         if name is None:
             raise ClubNotFound(club_id)
-        with contextlib.suppress(AlreadyExists):  # mirrored before, under another command id
+        # mirrored before, under another command id (or under this one with an older name)
+        with contextlib.suppress(AlreadyExists, CommandIdReused):
             await self._league.execute(
                 FoundClub(club_id=club_id, name=name), command_id=f"mirror/club/{club_id}", actor="clubs"
             )
 
     async def _mirror_member(self, club_id: str, member_id: str, name: str) -> None:
-        with contextlib.suppress(AlreadyExists):
+        with contextlib.suppress(AlreadyExists, CommandIdReused):  # as _mirror_club
             await self._league.execute(
                 RegisterPlayer(club_id=club_id, member_id=member_id, name=name),
                 command_id=f"mirror/member/{club_id}/{member_id}",
@@ -784,6 +834,10 @@ class LeagueOrganiser:
         missing = wanted - book.accounts.keys()
         registered = (await self._league.load_club(state.club_id)).members if missing else {}
         return {m: book.name(m, state.club_id, registered.get(m)) for m in wanted}
+
+
+def _actor(caller: Principal) -> str:
+    return f"account:{caller.account_id}"
 
 
 def _person(member_id: str, names: dict[str, str]) -> Person:

@@ -4,8 +4,11 @@ version. The one path for every change to a club or a league.
 * **Optimistic concurrency**: a conflicting append reloads and decides again (the aggregate
   re-checks the command against the new state), a few times, then gives up loudly.
 * **Idempotent by command id**: event ids are uuid5(command id, index) and each event's
-  metadata names its command; a command id already in the stream answers with the events it
-  produced then (``duplicate=True``) instead of deciding again.
+  metadata names its command; the first event's metadata keeps the command's fingerprint
+  (``services.runtime.idempotency``: what was asked and by whom). The same command from the
+  same caller under a command id already in the stream answers with the events it produced
+  then (``duplicate=True``) instead of deciding again; another command or another caller under
+  that id is ``CommandIdReused`` (409), and nothing is stored.
 * **Refusals change nothing**: ``decide`` raises a ``LeagueError`` before anything is written.
 """
 
@@ -15,6 +18,8 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+import msgspec
 
 from event_store import ConcurrencyError, EventMetadata, PostgresEventStore, RecordedEvent
 from services.league import club as club_aggregate
@@ -28,10 +33,12 @@ from services.league.commands import (
     FoundLeague,
     LeagueAggregateCommand,
     RegisterPlayer,
+    SeatRound,
 )
 from services.league.errors import UnknownEntity, UnknownPlayer
 from services.league.events import LEAGUE_MAPPER, LeagueEvent
 from services.league.league import LeagueState, league_stream
+from services.runtime.idempotency import command_fingerprint, is_retry
 
 S = TypeVar("S")
 _EVENT_IDS = uuid.UUID("0c1e8a53-3f4b-4d8e-9a7c-2b6f1d5e9c40")
@@ -54,6 +61,18 @@ class _Loaded(Generic[S]):
     version: int
     by_command: dict[str, list[LeagueEvent]]
     versions_by_command: dict[str, int]
+    spent_by: dict[str, tuple[str | None, str | None]]
+    """command id → (fingerprint, actor) of its first event."""
+
+    def is_retry(self, stream: str, command_id: str, fingerprint: str, actor: str | None) -> bool:
+        """False: ``command_id`` is new here; True: this very command was applied under it;
+        ``CommandIdReused`` when another command or another caller spent it."""
+        if command_id not in self.by_command:
+            return False
+        stored, stored_actor = self.spent_by[command_id]
+        return is_retry(
+            command_id, stream, fingerprint, stored=stored, stored_actor=stored_actor, actor=actor
+        )
 
 
 class LeagueService:
@@ -66,10 +85,20 @@ class LeagueService:
     async def load_league(self, league_id: str) -> LeagueState:
         return (await self._load(league_stream(league_id), league_aggregate.fold)).state
 
-    async def applied(self, league_id: str, command_id: str) -> bool:
-        """``command_id`` was applied to the league before (a retry will answer as it did)."""
-        loaded = await self._load(league_stream(league_id), league_aggregate.fold)
-        return command_id in loaded.by_command
+    async def applied(
+        self,
+        command: LeagueAggregateCommand,
+        *,
+        command_id: str,
+        actor: str | None = None,
+        asked: object | None = None,
+    ) -> bool:
+        """This very ``command`` was applied to its league under ``command_id`` before (a retry
+        will answer as it did); ``CommandIdReused`` when another command or caller spent the id.
+        ``asked`` as for ``execute``."""
+        stream = league_stream(command.league_id)
+        loaded = await self._load(stream, league_aggregate.fold)
+        return loaded.is_retry(stream, command_id, fingerprint(command, actor, asked), actor)
 
     async def execute(
         self,
@@ -77,8 +106,13 @@ class LeagueService:
         *,
         command_id: str,
         actor: str | None = None,
+        asked: object | None = None,
     ) -> CommandResult:
-        """Decide and record ``command``. Raises a ``LeagueError`` when it is refused."""
+        """Decide and record ``command``. Raises a ``LeagueError`` when it is refused, and
+        ``CommandIdReused`` when ``command_id`` was spent on another command or by another
+        caller. ``asked``: what the caller asked, when the command holds more than that (values
+        the server chose for it, e.g. a round's random seed); by default the command itself."""
+        digest = fingerprint(command, actor, asked)
         if isinstance(command, FoundClub | RegisterPlayer):
             club_command = command
             return await self._run(
@@ -87,6 +121,7 @@ class LeagueService:
                 lambda state: club_aggregate.decide(state, club_command),
                 command_id,
                 actor,
+                digest,
             )
         league_command = command
         if isinstance(league_command, FoundLeague):
@@ -111,6 +146,7 @@ class LeagueService:
             lambda state: league_aggregate.decide(state, league_command),
             command_id,
             actor,
+            digest,
             precheck=precheck,
         )
 
@@ -125,11 +161,12 @@ class LeagueService:
         decide: Callable[[S], list[LeagueEvent]],
         command_id: str,
         actor: str | None,
+        digest: str,
         precheck: Callable[[S], Awaitable[None]] | None = None,
     ) -> CommandResult:
         for _ in range(_CONFLICT_RETRIES):
             loaded = await self._load(stream, fold)
-            if command_id in loaded.by_command:
+            if loaded.is_retry(stream, command_id, digest, actor):
                 return CommandResult(
                     stream,
                     tuple(loaded.by_command[command_id]),
@@ -142,9 +179,12 @@ class LeagueService:
             if not events:
                 return CommandResult(stream, (), loaded.version)
             metadata = EventMetadata(command_id=command_id, actor=actor)
+            first = EventMetadata(command_id=command_id, actor=actor, command_fingerprint=digest)
             new_events = [
                 LEAGUE_MAPPER.to_new_event(
-                    event, event_id=uuid.uuid5(_EVENT_IDS, f"{stream}/{command_id}/{i}"), metadata=metadata
+                    event,
+                    event_id=uuid.uuid5(_EVENT_IDS, f"{stream}/{command_id}/{i}"),
+                    metadata=first if i == 0 else metadata,
                 )
                 for i, event in enumerate(events)
             ]
@@ -160,11 +200,26 @@ class LeagueService:
         events = [_decode(r) for r in recorded]
         by_command: dict[str, list[LeagueEvent]] = {}
         versions: dict[str, int] = {}
+        spent_by: dict[str, tuple[str | None, str | None]] = {}
         for r, event in zip(recorded, events, strict=True):
             if r.metadata.command_id is not None:
                 by_command.setdefault(r.metadata.command_id, []).append(event)
                 versions[r.metadata.command_id] = r.version
-        return _Loaded(fold(events), recorded[-1].version if recorded else 0, by_command, versions)
+                spent_by.setdefault(r.metadata.command_id, (r.metadata.command_fingerprint, r.metadata.actor))
+        return _Loaded(fold(events), recorded[-1].version if recorded else 0, by_command, versions, spent_by)
+
+
+def fingerprint(
+    command: ClubCommand | LeagueAggregateCommand, actor: str | None, asked: object | None
+) -> str:
+    """The fingerprint a league or club command is kept with: its kind, what was asked (the
+    command itself unless ``asked`` says less; a round's Swiss scores are read by the server,
+    never asked) and by whom."""
+    if asked is None:
+        asked = msgspec.to_builtins(command)
+        if isinstance(command, SeatRound):
+            asked.pop("scores", None)
+    return command_fingerprint(type(command).__name__, asked, actor)
 
 
 def _decode(recorded: RecordedEvent) -> LeagueEvent:

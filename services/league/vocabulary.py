@@ -42,6 +42,22 @@ def check_game_type(value: str) -> str:
     return value
 
 
+PUBLIC, MEMBERS_ONLY = "public", "members"
+VISIBILITIES = (PUBLIC, MEMBERS_ONLY)
+"""Who may read a league (services/league/visibility.py): anyone, signed in or not (``public``),
+or the members of its club only (``members``, the default: a league founded before the setting
+existed is members-only)."""
+
+
+def check_visibility(value: str) -> str:
+    if value not in VISIBILITIES:
+        raise InvalidCommand(
+            f"`visibility`: a league is {PUBLIC!r} (anyone may read it) or {MEMBERS_ONLY!r} "
+            f"(its club's members only), not {value!r}"
+        )
+    return value
+
+
 def check_table_size(size: int, game_type: str = GameType.DICE.value) -> int:
     low, high = TABLE_SIZES[game_type]
     if not low <= size <= high:

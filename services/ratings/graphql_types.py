@@ -24,6 +24,7 @@ import strawberry
 from strawberry.types import Info
 
 from services.clubs.names import names_of
+from services.directory.graphql_types import reader
 from services.game.edge.bounds import (
     Identifier,
     InvalidArgument,
@@ -33,6 +34,7 @@ from services.game.edge.bounds import (
     bounded,
 )
 from services.game.results import Role
+from services.league.visibility import readable_league
 from services.ratings import store
 from services.ratings.pools import CLUB_PREFIX
 
@@ -227,6 +229,9 @@ class RatingsQuery:
         pool: typing.Annotated[str, POOL_ARGUMENT] = store.GLOBAL_POOL,
     ) -> list[RatingLeaderboardEntry]:
         connections = _pool(info)
+        if league_id is not None:  # who played in a league is the league's to show
+            league_id = bounded("leagueId", league_id, Identifier)
+            await readable_league(connections, await reader(info), league_id, unknown=True)
         rows = await store.leaderboard(
             connections,
             pool=_pool_argument(pool),

@@ -35,7 +35,7 @@ from services.league.commands import (
 from services.league.read_model import prepare_database as prepare_league_tables
 from services.league.service import LeagueService
 from services.league.standings import StandingsProjection
-from services.league.vocabulary import SeatingPolicy
+from services.league.vocabulary import PUBLIC, SeatingPolicy
 from services.ratings.consumer import ratings_subscription
 from services.ratings.store import prepare_database as prepare_ratings_tables
 
@@ -121,6 +121,7 @@ async def _found_league(league: LeagueService, members: tuple[str, ...]) -> None
             club_id=CLUB,
             name="Saloon League",
             seating=SeatingPolicy(allowed_sizes=(5,), preferred_size=5),
+            visibility=PUBLIC,  # its pages are read signed out
         ),
         command_id="found-league",
     )

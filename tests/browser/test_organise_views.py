@@ -99,6 +99,24 @@ async def _run_a_league(page: Page, base_url: str, rosa: Person, tag: str) -> tu
     await _phone_shot(page, "organise-club")
 
     league_id = await found_league(page, f"Gulch League {tag}")
+    # members-only by default: nobody signed out reads it, until the organiser opens it to anyone
+    async with httpx.AsyncClient(base_url=base_url) as anonymous:
+        assert (await anonymous.get(f"/leagues/{league_id}")).status_code == 401
+        await page.locator("summary", has_text="Who may see this league: members of the club only").click()
+        form = page.get_by_test_id("set-visibility")
+        await form.get_by_label("Who may see its standings, rounds and tables").select_option("public")
+        await form.get_by_role("button", name="Save").click()
+        said = "Who may see this league: anyone, signed in or not."
+        await expect(page.get_by_test_id("form-done")).to_contain_text(said)
+        assert (await anonymous.get(f"/leagues/{league_id}")).status_code == 200
+        # and back to the club's members (a stranger is refused below)
+        await page.locator("summary", has_text="Who may see this league: anyone, signed in or not").click()
+        form = page.get_by_test_id("set-visibility")
+        await form.get_by_label("Who may see its standings, rounds and tables").select_option("members")
+        await form.get_by_role("button", name="Save").click()
+        said = "Who may see this league: members of the club only."
+        await expect(page.get_by_test_id("form-done")).to_contain_text(said)
+        assert (await anonymous.get(f"/leagues/{league_id}")).status_code == 401
     season = await open_season(page, "Spring")
     tournament = await open_tournament(page, season, "Tuesday Nights")
     # seating a tournament nobody entered: the API refuses, the page says it in the API's words

@@ -33,6 +33,7 @@ from services.league.edge.http import (
     ResultSheetRequest,
     ScheduleRequest,
     SeatRoundRequest,
+    VisibilityRequest,
     VoidRequest,
 )
 from services.league.edge.http import ForfeitRequest as ForfeitBody
@@ -41,6 +42,10 @@ from services.league.organise import Person as AnswerPerson
 from services.league.service import LeagueService
 
 R = TypeVar("R")
+VISIBILITY = (
+    "Who may read the league's standings, rounds and tables: `public` (anyone, signed in or not) or "
+    "`members` (its club's members only)."
+)
 
 
 # -- inputs -----------------------------------------------------------------------------------
@@ -71,6 +76,14 @@ class FoundLeagueInput:
     game_type: str | None = strawberry.field(
         default=None, description="`dice` (the default) or `cards`: what every game of the league is."
     )
+    visibility: str | None = strawberry.field(default=None, description=VISIBILITY + " Default `members`.")
+    command_id: str | None = None
+
+
+@strawberry.input(description="`POST /leagues/{leagueId}/visibility`.")
+class SetLeagueVisibilityInput:
+    league_id: str
+    visibility: str = strawberry.field(description=VISIBILITY)
     command_id: str | None = None
 
 
@@ -217,6 +230,14 @@ class ManagedLeague:
     club_id: strawberry.ID
     name: str
     game_type: str = strawberry.field(description="`dice` or `cards`: what every game of the league is.")
+    visibility: str = strawberry.field(description=VISIBILITY)
+    new: bool = strawberry.field(description=NEW)
+
+
+@strawberry.type(description="Who may read a league now.")
+class ManagedVisibility:
+    league_id: strawberry.ID
+    visibility: str = strawberry.field(description=VISIBILITY)
     new: bool = strawberry.field(description=NEW)
 
 
@@ -413,6 +434,7 @@ class LeagueMutation:
             points=None if body.points is None else body.points.to_scheme(),
             seating=None if body.seating is None else body.seating.to_policy(),
             game_type=body.game_type,
+            visibility=body.visibility,
             command_id=body.command_id,
         )
         a = done.answer
@@ -421,8 +443,24 @@ class LeagueMutation:
             club_id=strawberry.ID(a.club_id),
             name=a.name,
             game_type=a.game_type,
+            visibility=a.visibility,
             new=done.new,
         )
+
+    @strawberry.mutation(
+        description="Make a league public or members-only (its club's admin or organiser), as "
+        "`POST /leagues/{leagueId}/visibility`."
+    )
+    async def set_league_visibility(self, info: Info, input: SetLeagueVisibilityInput) -> ManagedVisibility:
+        ids, body = _request(input, VisibilityRequest, "league_id")
+        done = await _organiser(info).set_visibility(
+            await _caller(info),
+            _id("league_id", ids["league_id"]),
+            visibility=body.visibility,
+            command_id=body.command_id,
+        )
+        a = done.answer
+        return ManagedVisibility(league_id=strawberry.ID(a.league_id), visibility=a.visibility, new=done.new)
 
     @strawberry.mutation(description="Open a season of a league.")
     async def open_season(self, info: Info, input: OpenSeasonInput) -> ManagedSeason:

@@ -14,9 +14,11 @@ from typing import Annotated, Literal, TypeVar
 import msgspec
 from litestar import Controller, Response, get, post
 from litestar.datastructures import State
+from litestar.di import Provide
 
 from event_store import PostgresEventStore
 from services.accounts.http import SECURED
+from services.clubs.http import provide_reader
 from services.clubs.roles import Principal
 from services.game.application.lifecycle import GameMode
 from services.game.application.service import NewGame
@@ -32,7 +34,7 @@ from services.game.edge.bounds import (
     Table,
     bounded,
 )
-from services.game.edge.http import OptionsIn, RulesetIn
+from services.game.edge.http import TOKEN_OPTIONAL, OptionsIn, RulesetIn
 from services.league.league import MAX_REASON_LENGTH
 from services.league.organise import (
     Done,
@@ -48,6 +50,7 @@ from services.league.organise import (
     SeasonAnswer,
     SeasonClosedAnswer,
     TournamentAnswer,
+    VisibilityAnswer,
     VoidAnswer,
 )
 from services.league.result_sheet import ResultSheet, SheetElimination, SheetSeat
@@ -101,6 +104,15 @@ class FoundLeagueRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
     game_type: Literal["dice", "cards"] = "dice"
     """What the league plays: BANG! The Dice Game, or the original card game (4-7 players, 8
     with the two-Renegade set). Every game scheduled for it is of this type."""
+    visibility: Literal["public", "members"] = "members"
+    """Who may read its standings, rounds and tables: anyone (``public``) or its club's members
+    only (``members``, the default). Changed later at ``POST /leagues/{id}/visibility``."""
+    command_id: CommandId | None = None
+
+
+class VisibilityRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    visibility: Literal["public", "members"]
+    """``public``: anyone may read the league; ``members``: its club's members only."""
     command_id: CommandId | None = None
 
 
@@ -269,6 +281,7 @@ class ClubLeagueController(Controller):
             points=None if data.points is None else data.points.to_scheme(),
             seating=None if data.seating is None else data.seating.to_policy(),
             game_type=data.game_type,
+            visibility=data.visibility,
             command_id=data.command_id,
         )
         return answered(done)
@@ -277,6 +290,20 @@ class ClubLeagueController(Controller):
 class LeagueManagementController(Controller):
     path = "/leagues/{league_id:str}"
     tags = ["league management"]
+
+    @post(
+        "/visibility",
+        operation_id="setLeagueVisibility",
+        summary="Make the league public or members-only (admin or organiser)",
+        security=SECURED,
+    )
+    async def set_visibility(
+        self, league_id: str, data: VisibilityRequest, caller: Principal, organiser: LeagueOrganiser
+    ) -> Response[VisibilityAnswer]:
+        done = await organiser.set_visibility(
+            caller, _id("league_id", league_id), visibility=data.visibility, command_id=data.command_id
+        )
+        return answered(done)
 
     @post("/seasons", operation_id="openSeason", summary="Open a season", security=SECURED)
     async def open_season(
@@ -525,15 +552,16 @@ class LeagueGameAuditController(Controller):
     tags = ["league management"]
 
     @get(
+        dependencies={"reader": Provide(provide_reader)},
         operation_id="leagueGameAudit",
         summary="How a league game is audited: by replay, or not at all for a result sheet (not replayable)",
-        security=SECURED,
+        security=TOKEN_OPTIONAL,
     )
     async def audit(
-        self, league_id: str, game_id: str, caller: Principal, organiser: LeagueOrganiser
+        self, league_id: str, game_id: str, reader: Principal | None, organiser: LeagueOrganiser
     ) -> GameAuditAnswer:
         return await organiser.game_audit(
-            caller, _id("league_id", league_id), bounded("game_id", game_id, GameId)
+            reader, _id("league_id", league_id), bounded("game_id", game_id, GameId)
         )
 
 

@@ -116,6 +116,31 @@ async def test_a_retried_registration_answers_the_same_member_with_a_new_link(
     assert count == 1
 
 
+async def test_a_registration_retried_by_another_caller_is_refused_and_renews_nothing(
+    app: Litestar, client: httpx.AsyncClient
+) -> None:
+    """A command id is its caller's (services/runtime/idempotency.py): another organiser sending
+    the same body under it is 409 ``command-id-reused``, and the first answer's link still works
+    (a retry would have renewed it, handing its secret to the other caller)."""
+    rosa = await person(app, client, "rosa", "Rosa Quick")
+    club_id = await found(client, rosa, "Tombstone")
+    olga = await person(app, client, "olga", "Olga Organiser")
+    await grant(client, rosa, club_id, olga, "organiser")
+    body = {"display_name": "Ada Lane", "command_id": "register-ada"}
+    first = await client.post(f"/clubs/{club_id}/members", json=body, headers=rosa.auth)
+    assert first.status_code == 201, first.text
+    before = await snapshot_accounts(app)
+    other = await client.post(f"/clubs/{club_id}/members", json=body, headers=olga.auth)
+    assert other.status_code == 409, other.text
+    assert other.json()["type"].endswith("/command-id-reused") and other.json()["field"] == "command_id"
+    assert await snapshot_accounts(app) == before
+    token = first.json()["invite"]["token"]
+    claim = {"login": "ada", "password": PASSWORD}
+    claimed = await client.post(f"/accounts/invites/{token}/accept", json=claim)
+    assert claimed.status_code == 201, claimed.text
+    assert claimed.json()["account"]["account_id"] == first.json()["member_id"]
+
+
 async def test_only_an_admin_or_organiser_registers_and_bad_input_writes_nothing(
     app: Litestar, client: httpx.AsyncClient
 ) -> None:

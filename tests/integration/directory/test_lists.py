@@ -199,10 +199,14 @@ async def test_a_foreign_clubs_member_is_refused_every_club_list_and_learns_noth
     paths = [
         f"/clubs/{club_id}/members",
         f"/clubs/{club_id}/members?q=ada",
-        f"/clubs/{club_id}/leagues",
-        f"/leagues/{LEAGUE}",
+        f"/leagues/{LEAGUE}",  # a members-only league (services/league/visibility.py)
         ROUNDS,
     ]
+    # the club's league list shows a stranger its public leagues only: none here
+    for headers in (stranger.auth, {}):
+        listed = await client.get(f"/clubs/{club_id}/leagues", headers=headers)
+        assert listed.status_code == 200 and listed.json()["items"] == [], listed.text
+        assert "Saloon League" not in listed.text
     for path in paths:
         refused = await client.get(path, headers=stranger.auth)
         assert refused.status_code == 403, (path, refused.text)

@@ -11,7 +11,7 @@ from services.league.commands import (
     RegisterPlayer,
 )
 from services.league.service import LeagueService
-from services.league.vocabulary import PointsScheme, SeatingPolicy
+from services.league.vocabulary import PUBLIC, PointsScheme, SeatingPolicy
 
 ONLY_FIVES = SeatingPolicy(allowed_sizes=(5,), preferred_size=5)
 """Twelve players at tables of five: two byes a round, so the bye rule is exercised too."""
@@ -34,7 +34,10 @@ async def found_league(
             RegisterPlayer(club_id="club", member_id=member, name=member.upper()), command_id=f"reg/{member}"
         )
     await league.execute(
-        FoundLeague(league_id=LEAGUE, club_id="club", name="Saloon League", seating=seating),
+        # public: the tests read it anonymously (services/league/visibility.py)
+        FoundLeague(
+            league_id=LEAGUE, club_id="club", name="Saloon League", seating=seating, visibility=PUBLIC
+        ),
         command_id="found-league",
     )
     await league.execute(

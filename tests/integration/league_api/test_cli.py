@@ -29,6 +29,9 @@ async def test_the_cli_runs_league_commands_over_the_api(app: Litestar, client: 
     code, out, _ = await run("found-league", c.home, "--name", "Script League", "--league-id", "cli",
                              token=c.organiser.token)  # fmt: skip
     assert code == 0 and json.loads(out)["league_id"] == "cli"
+    assert json.loads(out)["visibility"] == "members"
+    code, out, _ = await run("set-visibility", "cli", "public", token=c.organiser.token)
+    assert code == 0 and json.loads(out) == {"league_id": "cli", "visibility": "public"}
     season = ("open-season", "cli", "--name", "S", "--season-id", "s")
     assert (await run(*season, token=c.organiser.token))[0] == 0
     members = [p.account_id for p in c.players[:5]]

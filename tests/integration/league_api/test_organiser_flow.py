@@ -239,8 +239,8 @@ async def test_a_club_runs_a_round_from_an_empty_database_through_the_public_api
 
     # standings and ratings move for every seated player, shown over GraphQL
     await consume(app)
-    pool = f"club:{club}"  # a league's games are rated in its club's pool
-    view = await graphql(client, None, STANDINGS, {"league": LEAGUE, "season": SEASON, "pool": pool})
+    pool = f"club:{club}"  # a league's games are rated in its club's pool; a member reads
+    view = await graphql(client, vera, STANDINGS, {"league": LEAGUE, "season": SEASON, "pool": pool})
     standings = {line["memberId"]: line for line in view["leagueStandings"]["lines"]}
     ratings = {row["memberId"]: row for row in view["ratingLeaderboard"]}
     assert set(standings) == set(entrants)

@@ -85,6 +85,13 @@ def targets(client: httpx.AsyncClient, c: Clubs) -> dict[str, Target]:
         seated = await post(client, f"/leagues/{LEAGUE}/tournaments/{tournament_id}/rounds", org, {})
         return {"tournament": tournament_id, **seated}
 
+    async def visibility() -> tuple[dict[str, str], dict[str, Any]]:
+        # members-only again (the organiser), so the call makes it public: a change, 201
+        path = f"/leagues/{LEAGUE}/visibility"
+        back = await client.post(path, json={"visibility": "members"}, headers=org.auth)
+        assert back.status_code in (200, 201), back.text
+        return {}, {"visibility": "public"}
+
     async def new_season() -> tuple[dict[str, str], dict[str, Any]]:
         return {}, {"name": f"Season {next(counter)}"}
 
@@ -152,6 +159,7 @@ def targets(client: httpx.AsyncClient, c: Clubs) -> dict[str, Target]:
 
     base = "/leagues/{league}"
     return {
+        f"{base}/visibility": visibility,
         f"{base}/seasons": new_season,
         f"{base}/seasons/{{season}}/entrants": enrolment,
         f"{base}/seasons/{{season}}/tournaments": new_tournament,

@@ -136,7 +136,8 @@ async def test_a_sheet_entered_by_the_scorekeeper_counts_for_standings_and_card_
         "finished", "law", False, "result sheet — not replayable",
     )  # fmt: skip
     variables = {"league": CARDS, "season": SEASON, "member": members[0], "pool": f"club:{c.home}"}
-    response = await client.post("/graphql", json={"query": QUERY, "variables": variables})
+    body = {"query": QUERY, "variables": variables}
+    response = await client.post("/graphql", json=body, headers=c.players[0].auth)  # a member reads
     data = response.json()["data"]
     standings = {line["memberId"]: line for line in data["leagueStandings"]["lines"]}
     winners = set(sheet["winners"])
@@ -151,7 +152,8 @@ async def test_a_sheet_entered_by_the_scorekeeper_counts_for_standings_and_card_
     assert data["cardRating"] == {"games": 1, "gameType": "CARDS"}
     # a rebuild from the first event reads the sheet again and gives the same card ratings
     await rebuild(pool_of(app))
-    response = await client.post("/graphql", json={"query": QUERY, "variables": variables})
+    body = {"query": QUERY, "variables": variables}
+    response = await client.post("/graphql", json=body, headers=c.players[0].auth)  # a member reads
     rebuilt = response.json()["data"]
     assert rebuilt["cards"] == data["cards"] and rebuilt["dice"] == []
     assert data["leagueTournament"]["gameType"] == "cards"
@@ -236,7 +238,8 @@ async def test_an_online_card_game_of_eight_counts_for_standings_and_card_rating
     assert ended["status"] == "ended"
     await consume(app)
     variables = {"league": CARDS, "season": SEASON, "member": members[0], "pool": f"club:{c.home}"}
-    data = (await client.post("/graphql", json={"query": QUERY, "variables": variables})).json()["data"]
+    body = {"query": QUERY, "variables": variables}
+    data = (await client.post("/graphql", json=body, headers=c.players[0].auth)).json()["data"]
     standings = {line["memberId"]: line for line in data["leagueStandings"]["lines"]}
     assert all(standings[m]["games"] == 1 for m in members)
     assert {row["memberId"] for row in data["cards"]} == set(members)
@@ -277,7 +280,8 @@ async def test_a_late_sheet_counts_after_its_round_and_season_are_closed_like_a_
     assert answer["replayable"] is False
     await consume(app)
     variables = {"league": CARDS, "season": SEASON, "member": members[0], "pool": f"club:{c.home}"}
-    data = (await client.post("/graphql", json={"query": QUERY, "variables": variables})).json()["data"]
+    body = {"query": QUERY, "variables": variables}
+    data = (await client.post("/graphql", json=body, headers=c.players[0].auth)).json()["data"]
     games = {line["memberId"]: line["games"] for line in data["leagueStandings"]["lines"]}
     assert all(games[m] == 1 for m in members) and sum(games.values()) == len(members)
     assert data["leagueTournament"]["gameType"] == "cards"

@@ -16,6 +16,7 @@ from services.league.standings import StandingsProjection
 from services.ratings import RatingConfig, rebuild
 from services.ratings.consumer import ratings_subscription
 from tests.integration.api.bots import play_to_the_end
+from tests.integration.clubs.conftest import Person
 from tests.integration.clubs.test_clubs import pool_of
 from tests.integration.league_api.conftest import (
     LEAGUE,
@@ -48,12 +49,14 @@ async def consume(app: Litestar) -> PostgresEventStore:
 
 
 async def view(
-    client: httpx.AsyncClient, club: str
+    client: httpx.AsyncClient, club: str, member: Person
 ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-    """The league's standings and its club's ratings (the league's games are rated in the
-    club's pool: docs/ratings.md, "What is rated: pools")."""
+    """The league's standings and its club's ratings as a member of the club reads them (the
+    league is members-only; its games are rated in the club's pool: docs/ratings.md, "What is
+    rated: pools")."""
     variables = {"league": LEAGUE, "season": SEASON, "pool": f"club:{club}"}
-    response = await client.post("/graphql", json={"query": QUERY, "variables": variables})
+    body = {"query": QUERY, "variables": variables}
+    response = await client.post("/graphql", json=body, headers=member.auth)
     assert response.status_code == 200, response.text
     data = response.json()["data"]
     standings = {line["memberId"]: line for line in data["leagueStandings"]["lines"]}
@@ -78,7 +81,7 @@ async def test_a_void_over_the_api_takes_the_game_out_of_standings_and_ratings(
     tables = {t["table"]: [m["member_id"] for m in t["members"]] for t in (first, second)}
     games = {table: await play(client, c, table) for table in tables}
     await consume(app)
-    standings, ratings = await view(client, c.home)
+    standings, ratings = await view(client, c.home, c.players[0])
     for members in tables.values():
         assert all(standings[m]["games"] == 1 and ratings[m]["games"] == 1 for m in members)
 
@@ -86,7 +89,7 @@ async def test_a_void_over_the_api_takes_the_game_out_of_standings_and_ratings(
     void = f"/leagues/{LEAGUE}/games/{games[voided_table]}/void"
     await post(client, void, c.referee, {"reason": "dice entered twice"})
     store = await consume(app)
-    standings, ratings = await view(client, c.home)
+    standings, ratings = await view(client, c.home, c.players[0])
     for member in tables[voided_table]:
         assert (standings[member]["games"], standings[member]["points"]) == (0, 0)
         assert member not in ratings  # their only rated game is gone
@@ -104,6 +107,6 @@ async def test_a_void_over_the_api_takes_the_game_out_of_standings_and_ratings(
     no_show = {"table": voided_table, "member_id": absent, "kind": "no-show"}
     await post(client, f"{ROUND}/forfeits", c.organiser, no_show)
     await consume(app)
-    standings, ratings = await view(client, c.home)
+    standings, ratings = await view(client, c.home, c.players[0])
     assert standings[absent] == {"memberId": absent, "games": 1, "forfeits": 1, "points": 0, "wins": 0}
     assert absent not in ratings  # a forfeit is not a rated game

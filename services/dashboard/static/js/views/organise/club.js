@@ -9,7 +9,7 @@ import { href } from "../../location.js";
 import { holds, mayOrganise, profile } from "../../me.js";
 import { current, setCachedProfile } from "../../session.js";
 import { empty, load } from "../../status.js";
-import { actionForm, disclosure, inviteBox, problemNotice, select, textInput } from "./forms.js";
+import { actionForm, disclosure, inviteBox, problemNotice, select, textInput, VISIBILITY_CHOICES } from "./forms.js";
 import { seriesSection } from "../series/club-series.js";
 
 const ROLES = ["admin", "organiser", "referee", "scorekeeper", "player"];
@@ -141,6 +141,7 @@ function organiserForms(clubId, members) {
     ["dice", "BANG! The Dice Game"],
     ["cards", "BANG! the card game"],
   ], { "data-testid": "league-game-type" });
+  const readers = select("Who may see its standings, rounds and tables", VISIBILITY_CHOICES, { "data-testid": "league-visibility" });
   return [
     disclosure(
       "Register a member by name",
@@ -179,12 +180,13 @@ function organiserForms(clubId, members) {
       actionForm({
         label: "Found a league",
         testid: "found-league",
-        fields: [leagueName, gameType],
+        fields: [leagueName, gameType, readers],
         submit: "Found the league",
         send: (id) =>
           post(`/clubs/${enc(clubId)}/leagues`, {
             name: leagueName.control.value,
             game_type: gameType.control.value,
+            visibility: readers.control.value,
             command_id: id,
           }),
         done: async (answer) => {

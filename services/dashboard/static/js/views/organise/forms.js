@@ -2,10 +2,16 @@
 // page offers a form from what it knows of your roles, but the API decides: a refusal is shown
 // beside the form in the API's own words, and nothing on the page pretends it happened.
 
-import { ApiError, commandId } from "../../api.js";
+import { ApiError, commandId, problemSlug } from "../../api.js";
 import { h, mount } from "../../dom.js";
 
 let fieldCount = 0;
+
+/** Who may read a league, in plain words: its club's members only (the default), or anyone. */
+export const VISIBILITY_CHOICES = [
+  ["members", "Members of the club only"],
+  ["public", "Anyone, signed in or not"],
+];
 
 /** A labelled input, select or textarea: [label, control]. `control` is made by `make(id)`. */
 export function labelled(text, make) {
@@ -42,7 +48,8 @@ export function doneNotice(words) {
 /**
  * A form that makes one API call: `fields` (from labelled()), a submit button, and a place for
  * the answer. `send(commandId)` makes the call; one command id is kept until it succeeds, so
- * pressing again after a lost answer retries the same command (the API answers it once).
+ * pressing again after a lost answer retries the same command (the API answers it once); once
+ * the API says the id was spent on another command (the form was changed since), a new one.
  * `done(answer)` says what happened (a string, shown under the form) or redraws the page.
  */
 export function actionForm({ label, fields = [], submit, send, done, testid, className = "stacked" }) {
@@ -64,6 +71,9 @@ export function actionForm({ label, fields = [], submit, send, done, testid, cla
           answer = await send(pending);
         } catch (error) {
           if (error.name !== "AbortError") mount(outcome, problemNotice(error));
+          // the id was spent on what the form held before (its answer lost): what it holds now
+          // is another command, sent under a new id when pressed again
+          if (problemSlug(error) === "command-id-reused") pending = commandId("web");
           button.disabled = false;
           return;
         }

@@ -12,7 +12,7 @@ import { href } from "../../location.js";
 import { holds, keepsScoreOf, mayOrganise, profile } from "../../me.js";
 import { current } from "../../session.js";
 import { empty, failure, load } from "../../status.js";
-import { actionForm, disclosure, doneNotice, labelled, select, textInput } from "./forms.js";
+import { actionForm, disclosure, doneNotice, labelled, select, textInput, VISIBILITY_CHOICES } from "./forms.js";
 import { resultSheetForm } from "./result-sheet.js";
 
 const enc = encodeURIComponent;
@@ -233,6 +233,27 @@ function tournamentForm(ctx, season) {
   );
 }
 
+/** The organiser's choice of who may read the league: its club's members, or anyone. */
+function visibilityForm(ctx) {
+  const shown = VISIBILITY_CHOICES.find(([value]) => value === ctx.data.league.visibility)?.[1] ?? VISIBILITY_CHOICES[0][1];
+  const choice = select("Who may see its standings, rounds and tables", VISIBILITY_CHOICES, { "data-testid": "league-visibility" });
+  choice.control.value = ctx.data.league.visibility ?? "members";
+  return disclosure(
+    `Who may see this league: ${shown.toLowerCase()}`,
+    actionForm({
+      label: "Who may see this league",
+      testid: "set-visibility",
+      fields: [choice],
+      submit: "Save",
+      send: (id) => post(`/leagues/${enc(ctx.leagueId)}/visibility`, { visibility: choice.control.value, command_id: id }),
+      done: (answer) => {
+        const said = VISIBILITY_CHOICES.find(([value]) => value === answer.visibility)[1];
+        return ctx.refreshUntil((data) => data.league.visibility === answer.visibility, `Who may see this league: ${said.toLowerCase()}.`);
+      },
+    }),
+  );
+}
+
 function seasonForm(ctx) {
   const name = textInput("Season name", { required: true, maxlength: 100 });
   return disclosure(
@@ -442,7 +463,7 @@ export function renderLeague(main, { args, signal }) {
           h("a", { href: href("/leaderboard", { league: leagueId }) }, "Ratings"),
         ),
       ),
-      ctx.organises ? h("div", { class: "panel org-tools", "data-testid": "league-tools" }, seasonForm(ctx)) : null,
+      ctx.organises ? h("div", { class: "panel org-tools", "data-testid": "league-tools" }, visibilityForm(ctx), seasonForm(ctx)) : null,
       league.seasons.length ? league.seasons.map((s) => seasonBlock(ctx, s)) : empty("No season opened yet."),
     );
   }
