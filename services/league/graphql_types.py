@@ -39,7 +39,7 @@ from services.league.league import league_stream
 from services.league.ranking import Standing
 from services.league.result_sheet import NOT_REPLAYABLE
 from services.league.standings import PROJECTION_NAME, standings_channel
-from services.league.visibility import readable_league
+from services.league.visibility import LeagueReaders, readable_league
 
 DEFAULT_POLL_SECONDS = 2.0
 
@@ -90,6 +90,10 @@ class LeagueStandingLine:
 @strawberry.type(description="Ranked standings of a league, a season or a tournament.")
 class LeagueStandings:
     league_id: strawberry.ID
+    club_id: strawberry.ID = strawberry.field(
+        description="The league's club: its games are rated in that club's pool "
+        '(ratingLeaderboard(pool: "club:<id>")).'
+    )
     season_id: strawberry.ID | None
     tournament_id: strawberry.ID | None
     position: int = strawberry.field(
@@ -195,14 +199,16 @@ def _ids(**ids: str | None) -> None:
 
 
 async def load_standings(
-    pool: asyncpg.Pool, league_id: str, season_id: str | None, tournament_id: str | None
+    pool: asyncpg.Pool, readers: LeagueReaders, season_id: str | None, tournament_id: str | None
 ) -> LeagueStandings:
+    league_id = readers.league_id
     # The checkpoint first: the standings read after it are at least that fresh.
     position = await checkpoint_of(pool, PROJECTION_NAME)
     lines = await read_model.standings(pool, league_id, season_id, tournament_id)
     names = await names_of(pool, (line.member_id for line in lines))
     return LeagueStandings(
         league_id=strawberry.ID(league_id),
+        club_id=strawberry.ID(readers.club_id),
         season_id=None if season_id is None else strawberry.ID(season_id),
         tournament_id=None if tournament_id is None else strawberry.ID(tournament_id),
         position=position,
@@ -223,8 +229,9 @@ class LeagueQuery:
         tournament_id: strawberry.ID | None = None,
     ) -> LeagueStandings:
         _ids(leagueId=league_id, seasonId=season_id, tournamentId=tournament_id)
-        await readable_league(_pool(info), await reader(info), league_id)
-        return await load_standings(_pool(info), league_id, season_id, tournament_id)
+        readers = await readable_league(_pool(info), await reader(info), league_id)
+        assert readers is not None  # an unknown league is refused (unknown=False)
+        return await load_standings(_pool(info), readers, season_id, tournament_id)
 
     @strawberry.field(description="A tournament with its seated rounds, tables, Sheriffs, games and byes.")
     async def league_tournament(
@@ -332,8 +339,9 @@ class LeagueSubscription:
                 if position != last_position:
                     last_position = position
                     # made members-only since, or the caller's roles revoked?
-                    await readable_league(pool, await reader(info), league_id)
-                    standings = await load_standings(pool, league_id, season_id, tournament_id)
+                    readers = await readable_league(pool, await reader(info), league_id)
+                    assert readers is not None  # an unknown league is refused (unknown=False)
+                    standings = await load_standings(pool, readers, season_id, tournament_id)
                     if standings.lines != last_lines:
                         last_lines = standings.lines
                         yield standings

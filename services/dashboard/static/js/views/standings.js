@@ -13,8 +13,10 @@ const TIE_BREAKS =
 
 function standingsTable(standings, params) {
   if (!standings.lines.length) return empty("Nobody is enrolled here yet.");
-  const player = (line) =>
-    h("a", { href: href(`/player/${encodeURIComponent(line.memberId)}`, scopeOf(params)) }, line.displayName);
+  // a league's games are rated in its club's pool (pool.js), so a player's page opened from
+  // here shows that pool
+  const scope = { ...scopeOf(params), club: standings.clubId };
+  const player = (line) => h("a", { href: href(`/player/${encodeURIComponent(line.memberId)}`, scope) }, line.displayName);
   return table({
     testid: "standings",
     caption: TIE_BREAKS,
