@@ -37,6 +37,7 @@ from services.api.errors import EXCEPTION_HANDLERS, RETRY_AFTER_SECONDS, problem
 from services.api.health import OK, DatabaseProbe, check_dependencies
 from services.api.rate_limit import (
     UNRESOLVED,
+    BudgetCharge,
     RateLimitedGraphQL,
     RateLimitMiddleware,
     caller_of,
@@ -49,6 +50,7 @@ from services.clubs.lifespan import clubs_lifespan
 from services.directory.http import DIRECTORY_HANDLERS
 from services.game.application.codec import GAME_MAPPER
 from services.game.application.service import GameService
+from services.game.edge.cost import Charge
 from services.game.edge.fanout import GameFanout, fanout_channel, redis_client
 from services.game.edge.gateway import GameGateway
 from services.game.edge.http import GameController, RecordController
@@ -177,6 +179,11 @@ async def provide_principal(request: Request[Any, Any, Any], gateway: GameGatewa
     return await gateway.authenticate(authorization)
 
 
+async def provide_charge(request: Request[Any, Any, Any]) -> Charge:
+    """What a REST handler's costly work is charged through (``services/game/edge/cost.py``)."""
+    return BudgetCharge(request.scope)
+
+
 async def graphql_context(state: State) -> dict[str, Any]:
     """What resolvers read from ``info.context``: the game gateway, the pool and Redis client
     that the league and ratings read models are queried and watched through, and the clubs'
@@ -257,6 +264,7 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
         dependencies={
             "gateway": Provide(provide_gateway),
             "principal": Provide(provide_principal),
+            "charge": Provide(provide_charge),
             "accounts": Provide(provide_accounts),
             "session": Provide(provide_session),
             "clubs": Provide(provide_clubs),

@@ -111,6 +111,14 @@ class Entries:
         last.last_version = version
         last.events.append(event)
 
+    def copy(self) -> Entries:
+        """A copy sharing nothing that noting more events changes (a snapshot's)."""
+        items = [
+            Entry(e.command_id, e.first_version, e.last_version, e.turn_before, list(e.events), e.taken_back)
+            for e in self.items
+        ]
+        return Entries(list(self.opening), self.opening_command, items, self.sealed, self.taken_back)
+
     def latest(self) -> Entry | None:
         """The latest entry not taken back."""
         for entry in reversed(self.items):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 
@@ -83,6 +83,26 @@ class GameSession:
         if self.game is None:
             return GameStatus.LOBBY
         return GameStatus.ENDED if self.game.is_over else GameStatus.ONGOING
+
+    def copy(self) -> GameSession:
+        """A copy sharing nothing that folding more events changes: the engine's game by the
+        engine's own ``copy``, every list, dict and trace anew; the events themselves are
+        immutable and shared (``services/game/application/snapshots.py`` keeps these)."""
+        return GameSession(
+            game_id=self.game_id,
+            created=self.created,
+            joined=list(self.joined),
+            seat_members=dict(self.seat_members),
+            game=None if self.game is None else self.engine.copy(self.game),
+            version=self.version,
+            commands={k: replace(trace) for k, trace in self.commands.items()},
+            seed_revealed=self.seed_revealed,
+            abandoned=self.abandoned,
+            last_event_at=self.last_event_at,
+            faces_rolled=self.faces_rolled,
+            entries=self.entries.copy(),
+            _engine=self._engine,
+        )
 
     def seat_of(self, member_id: str) -> str | None:
         for seat, member in self.seat_members.items():
