@@ -46,7 +46,8 @@ from rich.table import Table
 from bang_cli.api import token_vault
 from infra.postgres import create_database, drop_database, resolve_postgres
 from infra.redis import resolve_redis
-from ops.bench.api import LoopbackHTTP, _free_port, _percentile, _wait_healthy
+from ops.bench import api
+from ops.bench.api import LoopbackHTTP, _free_port, _percentile
 from services.api.settings import ApiSettings, DatabaseSettings
 
 LOAD_SECONDS = 20.0
@@ -59,6 +60,8 @@ IMPORT_EVERY_SECONDS = 0.5
 IMPORTS_IN_FLIGHT = 4
 GAMES = 2
 TARGET_HEALTH_P99_MS = 200.0
+START_TIMEOUT_SECONDS = 120.0
+"""The server's start (migrations on a fresh database) on a busy 2-core machine."""
 PLAYERS = 8
 GAME_INDEX = 19
 """Game 19 of ``simulate --game cards --players 8 --seed 0``: 3,262 events, 762 inputs."""
@@ -151,6 +154,17 @@ def _start_server(dsn: str, redis_url: str, port: int) -> subprocess.Popen[bytes
         "--log-level", "warning", "--no-access-log",
     ]  # fmt: skip
     return subprocess.Popen(command, env=env, cwd=Path(__file__).resolve().parents[2])
+
+
+async def _wait_healthy(base: str, server: subprocess.Popen[bytes]) -> None:
+    started = time.monotonic()
+    while True:
+        try:
+            await api._wait_healthy(base, server)
+            return
+        except RuntimeError:
+            if server.poll() is not None or time.monotonic() - started > START_TIMEOUT_SECONDS:
+                raise
 
 
 async def _import(http: LoopbackHTTP, token: str, record: dict[str, Any], game_id: str) -> int:

@@ -19,6 +19,7 @@ caller sees is decided once:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from itertools import islice
@@ -52,7 +53,14 @@ from services.game.application.service import (
 )
 from services.game.application.session import GameSession, GameStatus
 from services.game.audit import AuditCache, AuditReport
-from services.game.edge.cost import FREE, Charge, fold_requests, import_requests
+from services.game.edge.cost import (
+    FREE,
+    IMPORT_CHUNK_INPUTS,
+    REQUESTS_PER_INPUT,
+    Charge,
+    fold_requests,
+    import_requests,
+)
 from services.game.edge.fanout import GameFanout
 from services.game.edge.tokens import Principal, TokenKind, TokenVault, viewer_for
 from services.game.edge.visibility import Viewer, own_visible, redact_event, redact_state
@@ -389,8 +397,9 @@ class GameGateway:
         record's first shuffle (``deck``) is entered as the first input.
 
         Bounded (``services/game/records/limits.py``): its inputs before the replay, the events
-        the replay makes after it, both before anything is stored; its inputs are charged to the
-        caller (``services/game/edge/cost.py``) once it is known to fit."""
+        the replay makes after it, both before anything is stored. Its inputs are charged to the
+        caller (``services/game/edge/cost.py``): the first chunk before anything is stored (or a
+        429), the others as they are entered, waiting for the caller's budget."""
         actor = self.creator(principal)
         assert principal is not None
         record_seats: tuple[Any, ...] = record.seats  # a dice or a card game's own Seat
@@ -407,8 +416,12 @@ class GameGateway:
             inputs = (card_cmd.ShuffleDeck(player=CARD_TABLE, order=record.deck), *inputs)
         check_inputs(len(inputs))
         check_new_ruleset(record.ruleset, len(record.seats))  # before a replay by another game's rules
-        await charge(import_requests(len(inputs)), f"this import enters {len(inputs):,} inputs")
-        replayed = replay_any_record(record)  # raises IllegalInput naming the first input the rules refuse
+        chunk = IMPORT_CHUNK_INPUTS
+        cost = f"this import enters {len(inputs):,} inputs, {REQUESTS_PER_INPUT} requests each"
+        await charge(import_requests(min(chunk, len(inputs))), f"{cost}: its first {chunk}")
+        # raises IllegalInput naming the first input the rules refuse; in a thread, so the ~0.1 s
+        # a long record takes does not hold up every other request of this process at once
+        replayed = await asyncio.to_thread(replay_any_record, record)
         check_events(len(replayed.events))
         people = members or [Member(member_id=s.player, name=s.player) for s in record.seats]
         spec = NewGame(
@@ -435,6 +448,8 @@ class GameGateway:
         )
         version = session.version
         for n, command in enumerate(inputs):
+            if n and n % chunk == 0:  # charged as it goes: waits for the budget, never stops half-way
+                await charge.pace(import_requests(min(chunk, len(inputs) - n)), cost)
             outcome = await self.service.play(
                 session.game_id, command, actor=actor, command_id=f"{command_id}/input/{n}"
             )

@@ -13,6 +13,7 @@ import pytest
 from litestar import Litestar
 
 from services.api import ApiSettings, create_app
+from services.api.rate_limit import Client, ClientBudgets
 from services.api.settings import LimitSettings, ServerSettings
 from services.game.records import limits
 from services.game.records.limits import MAX_IMPORT_BYTES, MAX_IMPORT_INPUTS, record_bytes
@@ -93,13 +94,10 @@ async def test_a_record_over_the_event_bound_is_refused_after_its_replay_with_no
 
 
 async def test_an_import_is_charged_by_its_inputs(api_settings: ApiSettings) -> None:
-    """Budgets of 400 requests per 30 s: a 151-input import leaves room; the long card game's
-    762 inputs cost the whole budget (it passes on an untouched one, and the next request
-    waits), and on a budget already in use it is refused with 429, nothing stored. Another
-    token is not touched."""
-    settings = dataclasses.replace(
-        api_settings, limits=LimitSettings(rate_limit=f"{PER_TOKEN} per {WINDOW_SECONDS} seconds")
-    )
+    """Budgets of 330 requests per 60 s, an input counting 2: a 10-input import leaves room for
+    many reads; a 151-input one (302) leaves too little for a second's first 50 inputs (100),
+    which is refused with 429, nothing stored. Another token is not touched."""
+    settings = dataclasses.replace(api_settings, limits=LimitSettings(rate_limit="330 per 60 seconds"))
     app = create_app(settings)
     async with (
         uvicorn_serving(app) as address,
@@ -107,17 +105,58 @@ async def test_an_import_is_charged_by_its_inputs(api_settings: ApiSettings) -> 
     ):
         tokens = resources_of(app).gateway.tokens
         small, large, other = [await tokens.issue_organiser(f"club-{n}") for n in range(3)]
-        short = {"command_id": "short", "record": a_finished_table_game(3), "game_id": "short"}
-        assert (await client.post("/records", json=short, headers=bearer(small))).status_code == 201
-        assert (await client.get("/games/short", headers=bearer(small))).status_code == 200  # room left
+        record = a_finished_table_game(3)
+        tiny = {
+            "command_id": "tiny",
+            "record": {**record, "inputs": record["inputs"][:10]},
+            "game_id": "tiny",
+        }
+        assert (await client.post("/records", json=tiny, headers=bearer(small))).status_code == 201
+        for _ in range(20):
+            assert (await client.get("/games/tiny", headers=bearer(small))).status_code == 200
 
-        long = {"command_id": "long", "record": long_card_record(), "game_id": "long"}
-        refused = await client.post("/records", json=long, headers=bearer(small))
+        short = {"command_id": "short", "record": record, "game_id": "short"}
+        assert (await client.post("/records", json=short, headers=bearer(large))).status_code == 201
+        again = {**short, "command_id": "again", "game_id": "again"}
+        refused = await client.post("/records", json=again, headers=bearer(large))
         body = problem(refused, 429, "rate-limited")
-        assert "this import enters 762 inputs, which counts as 762 requests" in body["detail"]
-        assert 1 <= int(refused.headers["Retry-After"]) <= WINDOW_SECONDS
-        await assert_not_stored(client, "long")
+        assert (
+            "this import enters 151 inputs, 2 requests each: its first 50, which counts as 100 requests"
+            in (body["detail"])
+        )
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60
+        await assert_not_stored(client, "again")
+        assert (await client.get("/games/short", headers=bearer(other))).status_code == 200
 
-        assert (await client.post("/records", json=long, headers=bearer(large))).status_code == 201
-        problem(await client.get("/games/long", headers=bearer(large)), 429, "rate-limited")
-        assert (await client.get("/games/long", headers=bearer(other))).status_code == 200
+
+async def test_a_long_import_goes_on_at_its_callers_rate_limit(
+    api_settings: ApiSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A budget of 100 requests per 2 s and a 151-input import (302 requests): its first 50
+    inputs pass at once, and the rest wait for the budget, chunk by chunk, until every input is
+    entered (charges counted where the limiter answers them)."""
+    answers: list[tuple[int, int | None]] = []
+    charge = ClientBudgets.charge
+
+    async def counted(self: ClientBudgets, client: Client, requests: int) -> int | None:
+        wait = await charge(self, client, requests)
+        answers.append((requests, wait))
+        return wait
+
+    monkeypatch.setattr(ClientBudgets, "charge", counted)
+    settings = dataclasses.replace(api_settings, limits=LimitSettings(rate_limit="100 per 2 seconds"))
+    app = create_app(settings)
+    async with (
+        uvicorn_serving(app) as address,
+        httpx.AsyncClient(base_url=f"http://{address}", timeout=120) as client,
+    ):
+        token = await resources_of(app).gateway.tokens.issue_organiser("club")
+        record = a_finished_table_game(3)
+        body = {"command_id": "paced", "record": record, "game_id": "paced"}
+        imported = await client.post("/records", json=body, headers=bearer(token))
+        assert imported.status_code == 201, imported.text
+        assert imported.json()["inputs"] == 151
+    paid = [requests for requests, wait in answers if wait is None]
+    assert paid[:3] == [1, 99, 100]  # the request, the first 50 inputs, the next 50 (after a wait)
+    assert sum(paid) == 1 + 151 * 2 - 1
+    assert any(wait is not None for _, wait in answers[:4])  # the budget was spent: it waited
