@@ -176,8 +176,31 @@ async def _import(http: LoopbackHTTP, token: str, record: dict[str, Any], game_i
     return version
 
 
+_PROBER = "import sys; from ops.bench.health_under_load import probe_main; probe_main(*sys.argv[1:])"
+
+
 async def _probe_health(base: str, seconds: float) -> list[float]:
-    """``/health`` every 1/HEALTH_PROBES_PER_SECOND s; ms from each probe's scheduled time."""
+    """``/health`` every 1/HEALTH_PROBES_PER_SECOND s, from a process of its own (this one
+    also drives the load, and its own event loop must not delay the probes); ms from each
+    probe's scheduled time."""
+    prober = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _PROBER, base, str(seconds),
+        stdout=asyncio.subprocess.PIPE,
+        cwd=Path(__file__).resolve().parents[2],
+    )  # fmt: skip
+    out, _ = await prober.communicate()
+    if prober.returncode != 0:
+        raise RuntimeError(f"the /health prober exited with {prober.returncode}")
+    latencies: list[float] = json.loads(out)
+    return latencies
+
+
+def probe_main(base: str, seconds: str) -> None:
+    """The prober's process: prints the latencies as one JSON list."""
+    print(json.dumps(asyncio.run(_probe(base, float(seconds)))))
+
+
+async def _probe(base: str, seconds: float) -> list[float]:
     host, port = base.split(":")
     http = LoopbackHTTP(host, int(port))
     period = 1 / HEALTH_PROBES_PER_SECOND

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
@@ -86,8 +86,9 @@ class GameSession:
 
     def copy(self) -> GameSession:
         """A copy sharing nothing that folding more events changes: the engine's game by the
-        engine's own ``copy``, every list, dict and trace anew; the events themselves are
-        immutable and shared (``services/game/application/snapshots.py`` keeps these)."""
+        engine's own ``copy``, every list and dict anew; the events, the command traces (replaced
+        when they change, never changed) and the entries before the latest (``Entries.copy``)
+        are shared (``services/game/application/snapshots.py`` keeps these copies)."""
         return GameSession(
             game_id=self.game_id,
             created=self.created,
@@ -95,7 +96,7 @@ class GameSession:
             seat_members=dict(self.seat_members),
             game=None if self.game is None else self.engine.copy(self.game),
             version=self.version,
-            commands={k: replace(trace) for k, trace in self.commands.items()},
+            commands=dict(self.commands),  # traces are replaced, never changed (``apply``)
             seed_revealed=self.seed_revealed,
             abandoned=self.abandoned,
             last_event_at=self.last_event_at,
@@ -164,8 +165,10 @@ class GameSession:
             trace = self.commands.get(command_id)
             if trace is None:
                 self.commands[command_id] = CommandTrace(version, version, fingerprint, actor)
-            else:
-                trace.last_version = version
+            else:  # a new trace, not a changed one: a copy (``copy``) shares the old
+                self.commands[command_id] = CommandTrace(
+                    trace.first_version, version, trace.fingerprint, trace.actor
+                )
 
     def apply_recorded(self, recorded: RecordedEvent) -> None:
         event = GAME_MAPPER.to_domain(recorded)
