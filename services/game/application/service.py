@@ -22,10 +22,12 @@ Guarantees:
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -72,7 +74,7 @@ from services.game.application.lifecycle import (
     seat_id,
 )
 from services.game.application.session import CommandTrace, GameSession, GameStatus
-from services.game.application.snapshots import Snapshots
+from services.game.application.snapshots import SNAPSHOT_EVERY, Snapshot, Snapshots
 from services.game.engines import (
     RULE_ERRORS,
     GameEngine,
@@ -179,6 +181,8 @@ class PlayOutcome:
 
 _BATCH_PAGE = 64
 """Events read at a time past a version to find the end of its command's batch."""
+INLINE_FOLD_EVENTS = 2 * SNAPSHOT_EVERY
+"""A version read folding more events than this folds in the folding thread (``load_at``)."""
 
 
 class GameService:
@@ -189,6 +193,8 @@ class GameService:
         self._cache_size = cache_size
         self.snapshots = Snapshots()
         """Past versions' folds, for ``load_at`` (``services/game/application/snapshots.py``)."""
+        self._folder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bang-fold")
+        """Where ``load_at``'s long folds run, one at a time."""
 
     # -- reading -------------------------------------------------------------------------
 
@@ -241,11 +247,30 @@ class GameService:
             raise VersionOutOfRange(f"game {game_id} has versions 1 to {recorded[-1].version}, not {version}")
         if before_fold is not None:
             await before_fold(len(recorded) - 1)
+        if len(recorded) - 1 <= INLINE_FOLD_EVENTS:
+            return self._fold(game_id, recorded, snapshot)
+        # a long fold (a game's first read in this process) in the one folding thread: the event
+        # loop keeps answering meanwhile, and reads of the same game queued behind it start
+        # from the snapshots it leaves
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._folder, self._fold, game_id, recorded, snapshot, True)
+
+    def _fold(
+        self, game_id: str, recorded: list[RecordedEvent], snapshot: Snapshot | None, better: bool = False
+    ) -> GameSession:
+        """``recorded`` folded from ``snapshot`` (at ``recorded[0]``; None: from the first event),
+        or, with ``better``, from a later snapshot made meanwhile of the same events."""
+        snapshots = self.snapshots
+        first = recorded[0].version
+        if better:
+            later = snapshots.nearest(game_id, recorded[-1].version)
+            skip = later.version - first if later is not None else 0
+            if later is not None and skip > 0 and recorded[skip].hash == later.hash:
+                snapshot, recorded = later, recorded[skip:]
         if snapshot is not None:
             session = snapshot.start()
         else:
             session = GameSession.from_recorded(game_id, recorded[:1])
-        snapshots = self.snapshots
         for r in recorded[1:]:
             session.apply_recorded(r)
             if snapshots.due(r.version):
@@ -392,7 +417,10 @@ class GameService:
             if spec.fixed_seats is not None:
                 assert seed is not None and created.fairness is not None
                 events += _start_fixed(
-                    engine_for(spec.ruleset), seed, [m.member_id for m in spec.members], spec.fixed_seats,
+                    engine_for(spec.ruleset),
+                    seed,
+                    [m.member_id for m in spec.members],
+                    spec.fixed_seats,
                     created.fairness,
                 )
             elif len(joined) == spec.player_count:
