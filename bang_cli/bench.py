@@ -2,8 +2,8 @@
 
 Every benchmark module exposes `run() -> dict` (the figures, JSON-ready, each measured next to
 an anchor from the same run) and `render(result) -> rich renderable` for a terminal reader. A
-`run(seconds=…)` takes `--seconds`, a `run(game=…)` takes `--game` (`engine`: dice or cards);
-a result with `"ok": false` exits 1.
+`run(seconds=…)` takes `--seconds` (`soak`, `health-under-load`), a `run(game=…)` takes
+`--game` (`engine`: dice or cards); a result with `"ok": false` exits 1.
 """
 
 from __future__ import annotations
@@ -20,14 +20,20 @@ import ops.bench
 
 
 def available() -> list[str]:
-    return sorted(m.name for m in pkgutil.iter_modules(ops.bench.__path__) if not m.name.startswith("_"))
+    """The benchmarks' names: their modules', with ``-`` for ``_`` (``health_under_load.py``:
+    ``health-under-load``)."""
+    modules = pkgutil.iter_modules(ops.bench.__path__)
+    return sorted(m.name.replace("_", "-") for m in modules if not m.name.startswith("_"))
 
 
 def bench(
     name: str = typer.Argument(..., help="Benchmark name: one of the modules in ops/bench/."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
     seconds: float | None = typer.Option(
-        None, "--seconds", min=1.0, help="How long the load runs, for benchmarks that take it (soak)."
+        None,
+        "--seconds",
+        min=1.0,
+        help="How long the load runs, for benchmarks that take it (soak, health-under-load).",
     ),
     game: str | None = typer.Option(
         None, "--game", help="Game type, for benchmarks that take it (engine): dice or cards."
@@ -35,7 +41,7 @@ def bench(
 ) -> None:
     if name not in available():
         raise typer.BadParameter(f"unknown benchmark {name!r}; available: {', '.join(available())}")
-    module = importlib.import_module(f"ops.bench.{name}")
+    module = importlib.import_module(f"ops.bench.{name.replace('-', '_')}")
     options: dict[str, object] = {} if seconds is None else {"seconds": seconds}
     if game is not None:
         options["game"] = game

@@ -153,12 +153,16 @@ def import_record(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A game record (JSON).")],
     game_id: str = typer.Option(None, help="Game id (default: the record's meta.game_id, else derived)."),
 ) -> None:
-    """Import a table game from its record, input by input through the game service."""
-    from services.game.records import read_record
+    """Import a table game (dice or cards) from its record, input by input through the game
+    service; bounded as the API's import is (docs/game-records.md, 'Bounds')."""
+    from services.game.records.dispatch import read_any_record
     from services.game.records.errors import RecordError
+    from services.game.records.limits import check_bytes, record_bytes
 
     try:
-        record = read_record(json.loads(file.read_text(encoding="utf-8")))
+        decoded = json.loads(file.read_text(encoding="utf-8"))
+        check_bytes(record_bytes(decoded))
+        record = read_any_record(decoded)
     except (RecordError, ValueError) as error:
         raise _fail(f"{file}: {error}") from None
 

@@ -40,6 +40,7 @@ from services.api.headers import add_security_headers
 from services.api.health import OK, DatabaseProbe, check_dependencies
 from services.api.rate_limit import (
     UNRESOLVED,
+    BudgetCharge,
     RateLimitedGraphQL,
     RateLimitMiddleware,
     caller_of,
@@ -52,6 +53,7 @@ from services.clubs.lifespan import clubs_lifespan
 from services.directory.http import DIRECTORY_HANDLERS
 from services.game.application.codec import GAME_MAPPER
 from services.game.application.service import GameService
+from services.game.edge.cost import Charge
 from services.game.edge.fanout import GameFanout, fanout_channel, redis_client
 from services.game.edge.gateway import GameGateway
 from services.game.edge.http import GameController, RecordController
@@ -184,6 +186,11 @@ async def provide_principal(request: Request[Any, Any, Any], gateway: GameGatewa
     return await gateway.authenticate(authorization)
 
 
+async def provide_charge(request: Request[Any, Any, Any]) -> Charge:
+    """What a REST handler's costly work is charged through (``services/game/edge/cost.py``)."""
+    return BudgetCharge(request.scope)
+
+
 async def graphql_context(state: State) -> dict[str, Any]:
     """What resolvers read from ``info.context``: the game gateway, the pool and Redis client
     that the league and ratings read models are queried and watched through, and the clubs'
@@ -271,6 +278,7 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
         dependencies={
             "gateway": Provide(provide_gateway),
             "principal": Provide(provide_principal),
+            "charge": Provide(provide_charge),
             "accounts": Provide(provide_accounts),
             "session": Provide(provide_session),
             "clubs": Provide(provide_clubs),

@@ -78,6 +78,7 @@ from services.game.edge.gateway import (
     VersionOutOfRange,
 )
 from services.game.records import IllegalInput, MalformedRecord, RecordError
+from services.game.records.errors import RecordOverBound, RecordTooLarge, RecordTooLong
 from services.game.rules import cards as card_rules
 from services.game.rules.dice import (
     GameOver,
@@ -171,6 +172,8 @@ PROBLEMS: dict[type[BaseException], Problem] = {
     VersionOutOfRange: Problem(422, "version-out-of-range", "No such version"),
     IllegalInput: Problem(422, "illegal-input", "A record input the rules refuse", "record"),
     MalformedRecord: Problem(422, "malformed-record", "The record cannot be read", "record"),
+    RecordTooLarge: Problem(413, "record-too-large", "The record is larger than an import takes", "record"),
+    RecordTooLong: Problem(422, "record-too-long", "The record is longer than an import takes", "record"),
     RecordError: Problem(422, "bad-record", "The record is refused", "record"),
     GameServiceError: Problem(422, "refused", "Refused"),
     InvalidAccountInput: Problem(422, "invalid-account-input", "A name or password breaks its rule"),
@@ -284,6 +287,8 @@ def problem_response(request: Request[Any, Any, Any], error: Exception) -> Respo
             extra.update(expected_version=error.expected, current_version=error.actual)
         if isinstance(error, IllegalInput):
             extra.update(input=error.index)
+        if isinstance(error, RecordOverBound):
+            extra.update(bound=error.what, limit=error.bound, value=error.value)
         if isinstance(error, InvalidArgument):
             extra.update(field=error.argument)
         if isinstance(error, (InvalidAccountInput, InvalidClubInput, ClubInputOutOfBounds)):

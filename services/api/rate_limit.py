@@ -12,7 +12,11 @@ The caller the middleware resolves is left in the ASGI scope (``caller_of``), so
 
 What a request costs: one, charged by ``RateLimitMiddleware`` before routing to the handler;
 a GraphQL operation then pays the rest of its cost (``services/api/graphql_cost.py``) just
-before it executes, and a subscription over the WebSocket pays its cost when it starts. Over
+before it executes, and a subscription over the WebSocket pays its cost when it starts. A REST
+route whose work grows with a game (an import, a time-travel read) pays the rest of its cost
+(``services/game/edge/cost.py``) through ``BudgetCharge``: before doing that work (a cost above
+the whole budget is charged the whole budget: such a request passes only on an untouched
+budget), or, for an import's later inputs, as it goes, waiting for the budget to refill. Over
 budget: 429 with ``Retry-After`` and a problem-details body (``rate-limited``). ``/health`` and
 ``/metrics`` are never limited.
 
@@ -48,6 +52,7 @@ from infra.postgres import database_name
 from services.api.errors import _HTTP_TITLES as HTTP_TITLES
 from services.api.errors import PROBLEM_JSON, problem_body
 from services.api.settings import LimitSettings
+from services.game.edge.cost import Charge
 from services.game.edge.tokens import Principal, TokenKind, token_hash
 
 log = logging.getLogger(__name__)
@@ -62,6 +67,9 @@ _CALLER = "bang.caller"
 UNRESOLVED = object()
 """``caller_of``'s answer when the middleware did not resolve this request's caller."""
 _WARN_EVERY_SECONDS = 30.0
+MAX_PACING_WAITS = 600
+"""``BudgetCharge.pace`` waits at most this many times (each ``Retry-After`` seconds, the
+window's time at most) before going on: work that must not stop half-way always ends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +206,48 @@ async def charge_graphql(context: Any, requests: int) -> None:
         f"{refusal(client, wait)}; this operation counts as {requests} requests",
         extensions={"code": "RATE_LIMITED", "retryAfter": wait},
     )
+
+
+class BudgetCharge(Charge):
+    """A REST request's cost beyond the one request the middleware charged, debited from the
+    same budget: refused with 429 and ``Retry-After`` (``__call__``, before the work is done),
+    or waited for (``pace``, in the middle of work that must not stop half-way)."""
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+
+    def _budget(self) -> tuple[ClientBudgets, Client] | None:
+        budgets: ClientBudgets | None = getattr(self.scope["litestar_app"].state, "rate_limits", None)
+        client: Client | None = self.scope.get(_CLIENT)
+        return None if budgets is None or client is None else (budgets, client)
+
+    async def __call__(self, requests: int, what: str) -> None:
+        found = self._budget()
+        if found is None:
+            return
+        budgets, client = found
+        # dearer than the whole budget: the whole budget (the middleware took one of it already)
+        due = min(requests, client.limit.amount) - 1
+        if due <= 0:
+            return
+        wait = await budgets.charge(client, due)
+        if wait is not None:
+            raise TooManyRequestsException(
+                detail=f"{refusal(client, wait)}; {what}, which counts as {requests} requests",
+                headers={"Retry-After": str(wait)},
+            )
+
+    async def pace(self, requests: int, what: str) -> None:
+        found = self._budget()
+        if found is None:
+            return
+        budgets, client = found
+        for _ in range(MAX_PACING_WAITS):
+            wait = await budgets.charge(client, requests)
+            if wait is None:
+                return
+            await asyncio.sleep(wait)
+        log.warning("%s: still over %s's budget after %d waits; going on", what, client.key, MAX_PACING_WAITS)
 
 
 class RateLimitedGraphQL:

@@ -23,7 +23,7 @@ a session, and the engine is asked only for its pure fold, turn count and the en
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -111,6 +111,15 @@ class Entries:
         last.last_version = version
         last.events.append(event)
 
+    def copy(self) -> Entries:
+        """A copy sharing nothing that noting more events changes (a snapshot's): ``note``
+        changes only the latest entry, which is copied, and ``take_back`` replaces the entry it
+        takes back; the others are shared."""
+        items = list(self.items)
+        if items:
+            items[-1] = replace(items[-1], events=list(items[-1].events))
+        return Entries(list(self.opening), self.opening_command, items, self.sealed, self.taken_back)
+
     def latest(self) -> Entry | None:
         """The latest entry not taken back."""
         for entry in reversed(self.items):
@@ -121,11 +130,12 @@ class Entries:
     def take_back(self, event: EntryTakenBack) -> bool:
         """Mark the entry ``event`` names as taken back; False when it names no entry standing
         (a stream written by something else: the audit names it, the fold ignores it)."""
-        for entry in reversed(self.items):
+        for i in range(len(self.items) - 1, -1, -1):
+            entry = self.items[i]
             if entry.first_version == event.from_version and entry.last_version == event.to_version:
                 if entry.taken_back:
                     return False
-                entry.taken_back = True
+                self.items[i] = replace(entry, taken_back=True)  # replaced: a copy may share it
                 self.taken_back += 1
                 return True
         return False

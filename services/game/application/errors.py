@@ -13,6 +13,10 @@ class GameNotFound(GameServiceError, LookupError):
         super().__init__(f"no game {game_id!r}")
 
 
+class VersionOutOfRange(GameServiceError, ValueError):
+    """A version (or a page of versions) the game does not have."""
+
+
 class InvalidGameSpec(GameServiceError, ValueError):
     """A game cannot be created or joined like this."""
 

@@ -22,18 +22,27 @@ Guarantees:
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
+from itertools import takewhile
 from typing import Any, NamedTuple
 
 import msgspec
 
-from event_store import ConcurrencyError, DuplicateEventConflict, EventMetadata, PostgresEventStore
+from event_store import (
+    ConcurrencyError,
+    DuplicateEventConflict,
+    EventMetadata,
+    PostgresEventStore,
+    RecordedEvent,
+)
 from services.game.application.codec import GAME_MAPPER, game_stream, is_valid_game_id, series_of_game_id
 from services.game.application.corrections import TakeBack, take_back_event
 from services.game.application.errors import (
@@ -49,6 +58,7 @@ from services.game.application.errors import (
     NotAllowed,
     ReservedCommandId,
     StaleVersion,
+    VersionOutOfRange,
 )
 from services.game.application.lifecycle import (
     DecisionTimedOut,
@@ -64,6 +74,7 @@ from services.game.application.lifecycle import (
     seat_id,
 )
 from services.game.application.session import CommandTrace, GameSession, GameStatus
+from services.game.application.snapshots import SNAPSHOT_EVERY, Snapshot, Snapshots
 from services.game.engines import (
     RULE_ERRORS,
     GameEngine,
@@ -168,12 +179,22 @@ class PlayOutcome:
     duplicate: bool = False
 
 
+_BATCH_PAGE = 64
+"""Events read at a time past a version to find the end of its command's batch."""
+INLINE_FOLD_EVENTS = 2 * SNAPSHOT_EVERY
+"""A version read folding more events than this folds in the folding thread (``load_at``)."""
+
+
 class GameService:
     def __init__(self, store: PostgresEventStore, seeds: SeedVault, *, cache_size: int = 2_000) -> None:
         self.store = store
         self.seeds = seeds
         self._sessions: OrderedDict[str, GameSession] = OrderedDict()
         self._cache_size = cache_size
+        self.snapshots = Snapshots()
+        """Past versions' folds, for ``load_at`` (``services/game/application/snapshots.py``)."""
+        self._folder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bang-fold")
+        """Where ``load_at``'s long folds run, one at a time."""
 
     # -- reading -------------------------------------------------------------------------
 
@@ -196,6 +217,81 @@ class GameService:
                     session.apply_recorded(r)
         self._remember(session)
         return session
+
+    async def load_at(
+        self,
+        game_id: str,
+        version: int,
+        before_fold: Callable[[int], Awaitable[None]] | None = None,
+    ) -> GameSession:
+        """The game right after event ``version``, or after the last event of the command's
+        batch that ``version`` is in (a command's events land together: nobody ever saw the
+        state in between). Folded from the nearest snapshot at or below ``version``, leaving a
+        snapshot every ``SNAPSHOT_EVERY`` events it passes; ``before_fold`` is told how many
+        events are about to be folded (and may refuse: the API charges them to the caller)."""
+        stream = game_stream(game_id) if is_valid_game_id(game_id) else None
+        if stream is None:
+            raise GameNotFound(game_id)
+        if version < 1:
+            raise VersionOutOfRange(f"versions start at 1, not {version}")
+        snapshot = self.snapshots.nearest(game_id, version)
+        start = snapshot.version if snapshot is not None else 1
+        recorded = await self._read_to_batch_end(stream, start, version)
+        if snapshot is not None and (not recorded or recorded[0].hash != snapshot.hash):
+            self.snapshots.drop(game_id)  # not the stream it was folded from: fold it afresh
+            snapshot, start = None, 1
+            recorded = await self._read_to_batch_end(stream, start, version)
+        if not recorded:
+            raise GameNotFound(game_id)
+        if recorded[-1].version < version:
+            raise VersionOutOfRange(f"game {game_id} has versions 1 to {recorded[-1].version}, not {version}")
+        if before_fold is not None:
+            await before_fold(len(recorded) - 1)
+        if len(recorded) - 1 <= INLINE_FOLD_EVENTS:
+            return self._fold(game_id, recorded, snapshot)
+        # a long fold (a game's first read in this process) in the one folding thread: the event
+        # loop keeps answering meanwhile, and reads of the same game queued behind it start
+        # from the snapshots it leaves
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._folder, self._fold, game_id, recorded, snapshot, True)
+
+    def _fold(
+        self, game_id: str, recorded: list[RecordedEvent], snapshot: Snapshot | None, better: bool = False
+    ) -> GameSession:
+        """``recorded`` folded from ``snapshot`` (at ``recorded[0]``; None: from the first event),
+        or, with ``better``, from a later snapshot made meanwhile of the same events."""
+        snapshots = self.snapshots
+        first = recorded[0].version
+        if better:
+            later = snapshots.nearest(game_id, recorded[-1].version)
+            skip = later.version - first if later is not None else 0
+            if later is not None and skip > 0 and recorded[skip].hash == later.hash:
+                snapshot, recorded = later, recorded[skip:]
+        if snapshot is not None:
+            session = snapshot.start()
+        else:
+            session = GameSession.from_recorded(game_id, recorded[:1])
+        for r in recorded[1:]:
+            session.apply_recorded(r)
+            if snapshots.due(r.version):
+                snapshots.keep(session, r.hash)
+        return session
+
+    async def _read_to_batch_end(self, stream: str, start: int, version: int) -> list[RecordedEvent]:
+        """Events ``start`` to ``version``, then on to the end of ``version``'s command batch."""
+        recorded = await self.store.read_stream(stream, from_version=start, limit=version - start + 1)
+        if not recorded or recorded[-1].version < version:
+            return recorded
+        batch = recorded[-1].metadata.command_id
+        while batch is not None:
+            more = await self.store.read_stream(
+                stream, from_version=recorded[-1].version + 1, limit=_BATCH_PAGE
+            )
+            same = list(takewhile(lambda r: r.metadata.command_id == batch, more))
+            recorded += same
+            if len(same) < len(more) or len(more) < _BATCH_PAGE:
+                break
+        return recorded
 
     def _remember(self, session: GameSession) -> None:
         self._sessions[session.game_id] = session
@@ -321,7 +417,10 @@ class GameService:
             if spec.fixed_seats is not None:
                 assert seed is not None and created.fairness is not None
                 events += _start_fixed(
-                    engine_for(spec.ruleset), seed, [m.member_id for m in spec.members], spec.fixed_seats,
+                    engine_for(spec.ruleset),
+                    seed,
+                    [m.member_id for m in spec.members],
+                    spec.fixed_seats,
                     created.fairness,
                 )
             elif len(joined) == spec.player_count:

@@ -84,6 +84,27 @@ class GameSession:
             return GameStatus.LOBBY
         return GameStatus.ENDED if self.game.is_over else GameStatus.ONGOING
 
+    def copy(self) -> GameSession:
+        """A copy sharing nothing that folding more events changes: the engine's game by the
+        engine's own ``copy``, every list and dict anew; the events, the command traces (replaced
+        when they change, never changed) and the entries before the latest (``Entries.copy``)
+        are shared (``services/game/application/snapshots.py`` keeps these copies)."""
+        return GameSession(
+            game_id=self.game_id,
+            created=self.created,
+            joined=list(self.joined),
+            seat_members=dict(self.seat_members),
+            game=None if self.game is None else self.engine.copy(self.game),
+            version=self.version,
+            commands=dict(self.commands),  # traces are replaced, never changed (``apply``)
+            seed_revealed=self.seed_revealed,
+            abandoned=self.abandoned,
+            last_event_at=self.last_event_at,
+            faces_rolled=self.faces_rolled,
+            entries=self.entries.copy(),
+            _engine=self._engine,
+        )
+
     def seat_of(self, member_id: str) -> str | None:
         for seat, member in self.seat_members.items():
             if member == member_id:
@@ -144,8 +165,10 @@ class GameSession:
             trace = self.commands.get(command_id)
             if trace is None:
                 self.commands[command_id] = CommandTrace(version, version, fingerprint, actor)
-            else:
-                trace.last_version = version
+            else:  # a new trace, not a changed one: a copy (``copy``) shares the old
+                self.commands[command_id] = CommandTrace(
+                    trace.first_version, version, trace.fingerprint, trace.actor
+                )
 
     def apply_recorded(self, recorded: RecordedEvent) -> None:
         event = GAME_MAPPER.to_domain(recorded)

@@ -20,6 +20,7 @@ caller sees is decided once:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime, timedelta
 from itertools import islice
@@ -34,7 +35,13 @@ from services.clubs.roles import Grant, Role
 from services.clubs.roles import Principal as AccountPrincipal
 from services.game.application.codec import GAME_MAPPER, game_stream, is_valid_game_id
 from services.game.application.corrections import take_back_offer
-from services.game.application.errors import GameNotFound, GameServiceError, NotAllowed, StaleVersion
+from services.game.application.errors import (
+    GameNotFound,
+    GameServiceError,
+    NotAllowed,
+    StaleVersion,
+    VersionOutOfRange,
+)
 from services.game.application.lifecycle import GameContext, GameMode
 from services.game.application.service import (
     Actor,
@@ -48,6 +55,14 @@ from services.game.application.service import (
 )
 from services.game.application.session import GameSession, GameStatus
 from services.game.audit import AuditCache, AuditReport
+from services.game.edge.cost import (
+    FREE,
+    IMPORT_CHUNK_INPUTS,
+    REQUESTS_PER_INPUT,
+    Charge,
+    fold_requests,
+    import_requests,
+)
 from services.game.edge.fanout import GameFanout
 from services.game.edge.tokens import Principal, TokenKind, TokenVault, viewer_for
 from services.game.edge.visibility import Viewer, own_visible, redact_event, redact_state
@@ -62,6 +77,7 @@ from services.game.records import (
 from services.game.records.cards.model import CardOptions, CardRecord, DeckSource
 from services.game.records.cards.writer import card_record_from_events, card_record_to_object
 from services.game.records.dispatch import AnyRecord, replay_any_record
+from services.game.records.limits import check_events, check_inputs
 from services.game.records.writer import record_from_events
 from services.game.rules.cards import commands as card_cmd
 from services.game.rules.cards.vocabulary import TABLE as CARD_TABLE
@@ -111,10 +127,6 @@ class LeagueSchedule(Protocol):
 
 class ExportRefused(GameServiceError):
     """A record would show what the caller may not see (an ongoing game's hidden roles)."""
-
-
-class VersionOutOfRange(GameServiceError, ValueError):
-    pass
 
 
 class Joined(msgspec.Struct, frozen=True, kw_only=True):
@@ -406,11 +418,17 @@ class GameGateway:
         command_id: str,
         game_id: str | None,
         context: GameContext | None = None,
+        charge: Charge = FREE,
     ) -> Imported:
         """A whole table game (dice or cards) from its record: created and played input by
         input through the same path as a scorekeeper's live entries. The record is replayed in
         memory first, so an illegal input is refused before anything is stored. A card
-        record's first shuffle (``deck``) is entered as the first input."""
+        record's first shuffle (``deck``) is entered as the first input.
+
+        Bounded (``services/game/records/limits.py``): its inputs before the replay, the events
+        the replay makes after it, both before anything is stored. Its inputs are charged to the
+        caller (``services/game/edge/cost.py``): the first chunk before anything is stored (or a
+        429), the others as they are entered, waiting for the caller's budget."""
         actor = self.creator(principal)
         assert principal is not None
         record_seats: tuple[Any, ...] = record.seats  # a dice or a card game's own Seat
@@ -422,12 +440,19 @@ class GameGateway:
                 )
         if members is not None and len(members) != len(record.seats):
             raise MalformedRecord(f"{len(members)} members given for {len(record.seats)} seats")
-        check_new_ruleset(record.ruleset, len(record.seats))  # before a replay by another game's rules
-        # raises IllegalInput naming the first input the rules refuse
-        ongoing = not replay_any_record(record).is_over
         inputs: tuple[Any, ...] = tuple(record.inputs)
         if isinstance(record, CardRecord) and record.deck is not None:
             inputs = (card_cmd.ShuffleDeck(player=CARD_TABLE, order=record.deck), *inputs)
+        check_inputs(len(inputs))
+        check_new_ruleset(record.ruleset, len(record.seats))  # before a replay by another game's rules
+        chunk = IMPORT_CHUNK_INPUTS
+        cost = f"this import enters {len(inputs):,} inputs, {REQUESTS_PER_INPUT} requests each"
+        await charge(import_requests(min(chunk, len(inputs))), f"{cost}: its first {chunk}")
+        # raises IllegalInput naming the first input the rules refuse; in a thread, so the ~0.1 s
+        # a long record takes does not hold up every other request of this process at once
+        replayed = await asyncio.to_thread(replay_any_record, record)
+        check_events(len(replayed.events))
+        ongoing = not replayed.is_over
         people = members or [Member(member_id=s.player, name=s.player) for s in record.seats]
         spec = NewGame(
             mode=GameMode.TABLE,
@@ -455,6 +480,8 @@ class GameGateway:
         )
         version = session.version
         for n, command in enumerate(inputs):
+            if n and n % chunk == 0:  # charged as it goes: waits for the budget, never stops half-way
+                await charge.pace(import_requests(min(chunk, len(inputs) - n)), cost)
             outcome = await self.service.play(
                 session.game_id, command, actor=actor, command_id=f"{command_id}/input/{n}"
             )
@@ -474,26 +501,24 @@ class GameGateway:
         session = await self.service.load(game_id)
         return self._state_view(session, await self.viewer(principal, session))
 
-    async def state_at(self, principal: Principal | None, game_id: str, version: int) -> dict[str, Any]:
+    async def state_at(
+        self, principal: Principal | None, game_id: str, version: int, charge: Charge = FREE
+    ) -> dict[str, Any]:
         """The game right after event ``version`` — or, when that event is inside one command's
         batch, right after the batch: a command's events land together, so no one ever saw the
         state in between (and the rules only answer "who decides now" at rest). The answer's
         ``version`` says which state it is.
 
+        Folded from the nearest snapshot (``GameService.load_at``); the events it folds are
+        charged to the caller first (``services/game/edge/cost.py``).
+
         Redacted as of then: what was hidden then stays hidden. Visibility only grows as a game
         goes on, so this never shows more than the viewer may see now."""
-        if not is_valid_game_id(game_id):
-            raise GameNotFound(game_id)
-        recorded = await self.store.read_stream(game_stream(game_id))
-        if not recorded:
-            raise GameNotFound(game_id)
-        if not 1 <= version <= len(recorded):
-            raise VersionOutOfRange(f"game {game_id} has versions 1 to {len(recorded)}, not {version}")
-        end = version
-        batch = recorded[version - 1].metadata.command_id
-        while end < len(recorded) and batch is not None and recorded[end].metadata.command_id == batch:
-            end += 1
-        past = GameSession.from_recorded(game_id, recorded[:end])
+
+        async def before_fold(events: int) -> None:
+            await charge(fold_requests(events), f"this read folds {events:,} events")
+
+        past = await self.service.load_at(game_id, version, before_fold)
         return redact_state(past, await self.viewer(principal, past))
 
     async def events(

@@ -39,9 +39,11 @@ from services.game.edge.bounds import (
     command_text,
 )
 from services.game.edge.chain import CHAIN_PAGE_LIMIT, published_chain
+from services.game.edge.cost import Charge
 from services.game.edge.gateway import EVENTS_PAGE_LIMIT, Created, GameGateway, Imported, Joined, Played
 from services.game.edge.tokens import Principal
 from services.game.records.dispatch import AnyRecord, read_any_record
+from services.game.records.limits import check_bytes, record_bytes
 from services.game.rules.cards import commands as card_cmd
 from services.game.rules.cards.errors import MalformedCommand as CardMalformed
 from services.game.rules.dice import GameCommand, MalformedCommand, parse_command
@@ -313,8 +315,9 @@ class GameController(Controller):
         version: Annotated[int, Parameter(ge=1, le=MAX_INT4)],
         gateway: GameGateway,
         principal: Principal | None,
+        charge: Charge,
     ) -> dict[str, Any]:
-        return await gateway.state_at(principal, game_id, version)
+        return await gateway.state_at(principal, game_id, version, charge)
 
     @get(
         "/{game_id:str}/record",
@@ -362,9 +365,10 @@ class RecordController(Controller):
         security=TOKEN_REQUIRED,
     )
     async def import_record(
-        self, data: JSONBody[ImportRequest], gateway: GameGateway, principal: Principal | None
+        self, data: JSONBody[ImportRequest], gateway: GameGateway, principal: Principal | None, charge: Charge
     ) -> Imported:
+        check_bytes(record_bytes(data.record))  # 413 naming the bound (records/limits.py)
         return await gateway.import_record(
             principal, data.to_record(), data.to_members(), data.command_id, data.game_id,
-            data.context.to_context(),
+            data.context.to_context(), charge,
         )  # fmt: skip

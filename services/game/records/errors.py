@@ -38,3 +38,25 @@ class IllegalInput(RecordError):
         self.command = command
         self.cause = cause
         self.game = game
+
+
+class RecordOverBound(RecordError):
+    """A record past one of the import's bounds (``records/limits.py``): nothing is stored."""
+
+    def __init__(self, what: str, bound: int, value: int) -> None:
+        size = " (as compact JSON)" if what == "bytes" else ""
+        super().__init__(
+            f"record: {value:,} {what}{size}; an imported record has at most {bound:,} {what}, "
+            "which the longest games fit in with room to spare (docs/game-records.md, 'Bounds')"
+        )
+        self.what = what
+        self.bound = bound
+        self.value = value
+
+
+class RecordTooLarge(RecordOverBound):
+    """More bytes than an import takes (413)."""
+
+
+class RecordTooLong(RecordOverBound):
+    """More inputs, or more events, than an import takes (422)."""

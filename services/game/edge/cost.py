@@ -1,0 +1,56 @@
+"""What a REST request costs beyond itself: an import by its inputs, a time-travel read by the
+events it folds.
+
+Every request counts one against its caller's rate limit (``services/api/rate_limit.py``), and
+a GraphQL operation counts its cost (``services/api/graphql_cost.py``: one request is 400 cost
+units, about 2 ms of the API's CPU on the development machine). Two REST routes do work that
+grows with a game, so each is charged what it costs, in the same requests:
+
+- ``POST /records`` appends one batch per input (a 762-input record took ~1.1 s of the
+  service's CPU in memory, more with the store's appends): ``REQUESTS_PER_INPUT`` requests per
+  input. The first ``IMPORT_CHUNK_INPUTS`` inputs are charged before anything is stored (over
+  budget: 429, nothing stored); each further chunk is charged before it is entered and, when
+  the budget is spent, waits for it (``Charge.pace``): an import is never stopped half-way, it
+  goes on at the caller's rate limit, however many inputs it has;
+- ``GET /games/{id}/versions/{v}`` folds the game's events up to ``v`` from the nearest snapshot
+  (``services/game/application/snapshots.py``: at most ``SNAPSHOT_EVERY`` events once the
+  game's snapshots are made, the whole game the first time; ~0.09 ms an event):
+  one request per ``FOLD_EVENTS_PER_REQUEST`` events folded, at least one, charged before the
+  fold. A count above the whole budget is charged the whole budget (such a read passes only on
+  an untouched budget).
+
+The edge does not know the rate limiter (the API sits above it): the controllers get a
+``Charge`` from the API (``services/api/app.py``) and the gateway calls it with the cost.
+"""
+
+from __future__ import annotations
+
+import math
+
+REQUESTS_PER_INPUT = 2
+IMPORT_CHUNK_INPUTS = 50
+FOLD_EVENTS_PER_REQUEST = 20
+
+
+class Charge:
+    """Debits a cost (in requests) from the caller's budget. This one charges nothing: the
+    command line, and a gateway called without the API."""
+
+    async def __call__(self, requests: int, what: str) -> None:
+        """Charge now, or refuse (the API's 429) when the budget cannot pay."""
+        return None
+
+    async def pace(self, requests: int, what: str) -> None:
+        """Charge, waiting for the budget to refill when it cannot pay now."""
+        return None
+
+
+FREE = Charge()
+
+
+def import_requests(inputs: int) -> int:
+    return max(1, inputs * REQUESTS_PER_INPUT)
+
+
+def fold_requests(events: int) -> int:
+    return max(1, math.ceil(events / FOLD_EVENTS_PER_REQUEST))
