@@ -45,6 +45,7 @@ from services.api.errors import (
 GRAPHQL_PATH = "/graphql"
 SUBSCRIPTIONS_OVER_WEBSOCKET = f"subscriptions are served over the WebSocket at {GRAPHQL_PATH}, not HTTP"
 VARIABLE_REFUSED = Problem(400, "invalid-variables", "A variable does not fit its type")
+VARIABLES_REFUSED_TYPE = PROBLEM_BASE + VARIABLE_REFUSED.slug
 
 
 def problem_extension(problem: Problem, error: BaseException) -> dict[str, Any]:
@@ -164,7 +165,9 @@ class GraphQLRefusals:
         errors = response_data.get("errors") if isinstance(response_data, dict) else None
         if errors and response_data.get("data") is None and sub_response.status_code in (None, 200):
             problems = [(e.get("extensions") or {}).get("problem") or {} for e in errors]
-            if all(p.get("status") == 400 for p in problems):
+            # the variables' refusals only: a resolver's 400 (an argument out of its bounds) is
+            # a GraphQL error in a 200, as ever
+            if all(p.get("type") == VARIABLES_REFUSED_TYPE for p in problems):
                 detail = "; ".join(str(p["detail"]) for p in problems)
                 body = problem_body(
                     400, VARIABLE_REFUSED.slug, VARIABLE_REFUSED.title, detail, GRAPHQL_PATH, errors=errors

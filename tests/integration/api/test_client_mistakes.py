@@ -56,11 +56,14 @@ BODIES: list[tuple[str, str, bytes, str]] = [
             "anonymous",
             (
                 (b'{"query": "{ __typename }", "operationName": "\xff"}', "utf-8"),
-                (b'{"query": "query Board($n: Int!) { ratingLeaderboard(limit: $n) { rank } }",'
-                 b' "variables": {"n": 5, "n": 600}}', "duplicate key 'n'"),
+                (
+                    b'{"query": "query Board($n: Int!) { ratingLeaderboard(limit: $n) { rank } }",'
+                    b' "variables": {"n": 5, "n": 600}}',
+                    "duplicate key 'n'",
+                ),
                 (b"", EMPTY),
             ),
-        ),  # fmt: skip
+        ),
     )
     for body, detail in bodies
 ]
@@ -155,6 +158,16 @@ async def test_a_graphql_variable_that_does_not_fit_its_type_is_a_400_naming_it(
     logged_at_info_only(caplog)
 
 
+async def test_a_variable_of_its_type_out_of_the_arguments_bounds_is_still_the_resolvers_refusal(
+    client: httpx.AsyncClient,
+) -> None:
+    """An Int the bounds refuse (services/game/edge/bounds.py) is a GraphQL error in a 200, as ever."""
+    response = await client.post("/graphql", json={"query": LEADERBOARD, "variables": {"n": 600}})
+    assert response.status_code == 200, response.text
+    [error] = response.json()["errors"]
+    assert error["extensions"]["code"] == "BAD_USER_INPUT" and error["message"].startswith("`limit`")
+
+
 async def test_a_subscription_over_http_is_a_400_pointing_at_the_websocket(
     client: httpx.AsyncClient, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -170,7 +183,8 @@ async def test_a_document_the_schema_refuses_is_shown_and_logged_at_info(
     client: httpx.AsyncClient, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Syntax and validation errors stay GraphQL errors (a 200, the document's own words)."""
-    for document, words in (("{ ratingLeaderboard(", "Syntax Error"), ("{ nope }", "Cannot query field 'nope'")):
+    refused_documents = (("{ ratingLeaderboard(", "Syntax Error"), ("{ nope }", "Cannot query field 'nope'"))
+    for document, words in refused_documents:
         caplog.clear()
         with caplog.at_level(logging.INFO):
             response = await client.post("/graphql", json={"query": document})
