@@ -143,7 +143,7 @@ class ProblemDetails(SchemaExtension):
         result = self.execution_context.result
         errors = getattr(result, "errors", None)
         if errors:
-            if not isinstance(result, PreExecutionError) and result.data is None:  # type: ignore[union-attr]
+            if not isinstance(result, PreExecutionError) and getattr(result, "data", None) is None:
                 # refused while the variables were coerced, before any resolver (a document's
                 # own "Variable '$x' is never used." is a validation error: a PreExecutionError)
                 errors = [with_variable_problem(error) for error in errors]

@@ -16,6 +16,7 @@ import httpx
 import pytest
 from litestar import Litestar
 
+from services.api.client import GraphQLSubscription, SubscriptionError
 from tests.integration.api.conftest import resources_of
 from tests.integration.api.people import Person, people
 
@@ -176,6 +177,21 @@ async def test_a_subscription_over_http_is_a_400_pointing_at_the_websocket(
         response = await client.post("/graphql", json={"query": document})
     problem = refused(response)
     assert problem["detail"] == "subscriptions are served over the WebSocket at /graphql, not HTTP"
+    logged_at_info_only(caplog)
+
+
+async def test_a_subscriptions_variable_that_does_not_fit_is_named_not_masked_over_the_websocket(
+    base_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    document = 'subscription Live($v: Int) { gameUpdates(id: "no-such-game", fromVersion: $v) { version } }'
+    with caplog.at_level(logging.INFO), pytest.raises(SubscriptionError) as refused:
+        async with GraphQLSubscription(f"ws://{base_url}/graphql", document, {"v": 4294967296}) as live:
+            async for _ in live:
+                pytest.fail("a refused subscription sent a result")
+    # graphql-core's own words over the socket (the plain ones are the HTTP answer's), not masked
+    said = str(refused.value)
+    assert "'$v'" in said and "non 32-bit signed integer value: 4294967296" in said, said
+    assert "Unexpected error" not in said
     logged_at_info_only(caplog)
 
 
