@@ -36,6 +36,7 @@ from services.api.decoding import BoundedJsonRequest, decode_graphql_json
 from services.api.docs import bearer_declared, openapi_config
 from services.api.errors import EXCEPTION_HANDLERS, RETRY_AFTER_SECONDS, problem_body
 from services.api.explorers import explorer_asset_handlers, graphiql_page
+from services.api.graphql_problems import GRAPHQL_PATH, GraphQLRefusals
 from services.api.headers import add_security_headers
 from services.api.health import OK, DatabaseProbe, check_dependencies
 from services.api.rate_limit import (
@@ -68,8 +69,6 @@ from services.runtime.metrics import MeteredEventStore, metrics_handler
 from services.runtime.projections import registered
 
 log = logging.getLogger(__name__)
-
-GRAPHQL_PATH = "/graphql"
 
 
 @dataclass(slots=True)
@@ -242,7 +241,7 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
         keep_alive_interval=15,
     )
 
-    class GraphQLController(RateLimitedGraphQL, graphql_base):  # type: ignore[valid-type, misc]
+    class GraphQLController(GraphQLRefusals, RateLimitedGraphQL, graphql_base):  # type: ignore[valid-type, misc]
         def encode_json(self, data: object) -> bytes:
             """Results and subscription messages as compact JSON by msgspec (the same JSON
             values as strawberry's ``json.dumps``, at a fraction of the CPU: every live update

@@ -40,6 +40,8 @@ from services.accounts.errors import (
     SessionRequired,
     WrongPassword,
 )
+from services.accounts.redaction import redact_invite_paths
+from services.api.decoding import EMPTY
 from services.clubs.errors import (
     AccountNotFound,
     ClubError,
@@ -308,7 +310,9 @@ def problem_response(request: Request[Any, Any, Any], error: Exception) -> Respo
         body = problem_body(error.status_code, slug, title, str(error.detail), instance)
         headers.update(error.headers or {})
     else:
-        log.exception("unexpected error answering %s %s", request.method, instance, exc_info=error)
+        log.exception(
+            "unexpected error answering %s %s", request.method, redact_invite_paths(instance), exc_info=error
+        )
         body = problem_body(
             500,
             "internal",
@@ -316,7 +320,16 @@ def problem_response(request: Request[Any, Any, Any], error: Exception) -> Respo
             "the server failed; nothing is hidden in this message",
             instance,
         )
+    if body["status"] < HTTP_500_INTERNAL_SERVER_ERROR:
+        log_refusal(request.method, instance, body["status"], body["type"])
     return Response(body, status_code=body["status"], media_type=PROBLEM_JSON, headers=headers)
+
+
+def log_refusal(method: str, path: str, status: int, problem_type: str) -> None:
+    """A refusal is the client's mistake, not the server's: said at INFO, without a traceback and
+    without its detail (which may repeat what the client sent, a password or a token included)."""
+    slug = problem_type.removeprefix(PROBLEM_BASE)
+    log.info("refused %s %s: %s %s", method, redact_invite_paths(path), status, slug)
 
 
 def _validation_problem(error: ValidationException, instance: str) -> dict[str, Any]:
@@ -326,6 +339,8 @@ def _validation_problem(error: ValidationException, instance: str) -> dict[str, 
         fields = [e for e in error.extra if isinstance(e, dict)]
     elif isinstance(error.extra, dict):
         fields = [error.extra]
+    if any(_no_body(f) for f in fields):
+        return problem_body(400, "bad-request", "The request cannot be read", EMPTY, instance)
     # a bound's pattern said in words (services/game/edge/bounds.py), not as a regular expression
     fields = [{**f, "message": explain(str(f["message"]))} if f.get("message") else f for f in fields]
     detail = "; ".join(_field_message(f) for f in fields if f.get("message")) or str(error.detail)
@@ -334,6 +349,12 @@ def _validation_problem(error: ValidationException, instance: str) -> dict[str, 
         400, "invalid-request", "The request does not fit the schema", detail, instance,
         field=first_key, errors=fields or None,
     )  # fmt: skip
+
+
+def _no_body(error: dict[str, Any]) -> bool:
+    """litestar's word for a required body that is absent (an empty body gives the handler no
+    ``data`` at all, and its signature's ``KeyError`` is all it says: ``'data'``)."""
+    return error.get("key") == "data" and error.get("source") == "body" and error.get("message") == "'data'"
 
 
 def _field_message(error: dict[str, Any]) -> str:

@@ -15,13 +15,16 @@ from typing import Any
 
 import strawberry
 from strawberry.extensions import MaskErrors
+from strawberry.schema.schema import DEFAULT_ALLOWED_OPERATION_TYPES
 from strawberry.tools import merge_types
+from strawberry.types import ExecutionResult
+from strawberry.types.graphql import OperationType
 
 from event_store import EventStoreError
 from graphql import GraphQLError
 from services.api.errors import problem_for
 from services.api.graphql_cost import limit_extensions
-from services.api.graphql_problems import ProblemDetails
+from services.api.graphql_problems import ProblemDetails, client_error
 from services.api.settings import LimitSettings
 from services.game.application.errors import GameServiceError
 from services.game.edge.bounds import InvalidArgument
@@ -62,8 +65,14 @@ SHOWN_ERRORS: tuple[type[Exception], ...] = (
 
 def _shown(error: GraphQLError) -> bool:
     original = error.original_error
+    # the document's or the variables' (graphql-core's) are the client's: shown, said at INFO;
     # an error with a problem type is shown as REST shows it (ProblemDetails says it)
-    return original is None or isinstance(original, SHOWN_ERRORS) or problem_for(original) is not None
+    return (
+        client_error(error)
+        or original is None
+        or isinstance(original, SHOWN_ERRORS)
+        or problem_for(original) is not None
+    )
 
 
 def service_types() -> tuple[list[type[Any]], list[type[Any]]]:
@@ -80,12 +89,24 @@ def service_types() -> tuple[list[type[Any]], list[type[Any]]]:
 
 
 class _Schema(strawberry.Schema):
+    async def execute(self, *args: Any, **kwargs: Any) -> ExecutionResult:
+        """A subscription is never executed as a query (over HTTP strawberry allowed it, and its
+        resolver's stream ended as "Unexpected error."): strawberry then refuses it with a 400,
+        said in words by ``GraphQLRefusals``. Subscriptions are served over the WebSocket."""
+        allowed = kwargs.get("allowed_operation_types") or DEFAULT_ALLOWED_OPERATION_TYPES
+        kwargs["allowed_operation_types"] = set(allowed) - {OperationType.SUBSCRIPTION}
+        return await super().execute(*args, **kwargs)
+
     def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
         """Log errors without their text: strawberry's default prints the query source, which
         may hold a token passed as an argument, and an unexpected error's message may say
-        anything. Errors written for the caller are theirs, not the log's."""
+        anything. Errors written for the caller are theirs, not the log's; the document's or the
+        variables' are the client's mistake, said at INFO without a traceback."""
         for error in errors:
-            if not _shown(error):
+            if client_error(error):
+                refused = "variables" if error.message.startswith("Variable '$") else "document"
+                log.info("GraphQL request refused: its %s (the client's mistake)", refused)
+            elif not _shown(error):
                 original = error.original_error
                 log.error(
                     "GraphQL error at %s: %s",
