@@ -20,11 +20,11 @@ from services.game.rules.dice import commands as cmd
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.awaiting import Awaiting
 from services.game.rules.dice.decisions import Who
-from services.game.rules.dice.errors import GameOver, NotAwaited, RuleError
+from services.game.rules.dice.errors import GameOver, IllegalCommand, NotAwaited, RuleError
 from services.game.rules.dice.evolve import evolve
 from services.game.rules.dice.flow import advance, next_move
 from services.game.rules.dice.state import GameState
-from services.game.rules.dice.vocabulary import Phase
+from services.game.rules.dice.vocabulary import Face, Phase
 
 Emit = Callable[[ev.Event], None]
 
@@ -124,6 +124,31 @@ def _question(state: GameState) -> Awaiting:
     return question
 
 
+def _not_awaited(state: GameState, player: str) -> str:
+    """Why ``player``, not the one awaited, cannot act: the rule a referee would quote."""
+    p = state.by_id.get(player)  # type: ignore[call-overload]
+    if p is None:
+        return f"{player} is not a player in this game"
+    if not p.alive and not p.ghost:
+        return f"{player} has been eliminated and takes no further part in the game"
+    return f"{player} cannot act now"
+
+
+def _rolling_over(state: GameState, command: cmd.GameCommand) -> str | None:
+    """Why the active player's reroll or stop comes too late: his rolling is over."""
+    t = state.turn
+    if not isinstance(command, cmd.Reroll | cmd.StopRolling) or t is None or command.player != t.player:
+        return None
+    if t.phase is Phase.ROLLING:
+        return None
+    rolls = state.by_id[t.player].character.rerolls + 1
+    if t.rolls_used >= rolls:
+        return f"{t.player} has no reroll left: {rolls} rolls in all, and all are used"
+    if sum(1 for face in t.dice if face is Face.DYNAMITE) >= 3:
+        return f"{t.player} cannot roll again: three dynamite stop the rolling"
+    return f"{t.player} has stopped rolling: his dice are final"
+
+
 def check(state: GameState, command: cmd.GameCommand) -> Awaiting:
     """Raise the RuleError that ``command`` deserves, or return the question it answers."""
     if state.phase is _OVER:
@@ -132,8 +157,11 @@ def check(state: GameState, command: cmd.GameCommand) -> Awaiting:
     assert question is not None
     spec = state.rules.decisions[question.decision]
     if command.player != question.player and spec.who is not Who.TABLE:
-        raise NotAwaited(f"{command.player} cannot act now: the game awaits {question.describe()}")
+        raise NotAwaited(f"{_not_awaited(state, command.player)}: the game awaits {question.describe()}")
     if not isinstance(command, spec.accepts):
+        over = _rolling_over(state, command)
+        if over is not None:
+            raise IllegalCommand(f"{over}; the game awaits {question.describe()}")
         raise NotAwaited(f"'{command}' does not answer the open question: {question.describe()}")
     spec.check(state, question, command)
     return question
