@@ -562,7 +562,10 @@ class GameService:
         _authorize(session, command, actor)
         engine = session.engine
         working = engine.copy(game)
-        events: list[msgspec.Struct] = list(engine.play(working, command))
+        # at a table the next entry closes any role window left open (nobody used it); online
+        # only the server closes one, after the same pause at every window
+        online = session.mode is GameMode.ONLINE
+        events: list[msgspec.Struct] = list(engine.play(working, command, implicit_passes=not online))
         events += await self._server_rolls(session, working, events)
         return await self._append(
             session,

@@ -141,8 +141,8 @@ class CardEngine:
     def copy(self, game: Game) -> Game:
         return Game(game.state.clone(), list(game.events))
 
-    def play(self, game: Game, command: cmd.Command) -> list[Event]:
-        return game.play(command)
+    def play(self, game: Game, command: cmd.Command, *, implicit_passes: bool = True) -> list[Event]:
+        return game.play(command)  # the card game asks nothing of the table: nothing to pass
 
     def question(self, game: Game) -> Question | None:
         q = awaiting(game.state)

@@ -117,11 +117,23 @@ class DiceEngine:
         return state.turn.number if state.turn is not None else state.last_turn_number
 
     def input_at(self, game: Game, events: Sequence[object], index: int) -> GameCommand | None:
-        # a dice input is one event of its own (a roll, a decision): the records read it so
+        # a dice input is one event of its own (a roll, a decision): the records read it so. A
+        # role window closed by the next input (OS3, implicit) is that input's first event: the
+        # input is the first one stored after it (what lies between, its consequences)
         from services.game.records.writer import inputs_from_events
+        from services.game.rules.dice.old_saloon.special_roles import WindowPassed
 
-        commands = inputs_from_events([events[index]])  # type: ignore[list-item]
-        return commands[0] if commands else None
+        lapsed = events[index]
+        ahead = (
+            events[index:]
+            if isinstance(lapsed, WindowPassed) and lapsed.implicit
+            else events[index : index + 1]
+        )
+        for event in ahead:
+            commands = inputs_from_events([event])  # type: ignore[list-item]
+            if commands:
+                return commands[0]
+        return None
 
     def entry_text(self, events: Sequence[Event]) -> str | None:
         # the records' own reading of inputs off events (imported here: records import the engines)
@@ -135,8 +147,8 @@ class DiceEngine:
     def copy(self, game: Game) -> Game:
         return Game(game.state.clone(), list(game.events))
 
-    def play(self, game: Game, command: GameCommand) -> list[Event]:
-        return game.play(command)
+    def play(self, game: Game, command: GameCommand, *, implicit_passes: bool = True) -> list[Event]:
+        return game.play(command, implicit_passes=implicit_passes)
 
     def question(self, game: Game) -> Question | None:
         awaited = _awaited(game)

@@ -183,9 +183,11 @@ class GameEngine(Protocol):
         """A working copy to decide on, sharing nothing that changes."""
         ...
 
-    def play(self, game: PlayedGame, command: Command) -> list[Event]:
+    def play(self, game: PlayedGame, command: Command, *, implicit_passes: bool = True) -> list[Event]:
         """Check ``command`` and apply it to ``game``; its events. Raises ``refusal`` (and changes
-        nothing) for a command the rules refuse."""
+        nothing) for a command the rules refuse. ``implicit_passes``: an input closes, unused,
+        any question still open to the table (``Question.table``) before it is played, as a table
+        game's next entry does; online (False) only the server closes them, after its pause."""
         ...
 
     def question(self, game: PlayedGame) -> Question | None:

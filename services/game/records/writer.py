@@ -99,7 +99,7 @@ def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
                 inputs.append(UseRole(player=p, role=role, target=target, other=other, die=die, face=face))
             case os3.RoleUseCancelled(player=p):  # Le Juge's use is recorded as the cancellation
                 inputs.append(UseRole(player=p, role=SpecialRole.LE_JUGE))
-            case os3.WindowPassed(player=p):
+            case os3.WindowPassed(player=p, implicit=False):  # closed by the next input: none
                 inputs.append(PassWindow(player=p))
             case os5.GhostTokenGiven(player=p, target=target, face=face, x2=x2):
                 inputs.append(GhostGive(player=p, target=target, face=face, x2=x2))

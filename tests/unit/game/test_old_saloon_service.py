@@ -35,8 +35,9 @@ from services.game.application.session import GameSession, GameStatus
 from services.game.audit import audit_game
 from services.game.fairness.memory_vault import MemorySeedVault
 from services.game.records import inputs_from_events
-from services.game.rules.dice import GameEnded, GameStarted, PlayerId
+from services.game.rules.dice import GameEnded, GameStarted, NotAwaited, PlayerId
 from services.game.rules.dice.commands import PassWindow, UseRole
+from services.game.rules.dice.old_saloon.special_roles import WindowPassed
 from services.game.rules.ruleset import Ruleset, ruleset_of
 
 ORGANISER = Actor(kind=ActorKind.ORGANISER, id="club-organiser")
@@ -175,3 +176,89 @@ async def test_online_only_the_server_closes_a_role_window_after_the_same_pause(
     timed_out = closed.events[0]
     assert isinstance(timed_out, DecisionTimedOut) and timed_out.decision == question.decision
     assert timed_out.applied == f"{question.player} pass"
+
+
+async def test_a_table_game_is_entered_without_a_single_pass_and_audits_clean() -> None:
+    """RULINGS-expansions §0 "May", §OS3: at a table the next entry closes every role window
+    still open. The inputs of an online OS3 game, its passes left out (but those the game ends
+    on: no entry follows them), entered by the scorekeeper, make the same game; the audit replays
+    it clean, and the entries' text names no pass."""
+    store = MemoryEventStore(mapper=GAME_MAPPER)
+    service = GameService(store, MemorySeedVault())  # type: ignore[arg-type]
+    online = await _play_online(service, ruleset_of(["OS3"]), 5, seed=7, game_id="online")
+    assert online.game is not None
+    started = online.game.events[0]
+    assert isinstance(started, GameStarted)
+    inputs = inputs_from_events(online.game.events[1:])
+    last = max(i for i, c in enumerate(inputs) if not isinstance(c, PassWindow))
+    kept = [c for i, c in enumerate(inputs) if i > last or not isinstance(c, PassWindow)]
+    assert len(kept) < len(inputs) - 5, "the game had windows to close"
+    seats = tuple(
+        TableSeat(
+            member_id=online.seat_members[s.player],
+            name=s.player,
+            role=s.role.value,
+            character=s.character.value,
+            special=None if s.special is None else s.special.value,
+        )
+        for s in started.seats
+    )
+    spec = NewGame(
+        mode=GameMode.TABLE, player_count=5, seats=seats, ruleset=ruleset_of(["OS3"]), game_id="table"
+    )
+    await service.create_game(spec, command_id="create-table", actor=SCOREKEEPER)
+    for n, command in enumerate(kept):
+        await service.play("table", command, actor=SCOREKEEPER, command_id=f"t-{n}")
+    table = await service.load("table")
+    assert table.status is GameStatus.ENDED and table.game is not None
+
+    def explicit(e: object) -> object:
+        return WindowPassed(window=e.window, player=e.player) if isinstance(e, WindowPassed) else e
+
+    assert [msgspec.to_builtins(explicit(e)) for e in table.game.events] == [
+        msgspec.to_builtins(e) for e in online.game.events
+    ]
+    assert sum(isinstance(e, WindowPassed) and e.implicit for e in table.game.events) == len(inputs) - len(
+        kept
+    )
+    report = await audit_game(store, "table")  # type: ignore[arg-type]
+    assert report.clean, report.verdict
+    assert inputs_from_events(table.game.events[1:]) == kept
+
+
+async def test_online_a_players_input_waits_for_the_windows_pause() -> None:
+    """Online the server alone closes a role window, after the same pause at every window: the
+    input that would come next is refused while the window is open (at a table it closes it)."""
+    store = MemoryEventStore(mapper=GAME_MAPPER)
+    service = GameService(store, MemorySeedVault())  # type: ignore[arg-type]
+    members = tuple(Member(member_id=f"m{i}", name=f"P{i}") for i in range(1, 6))
+    spec = NewGame(
+        mode=GameMode.ONLINE, player_count=5, members=members, ruleset=ruleset_of(["OS3"]), game_id="g"
+    )
+    await service.create_game(spec, command_id="c", actor=ORGANISER)
+    rng = random.Random(5)
+    for n in range(500):
+        session = await service.load("g")
+        assert session.game is not None and session.status is GameStatus.ONGOING
+        question = session.engine.question(session.game)
+        assert question is not None
+        if not question.table:
+            command = rng.choice(list(session.engine.legal_commands(session.game)))
+            await service.play("g", command, actor=_player(session, question.player), command_id=f"m-{n}")
+            continue
+        after = session.engine.copy(session.game)  # what the window's pass would leave
+        session.engine.play(after, PassWindow(player=PlayerId(question.player)))
+        follow = session.engine.question(after)
+        assert follow is not None
+        if not follow.table and not follow.random:
+            break
+        assert session.last_event_at is not None
+        await service.apply_timeout(
+            "g", now=session.last_event_at + timedelta(seconds=DEFAULT_ROLE_WINDOW_SECONDS)
+        )
+    else:
+        raise AssertionError("no window followed by a player's decision in 500 moves")
+    command = next(iter(session.engine.legal_commands(after)))
+    with pytest.raises(NotAwaited, match=r"does not answer the open question: p\d to see whether"):
+        await service.play("g", command, actor=_player(session, command.player), command_id="early")
+    assert (await service.load("g")).version == session.version

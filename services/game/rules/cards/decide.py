@@ -83,10 +83,20 @@ def respond(state: GameState, command: cmd.Command, question: Awaiting | None = 
     q = question or awaiting(state)
     assert q is not None
     if command.player != q.player:
-        raise NotAwaited(f"{command.player} cannot act now: the game awaits {q.describe()}")
+        raise NotAwaited(f"{_not_awaited(state, command.player)}: the game awaits {q.describe()}")
     if not isinstance(command, _ACCEPTS[q.decision]):
         raise NotAwaited(f"'{command}' does not answer the open question: {q.describe()}")
     return _answer(state, q, command)
+
+
+def _not_awaited(state: GameState, player: str) -> str:
+    """Why ``player``, not the one awaited, cannot act: the rule a referee would quote."""
+    p = next((x for x in state.players if x.id == player), None)
+    if p is None:
+        return f"{player} is not a player in this game"
+    if not p.alive:
+        return f"{player} has been eliminated and takes no further part in the game"
+    return f"{player} cannot act now"
 
 
 def _illegal(why: str) -> IllegalCommand:
@@ -244,7 +254,9 @@ def play_card(state: GameState, c: cmd.PlayCard) -> list[ev.Event]:
     if c.target is not None:
         target = next((x for x in state.living() if x.id == c.target), None)
         if target is None:
-            raise _illegal(f"{c.target} is not a living player")
+            if all(x.id != c.target for x in state.players):
+                raise _illegal(f"{c.target} is not a player in this game")
+            raise _illegal(f"{c.target} has been eliminated and cannot be targeted")
     as_bang = name is CardName.MISSED and p.character is CharacterId.CALAMITY_JANET
     if name is CardName.MISSED and not as_bang:
         raise _illegal("a Missed! is played only in answer to a shot")
@@ -263,6 +275,8 @@ def play_card(state: GameState, c: cmd.PlayCard) -> list[ev.Event]:
     )
     if name is CardName.BANG or as_bang:
         assert target is not None
+        if target.id == p.id:
+            raise _illegal(f"{p.id} cannot shoot himself: a BANG! targets another player")
         if not can_bang(state, p):
             raise _illegal("one BANG! per turn (unless Volcanic or Willy the Kid)")
         if not in_range(state, p.id, target.id):

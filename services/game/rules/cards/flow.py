@@ -58,8 +58,11 @@ def _shuffle_question(state: GameState) -> Awaiting:
     return Awaiting(player=TABLE, decision=Decision.SHUFFLE, cards=tuple(state.reshuffled()))
 
 
-_SERVES_A_DRAW = frozenset({Decision.SHUFFLE, Decision.TOP_CARD})
-"""The table's answers that make a card available: not a stable point for Suzy Lafayette."""
+_SERVES_A_DRAW = frozenset({Decision.SHUFFLE, Decision.TOP_CARD, Decision.RANDOM_CARD})
+"""The table's answers that are part of the command that asked them (online they are answered in
+the same append): not a stable point for Suzy Lafayette. A shuffle or a named top card makes a
+card available; a card taken at random from a hand finishes the command that takes it (her last
+card a Panic! on a hand: she draws after the stolen card reaches her, as on a card in play)."""
 
 
 def next_move(state: GameState) -> Move:

@@ -89,6 +89,10 @@ class DecisionSpec:
     bot_hint: BotHint
     optional: bool = False
     """A "may": a ``Decline`` answers it."""
+    lapse: Respond | None = None
+    """A question open to the table (``Who.TABLE``) that nobody has to answer: emits its close,
+    unused, when the next input passes it (``decide.execute``'s implicit passes). The command
+    given is the question's pass (``timeout``)."""
 
 
 # --- shared checks ---------------------------------------------------------------------------

@@ -448,8 +448,8 @@ def _fire_gatling(s: GameState, emit: Emit) -> None:
         if not t.arrows_instead.get(f"{BatchKind.GATLING}:{p.id}", 0)
     ]
     apply_losses(s, hits, active.id, emit)
-    if s.phase is not _OVER and s.held is None and active.arrows:
-        emit(ev.ArrowsReturned(player=active.id, count=active.arrows, reason=ArrowReason.GATLING))
+    if step_goes_on(s):
+        finish_loss_step(s, _GATLING_CAUSE, emit)
 
 
 def _end_of_turn(s: GameState, emit: Emit) -> None:
@@ -508,8 +508,32 @@ def _indian_attack(s: GameState, emit: Emit) -> None:
             lost = worth[p.id] if cap is None else min(cap, worth[p.id])
             hits.append((p.id, lost, Cause.INDIAN_ATTACK, None))
     apply_losses(s, hits, None, emit)
-    if s.phase is not Phase.OVER and s.held is None:  # held: they return once the losses apply
+    if step_goes_on(s):
+        finish_loss_step(s, Cause.INDIAN_ATTACK, emit)
+
+
+def step_goes_on(s: GameState) -> bool:
+    """Whether the step whose losses were just applied goes on at once: its eliminations and
+    the end of the game are settled (RULINGS: "a game-ending gatling returns no arrows") and no
+    module holds its losses (OS4's Molly Stark) or its eliminations (OS3's Main Gauche). A held
+    step goes on once they are settled (``finish_loss_step``), never when the game has ended."""
+    if s.phase is _OVER or s.held is not None:
+        return False
+    special = s.special
+    return special is None or special.held is None
+
+
+def finish_loss_step(s: GameState, cause: Cause, emit: Emit) -> None:
+    """What a loss event does after its eliminations, when the game goes on: the gatling's
+    shooter returns all his arrows; after the Indian attack every arrow returns to the pile.
+    The same in every module set, whoever held the step (RULINGS, "Damage, elimination")."""
+    if cause is Cause.INDIAN_ATTACK:
         emit(ev.AllArrowsReturned())
+    elif cause is _GATLING_CAUSE:
+        assert s.turn is not None
+        active = s.by_id[s.turn.player]
+        if active.arrows:
+            emit(ev.ArrowsReturned(player=active.id, count=active.arrows, reason=ArrowReason.GATLING))
 
 
 def apply_losses(s: GameState, hits: list[Hit], source: PlayerId | None, emit: Emit) -> None:
@@ -565,4 +589,11 @@ def eliminate(s: GameState, fatal: dict[PlayerId, Cause], source: PlayerId | Non
                 rule.on_elimination(s, active, eliminated, emit)
     ended = check_end(s, eliminated, source, alive_before)
     if ended is not None:
+        special = s.special
+        if special is not None and special.held_gains:
+            # OS3: no window opens once the game is decided; a gain held in the step that ends it
+            # (Vulture Sam's reward) applies as in every module set, before the end
+            from services.game.rules.dice.old_saloon.special_roles import release_gains
+
+            release_gains(s, emit)
         emit(ended)

@@ -49,9 +49,10 @@ class Game:
         events = list(events)
         return cls(fold(events, rules), events)
 
-    def play(self, command: cmd.GameCommand) -> list[ev.Event]:
-        """Apply one command; raises a RuleError (and changes nothing) if it is not legal."""
-        produced = execute(self.state, command)
+    def play(self, command: cmd.GameCommand, *, implicit_passes: bool = True) -> list[ev.Event]:
+        """Apply one command; raises a RuleError (and changes nothing) if it is not legal.
+        ``implicit_passes``: the command closes any role window still open (``decide.execute``)."""
+        produced = execute(self.state, command, implicit_passes=implicit_passes)
         self.events.extend(produced)
         return produced
 

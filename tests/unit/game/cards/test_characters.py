@@ -202,3 +202,44 @@ def test_sid_ketchum_at_full_life_cannot_heal() -> None:
     game, n = rigged(seats(p1=C.SID_KETCHUM), {0: ["beer", "missed"]})
     with pytest.raises(IllegalCommand, match="full life"):
         do(game, cmd.UseSidKetchum(player=P[0], cards=(n["beer"], n["missed"])))
+
+
+def test_suzy_lafayette_last_card_a_panic_on_a_hand_draws_after_the_pick() -> None:
+    """RULINGS-cards, Suzy Lafayette: the stable point is "after the engine finishes processing a
+    command"; the table's random pick of the stolen card is part of the Panic!'s command, so she
+    is not asked to draw while it is awaited, and ends with the stolen card alone, as with the
+    same Panic! on a card in play."""
+    from services.game.records.cards import read_card_record as read_record
+    from services.game.records.cards import replay_card_record as replay_record
+
+    def record(target: list[str], p2: dict[str, object]) -> dict[str, object]:
+        return {
+            "format": "bang-cards-record",
+            "version": 1,
+            "game_type": "cards",
+            "ruleset": {"modules": []},
+            "seats": [
+                {"player": "p1", "role": "sheriff", "character": "suzy_lafayette"},
+                {"player": "p2", "role": "outlaw", "character": "black_jack"},
+                {"player": "p3", "role": "renegade", "character": "willy_the_kid"},
+                {"player": "p4", "role": "outlaw", "character": "lucky_duke"},
+            ],
+            "position": {
+                "players": [{"player": "p1", "life": 5, "hand": [50]}, {"player": "p2", "life": 4, **p2}],
+                "deck": [38, 39, 40, 41, 42],
+            },
+            "inputs": ["p1 play 38", "p1 play 39", f"p1 play 50 {' '.join(target)}"],
+        }
+
+    def suzy_drew(game: object) -> bool:
+        return any(getattr(e, "reason", None) is DrawReason.SUZY_LAFAYETTE for e in game.events)  # type: ignore[attr-defined]
+
+    on_hand = replay_record(read_record(record(["p2"], {"hand": [26]})))
+    question = on_hand.awaiting
+    assert question is not None and question.decision is Decision.RANDOM_CARD
+    assert hand(on_hand, 0) == [] and not suzy_drew(on_hand)  # the command is not finished
+    do(on_hand, cmd.PickRandomCard(player=TABLE, card=26))
+    assert hand(on_hand, 0) == [26] and not suzy_drew(on_hand)
+
+    in_play = replay_record(read_record(record(["p2", "64"], {"in_play": [64]})))
+    assert hand(in_play, 0) == [64] and not suzy_drew(in_play)

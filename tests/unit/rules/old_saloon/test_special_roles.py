@@ -11,6 +11,7 @@ from services.game.rules.dice import (
     GameCommand,
     IllegalCommand,
     InvalidSetup,
+    MalformedCommand,
     NotAwaited,
     PlayerId,
     Seat,
@@ -440,3 +441,49 @@ def test_the_commands_read_back_from_their_text() -> None:
         assert str(command(text)) == text
     assert command("p1 pass") == PassWindow(player=PlayerId("p1"))
     assert GainCause.BEER  # the beer cause the released heals keep
+
+
+# --- windows close with the next input (RULINGS-expansions §0 "May", §OS3) -------------------------
+
+
+def test_the_next_input_closes_the_open_window_unused() -> None:
+    game = start(seats(EIGHT))
+    game.play(command("p1 roll arrow beer beer shoot1 gatling"))  # type: ignore[arg-type]
+    assert decision(game) == Window.AFTER_ROLL
+    produced = game.play(command("p1 reroll 1 2"))  # type: ignore[arg-type]
+    assert produced[0] == os3.WindowPassed(window=Window.AFTER_ROLL, player=PlayerId("p1"), implicit=True)
+    assert [e for e in produced if isinstance(e, ev.RerollChosen)] == [
+        ev.RerollChosen(player=PlayerId("p1"), dice=(1, 2))
+    ]
+
+
+def test_an_input_refused_once_the_windows_close_changes_nothing() -> None:
+    game = start(seats(EIGHT))
+    game.play(command("p1 roll arrow beer beer shoot1 gatling"))  # type: ignore[arg-type]
+    events, version = list(game.events), game.state.version
+    with pytest.raises(MalformedCommand, match="there is no die"):  # the reroll's own refusal
+        game.play(command("p1 reroll 1 9"))  # type: ignore[arg-type]
+    with pytest.raises(NotAwaited, match="p3 cannot act now: the game awaits p1 to reroll or stop"):
+        game.play(command("p3 reroll 1"))  # type: ignore[arg-type]
+    assert game.events == events and game.state.version == version
+    assert decision(game) == Window.AFTER_ROLL
+
+
+def test_a_use_closes_the_windows_before_its_own() -> None:
+    """p6's turn ends (La Main Droite's window, his own); p7 uses Le Vilain at the start of his
+    turn without anybody passing p6's window."""
+    game = start(seats(EIGHT), ("p6", 8, 0), ("p7", 8, 2), active="p6")
+    play(game, "p6 roll beer beer beer shoot1 shoot2", "p6 stop")
+    for text in ("p6 target 3 p5", "p6 target 4 p4", "p6 target 0 p6", "p6 target 1 p6", "p6 target 2 p6"):
+        game.play(command(text))  # type: ignore[arg-type]
+    pass_windows_until(game, Window.END_OF_TURN)
+    game.play(command("p7 use le_vilain p7 p1"))  # type: ignore[arg-type]
+    passed = [e for e in of_type(game, os3.WindowPassed) if e.implicit]  # type: ignore[attr-defined]
+    assert passed[-1] == os3.WindowPassed(window=Window.END_OF_TURN, player=PlayerId("p6"), implicit=True)
+    assert of_type(game, os3.RolePowerUsed)[-1] == os3.RolePowerUsed(
+        player=PlayerId("p7"),
+        role=SR.LE_VILAIN,
+        window=Window.START_OF_TURN,
+        target=PlayerId("p7"),
+        other=PlayerId("p1"),
+    )

@@ -43,9 +43,11 @@ from services.game.rules.dice.flow import (
     Move,
     arrow_move,
     clockwise_from,
+    finish_loss_step,
     gatling_victims,
     settle_losses,
     shot_damage,
+    step_goes_on,
     take_arrow,
 )
 from services.game.rules.dice.modules import Handler, Loss, LossRule, RulesModule
@@ -59,7 +61,6 @@ from services.game.rules.dice.vocabulary import (
     CharacterId,
     DieIndex,
     GainCause,
-    Phase,
     PlayerId,
 )
 from services.game.rules.ruleset import ModuleId
@@ -431,15 +432,12 @@ def _release(s: GameState, held: HeldLosses, emit: Emit) -> None:
         for target, amount, cause, die in held.hits
     ]
     settle_losses(s, hits, held.source, emit)
-    if s.phase is Phase.OVER:
+    if not step_goes_on(s):  # over, or its eliminations held in turn (OS3): they finish it
         return
     if held.kind == INDIAN_ATTACK:
-        emit(ev.AllArrowsReturned())
+        finish_loss_step(s, Cause.INDIAN_ATTACK, emit)
     elif held.kind == BatchKind.GATLING:
-        assert s.turn is not None
-        active = s.by_id[s.turn.player]
-        if active.arrows:
-            emit(ev.ArrowsReturned(player=active.id, count=active.arrows, reason=ArrowReason.GATLING))
+        finish_loss_step(s, Cause.GATLING, emit)
 
 
 LOSSES = LossRule(hold=_hold, held=_held_question, first=_first)

@@ -13,8 +13,10 @@ engine must never reveal who holds which card by asking:
   is. Anyone may answer ``UseRole``; only the holder of the power that acts at that window is
   accepted, and a refusal to anyone else says the same words whatever the hidden cards are.
   Otherwise ``PassWindow`` closes it: the server sends it online after a pause of the same
-  length at every window (so a pause never betrays a thinking holder), the scorekeeper at a
-  table, the simulation's driver when no bot wants to act. It is the timeout default.
+  length at every window (so a pause never betrays a thinking holder), the simulation's driver
+  when no bot wants to act. It is the timeout default. At a table nobody has to pass: the next
+  input closes every window still open (``WindowPassed(implicit=True)``, ``decide.execute``),
+  an explicit pass is still accepted.
 - Using a power reveals the card (``RolePowerUsed``); Le Juge's window follows every use but
   his own; then the effect applies, unless Le Juge cancelled it (``RoleUseCancelled``).
 
@@ -48,7 +50,7 @@ from services.game.rules.dice.awaiting import Awaiting, describe_with
 from services.game.rules.dice.commands import PassWindow, UseRole
 from services.game.rules.dice.decisions import BotHint, DecisionSpec, Who
 from services.game.rules.dice.errors import IllegalCommand, InvalidSetup, MalformedCommand
-from services.game.rules.dice.flow import eliminate
+from services.game.rules.dice.flow import eliminate, finish_loss_step, step_goes_on
 from services.game.rules.dice.modules import RulesModule
 from services.game.rules.dice.points import TurnPoint
 from services.game.rules.dice.setup import roles_for
@@ -132,11 +134,13 @@ class RoleUseCancelled(ev.Event, frozen=True, kw_only=True):
     cancelled: PlayerId
 
 
-class WindowPassed(ev.Event, frozen=True, kw_only=True):
-    """The window ``window`` addressed to ``player`` closed unused."""
+class WindowPassed(ev.Event, frozen=True, kw_only=True, omit_defaults=True):
+    """The window ``window`` addressed to ``player`` closed unused. ``implicit``: closed by the
+    next input, nobody having passed it (a table game's entry, §0 "May"); not an input itself."""
 
     window: str
     player: PlayerId
+    implicit: bool = False
 
 
 class SheriffChanged(ev.Event, frozen=True, kw_only=True):
@@ -391,7 +395,7 @@ def _interrupt(s: GameState) -> Awaiting | Step | None:
     if sr.held_gains:
         if not sr.gains_closed and could_hold(s, SpecialRole.LE_MAUVAIS):
             return Awaiting(player=addressee(s), decision=Window.BEFORE_GAIN)
-        return _release_gains
+        return release_gains
     t = s.turn
     if t is None:
         if s.boneyard is not None:  # UA4's reveals at the end of the turn (E6) come before E7
@@ -473,9 +477,14 @@ def _finish_eliminations(s: GameState, emit: Emit) -> None:
     assert held is not None
     emit(EliminationsReleased())
     eliminate(s, dict(zip(held.players, held.causes, strict=True)), held.source, emit)
+    # the rest of the step that held them (the gatling's or the Indian attack's arrow return),
+    # after its eliminations and the end check as in every module set; never once it is over
+    step = set(held.causes)
+    if len(step) == 1 and step_goes_on(s):
+        finish_loss_step(s, step.pop(), emit)
 
 
-def _release_gains(s: GameState, emit: Emit) -> None:
+def release_gains(s: GameState, emit: Emit) -> None:
     sr = roles_state(s)
     gains, cancelled = list(sr.held_gains), sr.cancelled
     emit(GainsReleased())
@@ -686,6 +695,11 @@ def _timeout_pass(s: GameState, q: Awaiting) -> cmd.GameCommand | None:
     return PassWindow(player=q.player)
 
 
+def _lapse_window(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
+    """The next input closes the window: nobody used it (RULINGS-expansions §0, §OS3)."""
+    emit(WindowPassed(window=q.decision, player=q.player, implicit=True))
+
+
 _POINTS = {
     Window.START_OF_TURN: TurnPoint.START_OF_TURN,
     Window.AFTER_ROLL: TurnPoint.ROLL,
@@ -717,6 +731,7 @@ DECISIONS: tuple[DecisionSpec, ...] = tuple(
         _generate_window,
         _timeout_pass,
         BotHint.DECLINE,
+        lapse=_lapse_window,
     )
     for window in Window
 )
