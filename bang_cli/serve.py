@@ -329,6 +329,7 @@ def announcement(urls: Urls, endpoints: Endpoints, *, demo: bool) -> Table:
     for label, url in demo_pages(urls.api) if demo else ():
         table.add_row(f"  {label}", url)
     table.add_row("Swagger UI", urls.swagger)
+    table.add_row("Scalar", urls.scalar)
     table.add_row("OpenAPI JSON", urls.openapi)
     if urls.demo_password is not None:
         table.add_row("Demo sign-in", f"login {DEMO_LOGIN}  password {escape(urls.demo_password)}")

@@ -33,7 +33,7 @@ from services.accounts.lifespan import accounts_lifespan
 from services.accounts.service import AccountService
 from services.accounts.settings import AccountSettings
 from services.api.decoding import BoundedJsonRequest, decode_graphql_json
-from services.api.docs import bearer_declared, openapi_config
+from services.api.docs import bearer_declared, openapi_config, scalar_handler
 from services.api.errors import EXCEPTION_HANDLERS, RETRY_AFTER_SECONDS, problem_body
 from services.api.explorers import explorer_asset_handlers, graphiql_page
 from services.api.graphql_problems import GRAPHQL_PATH, GraphQLRefusals
@@ -270,6 +270,7 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
             health,
             metrics_handler(),
             *explorer_asset_handlers(),
+            scalar_handler(),
             *extra_routers(GRAPHQL_PATH),
             *DIRECTORY_HANDLERS,  # last: they join the routes of the controllers above
         ],

@@ -1,12 +1,13 @@
 """The API's own documentation: the OpenAPI document and the pages that render it.
 
 - ``/schema`` and ``/schema/openapi.json``: the OpenAPI document (JSON, as before);
-- ``/schema/swagger``: Swagger UI reading that document;
+- ``/schema/swagger``: Swagger UI, ``/schema/scalar``: Scalar, both reading that document;
 - GraphiQL at ``GET /graphql`` (``services/api/app.py``).
 
-Both explorers are served whole by the API from PyPI packages, with Subresource Integrity and
+The explorers are served whole by the API from PyPI packages, with Subresource Integrity and
 under the API's Content-Security-Policy (services/api/explorers.py): they work offline, as the
-dashboard does. Scalar is not served any more: no package ships its files.
+dashboard does. Scalar's page is a plain handler (``scalar_handler``), not a render plugin, so
+that its answer can carry its own, slightly relaxed, policy.
 
 ``security``: every route that needs a bearer token declares ``[{BearerAuth: []}]``
 (``services.accounts.http.SECURED``); a route that anybody may call but whose answer depends on
@@ -27,17 +28,19 @@ from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 from services.accounts.http import BEARER
-from services.api.explorers import OfflineSwaggerPlugin
+from services.api.explorers import OfflineSwaggerPlugin, scalar_page_handler
 from services.game.edge.gateway import AuthenticationRequired
 
 SCHEMA_PATH = "/schema"
 OPENAPI_JSON_PATH = f"{SCHEMA_PATH}/openapi.json"
 SWAGGER_PATH = f"{SCHEMA_PATH}/swagger"
+SCALAR_PATH = f"{SCHEMA_PATH}/scalar"
+API_TITLE = "bang-league API"
 
 
 def openapi_config() -> OpenAPIConfig:
     return OpenAPIConfig(
-        title="bang-league API",
+        title=API_TITLE,
         version="0.1.0",
         description=(
             "BANG! The Dice Game league server: clubs, leagues, games, commands, records. "
@@ -61,6 +64,10 @@ def openapi_config() -> OpenAPIConfig:
             }
         ),
     )
+
+
+def scalar_handler() -> HTTPRouteHandler:
+    return scalar_page_handler(SCALAR_PATH, API_TITLE)
 
 
 def _declares_token_required(handler: BaseRouteHandler) -> bool:

@@ -14,7 +14,8 @@
   or a name served as text is never run as a script).
 - ``Referrer-Policy: no-referrer``: a page's address (a game id) is not sent to other sites.
 
-A handler that sets one of these itself keeps its own value.
+A handler that sets one of these itself keeps its own value: the Scalar page's answer alone
+allows inline styles (``SCALAR_CONTENT_SECURITY_POLICY``).
 """
 
 from __future__ import annotations
@@ -22,20 +23,29 @@ from __future__ import annotations
 from litestar.datastructures import MutableScopeHeaders
 from litestar.types import Message, Scope
 
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "font-src 'self' data:",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
+_POLICY: dict[str, str] = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self' data:",
+    "font-src": "'self' data:",
+    "connect-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'self'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
+
+
+def _policy(directives: dict[str, str]) -> str:
+    return "; ".join(f"{name} {value}" for name, value in directives.items())
+
+
+CONTENT_SECURITY_POLICY = _policy(_POLICY)
+
+SCALAR_CONTENT_SECURITY_POLICY = _policy(_POLICY | {"style-src": "'self' 'unsafe-inline'"})
+"""The Scalar page's own answer only (services/api/explorers.py): Scalar's bundle puts its style
+sheet in a ``<style>`` element and sets ``style`` attributes. Scripts are as strict as anywhere."""
 
 SECURITY_HEADERS: dict[str, str] = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,

@@ -70,6 +70,7 @@ class Urls:
     worker_health: str | None
     supervisor_health: str | None = None
     swagger: str = ""
+    scalar: str = ""
     openapi: str = ""
     demo_password: str | None = None
     """With ``--demo``: the organiser's password for this run (services/league/demo.py)."""
@@ -112,6 +113,7 @@ def plan_children(options: ServeOptions, endpoints: Endpoints) -> tuple[list[Chi
         consumer_health=f"http://127.0.0.1:{consumer_port}/health",
         worker_health=worker_url,
         swagger=f"{base}/schema/swagger",
+        scalar=f"{base}/schema/scalar",
         openapi=f"{base}/schema/openapi.json",
         demo_password=demo_password,
     )

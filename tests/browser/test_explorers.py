@@ -1,7 +1,8 @@
 """The API explorers work with no internet (issue 20, finding 10): every request to a host other
 than the API's is aborted, and GraphiQL at /graphql still shows its editor and answers a query,
-and Swagger UI at /schema/swagger still lists the operations. The ``page`` fixture fails the test
-on a script error or on anything the Content-Security-Policy refused."""
+and Swagger UI at /schema/swagger and Scalar at /schema/scalar still list the operations. The
+``page`` fixture fails the test on a script error or on anything the Content-Security-Policy
+refused."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Page, Route, expect
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import PAGE_TIMEOUT_MS, screenshot
 
 
 async def _offline(page: Page, base_url: str) -> list[str]:
@@ -50,4 +51,17 @@ async def test_swagger_ui_shows_the_operations_offline(page: Page, base_url: str
     await expect(page.locator(".opblock-summary-path", has_text="/health").first).to_be_visible()
     assert await page.locator(".opblock").count() > 20
     await screenshot(page, "swagger-offline")
+    assert aborted == []
+
+
+async def test_scalar_shows_the_operations_offline(page: Page, base_url: str) -> None:
+    aborted = await _offline(page, base_url)
+    await page.goto("/schema/scalar")
+    await expect(page.locator("h1", has_text="bang-league API").first).to_be_visible(timeout=PAGE_TIMEOUT_MS)
+    await expect(page.get_by_text("/health", exact=True).first).to_be_attached()
+    paths = await page.eval_on_selector_all(
+        "body *", "els => els.filter(e => !e.children.length && /^\\/[a-z]/.test(e.textContent)).length"
+    )
+    assert paths > 20, paths
+    await screenshot(page, "scalar-offline")
     assert aborted == []

@@ -1,6 +1,6 @@
-"""The interactive API docs: GraphiQL at ``GET /graphql``, Swagger UI under ``/schema``, the
-OpenAPI document where it always was; GraphiQL's own introspection query passes the query cost
-limit, and a costly ordinary query is still refused."""
+"""The interactive API docs: GraphiQL at ``GET /graphql``, Swagger UI and Scalar under
+``/schema``, the OpenAPI document where it always was; GraphiQL's own introspection query passes
+the query cost limit, and a costly ordinary query is still refused."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from graphql import get_introspection_query
-from services.api.docs import OPENAPI_JSON_PATH, SWAGGER_PATH
+from services.api.docs import OPENAPI_JSON_PATH, SCALAR_PATH, SWAGGER_PATH
 from services.api.settings import LimitSettings
 
 LIMITS = LimitSettings()
@@ -30,6 +30,7 @@ GRAPHIQL_INTROSPECTION = get_introspection_query(
     [
         ("/graphql", ("graphiql",)),
         (SWAGGER_PATH, ("swagger-ui",)),
+        (SCALAR_PATH, ("scalar.standalone.js", "scalar-init.js")),
     ],
 )
 async def test_each_docs_page_is_served(client: httpx.AsyncClient, path: str, names: tuple[str, ...]) -> None:

@@ -155,8 +155,8 @@ def test_serve_makes_a_password_prints_it_and_hands_it_to_the_seeding(tmp_path: 
     assert all(DEMO_PASSWORD_ENV not in c.env for c in children if c.name != "demo")
     assert plan_children(options, endpoints)[1].demo_password != urls.demo_password  # new every start
     base = "http://127.0.0.1:8123"
-    assert (urls.graphql, urls.swagger, urls.openapi) == (
-        f"{base}/graphql", f"{base}/schema/swagger", f"{base}/schema/openapi.json",
+    assert (urls.graphql, urls.swagger, urls.scalar, urls.openapi) == (
+        f"{base}/graphql", f"{base}/schema/swagger", f"{base}/schema/scalar", f"{base}/schema/openapi.json",
     )  # fmt: skip
     pages = dict(demo_pages(base))
     assert pages["Standings"] == f"{base}/#/standings?league=demo&season=season_1"

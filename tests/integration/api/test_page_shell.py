@@ -1,5 +1,6 @@
 """The page shell (issue 20, finding 10): the security headers on every answer; the explorers'
-pages load only the API's own files, each with its integrity hash; ``X-Forwarded-For`` counts
+pages (GraphiQL, Swagger UI and Scalar) load only the API's own files, each with its integrity
+hash; the Scalar page alone allows inline styles, on its own answer; ``X-Forwarded-For`` counts
 only from a configured proxy; a request whose headers never finish is cut off."""
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ import httpx
 import pytest
 
 from services.api import ApiSettings, create_app
-from services.api.docs import SWAGGER_PATH
-from services.api.headers import CONTENT_SECURITY_POLICY
+from services.api.docs import SCALAR_PATH, SWAGGER_PATH
+from services.api.explorers import scalar_assets
+from services.api.headers import CONTENT_SECURITY_POLICY, SCALAR_CONTENT_SECURITY_POLICY
 from services.api.settings import LimitSettings
 from tests.integration.api.conftest import uvicorn_serving
 
@@ -96,7 +98,7 @@ async def test_the_dashboard_page_needs_nothing_the_policy_forbids(client: httpx
     assert refs.loads and all(urlsplit(url).netloc == "" for url, _ in refs.loads), refs.loads
 
 
-@pytest.mark.parametrize("path", ["/graphql", SWAGGER_PATH])
+@pytest.mark.parametrize("path", ["/graphql", SWAGGER_PATH, SCALAR_PATH])
 async def test_each_explorer_loads_only_its_own_files_each_with_its_integrity(
     client: httpx.AsyncClient, path: str
 ) -> None:
@@ -105,7 +107,7 @@ async def test_each_explorer_loads_only_its_own_files_each_with_its_integrity(
     assert "http://" not in response.text and "https://" not in response.text
     refs = refs_of(response.text)
     assert refs.inline == [], refs.inline
-    assert len(refs.loads) >= 3, refs.loads
+    assert len(refs.loads) >= 2, refs.loads  # a bundle and our start-up script at least
     for url, integrity in refs.loads:
         parts = urlsplit(url)
         assert parts.scheme == "" and parts.netloc == "" and url.startswith("/"), url
@@ -119,6 +121,32 @@ async def test_each_explorer_loads_only_its_own_files_each_with_its_integrity(
         again = await client.get(url, headers={"If-None-Match": asset.headers["etag"]})
         assert again.status_code == 304 and again.content == b""
     assert (await client.get(f"{refs.loads[0][0].rsplit('/', 1)[0]}/nothing.js")).status_code == 404
+
+
+def _directives(policy: str) -> dict[str, str]:
+    return dict(part.strip().split(" ", 1) for part in policy.split(";"))
+
+
+async def test_the_scalar_page_alone_allows_inline_styles(client: httpx.AsyncClient) -> None:
+    """Scalar's bundle adds a ``<style>`` element and ``style`` attributes: its page's answer
+    allows inline styles and nothing else more (no inline script, no ``eval``, still no frame);
+    its files, and every other page, keep the strict policy."""
+    page = await client.get(SCALAR_PATH)
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert page.headers["content-security-policy"] == SCALAR_CONTENT_SECURITY_POLICY
+    relaxed, strict = _directives(SCALAR_CONTENT_SECURITY_POLICY), _directives(CONTENT_SECURITY_POLICY)
+    assert relaxed.pop("style-src") == "'self' 'unsafe-inline'"
+    assert strict.pop("style-src") == "'self'"
+    assert relaxed == strict and relaxed["script-src"] == "'self'"
+    assert page.headers["x-frame-options"] == "DENY" and page.headers["x-content-type-options"] == "nosniff"
+    icon = scalar_assets().path + "/scalar.svg"
+    assert f'href="{icon}"' in page.text
+    for url in (icon, scalar_assets().path + "/scalar.standalone.js"):
+        asset = await client.get(url)
+        assert asset.status_code == 200, url
+        assert_secured(asset)
+    assert (await client.get(icon)).headers["content-type"].startswith("image/svg+xml")
+    assert_secured(await client.get(SWAGGER_PATH))
 
 
 # -- X-Forwarded-For ---------------------------------------------------------------------------

@@ -24,6 +24,7 @@ def printed(width: int) -> str:
         consumer_health="http://127.0.0.1:40001/health",
         worker_health="http://127.0.0.1:40002/health",
         swagger=f"{API}/schema/swagger",
+        scalar=f"{API}/schema/scalar",
         openapi=f"{API}/schema/openapi.json",
         demo_password="pw_Example-123",
     )
@@ -60,7 +61,7 @@ def test_every_link_is_printed_whole_even_in_a_narrow_terminal() -> None:
         values = unfolded(text).splitlines()
         for _, url in demo_pages(API):
             assert url in values, (width, url)
-        for page in ("/graphql", "/schema/swagger", "/schema/openapi.json"):
+        for page in ("/graphql", "/schema/swagger", "/schema/scalar", "/schema/openapi.json"):
             assert API + page in values, (width, page)
         # words may fold at a space, which the table does not print
         assert f"login{DEMO_LOGIN}passwordpw_Example-123" in [v.replace(" ", "") for v in values], width
