@@ -178,6 +178,8 @@ async def test_find_searches_your_clubs_members_by_name_and_opens_a_league_and_i
     chromium: Browser, base_url: str, people: Callable[[str, str], Awaitable[Person]]
 ) -> None:
     fiona = await people("fiona.finder", "Fiona Finder")
+    gus = await people("gus.elsewhere", "Gus Elsewhere")
+    other_club = await post(base_url, "/clubs", {"name": "Elsewhere Club"}, gus)
     made = await _club_with_a_league(base_url, fiona)
     league = await _until_listed(base_url, made, fiona)
     members = await api(base_url, f"/clubs/{made['club']}/members?q=zebulon", fiona.auth)
@@ -234,11 +236,12 @@ async def test_find_searches_your_clubs_members_by_name_and_opens_a_league_and_i
         )
         await expect(page.get_by_test_id("empty")).to_have_text("No round has been seated yet.")
 
-        # someone else's league is refused in the API's words
+        # another club's members-only league (a league's default) is refused in the API's words
+        closed = await post(base_url, f"/clubs/{other_club['club_id']}/leagues", {"name": "Closed"}, gus)
         async with httpx.AsyncClient(base_url=base_url) as client:
-            refused = await client.get("/leagues/saloon", headers=fiona.auth)
+            refused = await client.get(f"/leagues/{closed['league_id']}", headers=fiona.auth)
         assert refused.status_code == 403, refused.text
-        await page.goto("/#/find?league=saloon")
+        await page.goto(f"/#/find?league={closed['league_id']}")
         error = page.get_by_test_id("error")
         await expect(error).to_contain_text("Could not load the league.")
         await expect(error).to_contain_text(refused.json()["detail"])
