@@ -46,6 +46,10 @@ POOL = (
 POOL_ARGUMENT = strawberry.argument(
     description="Which pool: 'global' (the default) or 'club:<club id>' (that club's league games)."
 )
+LEADERBOARD_POOL_ARGUMENT = strawberry.argument(
+    description="Which pool: 'global' or 'club:<club id>' (that club's league games); left out, the "
+    "league's club's pool when leagueId names a league (its games are rated there), else 'global'."
+)
 
 
 @strawberry.enum(
@@ -226,12 +230,15 @@ class RatingsQuery:
         limit: int = 50,
         offset: int = 0,
         game_type: RatingGameType | None = None,
-        pool: typing.Annotated[str, POOL_ARGUMENT] = store.GLOBAL_POOL,
+        pool: typing.Annotated[str | None, LEADERBOARD_POOL_ARGUMENT] = None,
     ) -> list[RatingLeaderboardEntry]:
         connections = _pool(info)
+        readers = None
         if league_id is not None:  # who played in a league is the league's to show
             league_id = bounded("leagueId", league_id, Identifier)
-            await readable_league(connections, await reader(info), league_id, unknown=True)
+            readers = await readable_league(connections, await reader(info), league_id, unknown=True)
+        if pool is None:  # a league's games are rated in its club's pool only
+            pool = store.GLOBAL_POOL if readers is None else f"{CLUB_PREFIX}{readers.club_id}"
         rows = await store.leaderboard(
             connections,
             pool=_pool_argument(pool),

@@ -5,7 +5,7 @@
 import { FakeElement, findAll } from "./fake_dom.mjs";
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-const { poolOf, poolPicker, poolWords } = await import("../../../services/dashboard/static/js/pool.js");
+const { boardPoolOf, poolOf, poolPicker, poolWords } = await import("../../../services/dashboard/static/js/pool.js");
 
 function offered(form) {
   return findAll(form, (e) => e.tagName === "OPTION").map((o) => [o.attributes.value, o.textContent, "selected" in o.attributes]);
@@ -28,6 +28,8 @@ async function picker(query) {
 
 const out = {
   pools: [poolOf(new URLSearchParams("")), poolOf(new URLSearchParams("club=home"))],
+  boards: ["", "league=tuesday", "league=tuesday&club=home"].map((q) => boardPoolOf(new URLSearchParams(q))),
+  leagueWords: poolWords(new URLSearchParams("league=tuesday")),
   words: [poolWords(new URLSearchParams("")), poolWords(new URLSearchParams("club=home")), poolWords(new URLSearchParams("club=home"), "Home Saloon")],
 };
 out.signedOut = await picker("club=away");

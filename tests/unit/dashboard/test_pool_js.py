@@ -15,6 +15,9 @@ HARNESS = Path(__file__).with_name("pool.mjs")
 def test_the_page_asks_for_the_pool_its_address_names_and_says_which() -> None:
     answers = run_harness(HARNESS)
     assert answers["pools"] == ["global", "club:home"]
+    # a league's board with no club named asks for the league's club's pool (null: the API's choice)
+    assert answers["boards"] == ["global", None, "club:home"]
+    assert "league's club" in answers["leagueWords"]
     everyone, club, named = answers["words"]
     assert everyone.startswith("Global ratings: online games")
     assert club == "Ratings of the club home: its league games only."

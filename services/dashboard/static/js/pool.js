@@ -14,9 +14,18 @@ export function poolOf(params) {
   return club ? `club:${club}` : "global";
 }
 
+/**
+ * The pool a leaderboard asks for: as `poolOf`, but a league's board with no club named is the
+ * league's club's (null: the API takes the league's club, where its games are rated).
+ */
+export function boardPoolOf(params) {
+  return !params.get("club") && params.get("league") ? null : poolOf(params);
+}
+
 /** What the shown pool is, in plain words (`clubName` once known, else the club's id). */
 export function poolWords(params, clubName = null) {
   const club = params.get("club");
+  if (!club && params.get("league")) return "Ratings of the league's club: its league games only.";
   if (!club) return "Global ratings: online games played on this server, every seat by its own player.";
   return `Ratings of the club ${clubName ?? club}: its league games only.`;
 }

@@ -6,7 +6,7 @@ import { href } from "../location.js";
 import { query } from "../graphql.js";
 import { empty, load } from "../status.js";
 import { scopeOf } from "../scope.js";
-import { poolOf, poolPicker, poolWords } from "../pool.js";
+import { boardPoolOf, poolPicker, poolWords } from "../pool.js";
 
 const TABS = [
   { role: null, label: "Overall" },
@@ -97,7 +97,7 @@ export function renderLeaderboard(main, { params, signal }) {
         leagueId: league,
         seasonId: params.get("season"),
         limit: LIMIT,
-        pool: poolOf(params),
+        pool: boardPoolOf(params),
       }),
     (data) => board(data.ratingLeaderboard, role, params),
     signal,
