@@ -27,9 +27,24 @@ from __future__ import annotations
 
 import math
 
-REQUESTS_PER_INPUT = 2
+CPU_MS_PER_REQUEST = 0.8
+"""What one request of a budget buys of an API process's CPU, at most, on the expensive routes:
+a token's whole default budget (300 a second) is then 240 ms of CPU a second, under a quarter
+of a core (docs/benchmarks.md, "health-under-load", has the measurement and the arithmetic)."""
+REQUESTS_PER_INPUT = 4
+"""An imported input costs the API ~3 ms of CPU (the replay's share, the command's decision,
+its append and fold; measured: the bench's ``import_cpu_ms_per_input``): 3 / 0.8 ≈ 4."""
 IMPORT_CHUNK_INPUTS = 50
-FOLD_EVENTS_PER_REQUEST = 20
+READ_REQUESTS = 6
+"""A version read's own work, whatever it folds: the events read and decoded, the snapshot's
+copy, the redacted answer (~4.5 ms of CPU: the bench's ``read_cpu_ms``): 4.5 / 0.8 ≈ 6."""
+FOLD_EVENTS_PER_REQUEST = 10
+"""Events folded per request on top (~0.08 ms an event: 10 events ≈ 0.8 ms)."""
+IMPORTS_AT_ONCE = 1
+"""Imports entering their inputs at the same time in one API process; the others wait."""
+IMPORT_WAIT_SECONDS = 10.0
+"""How long an import waits for its turn before it is refused (503, ``Retry-After``), nothing
+stored: about two long imports' time at a token's budget."""
 
 
 class Charge:
@@ -53,4 +68,4 @@ def import_requests(inputs: int) -> int:
 
 
 def fold_requests(events: int) -> int:
-    return max(1, math.ceil(events / FOLD_EVENTS_PER_REQUEST))
+    return READ_REQUESTS + math.ceil(max(0, events) / FOLD_EVENTS_PER_REQUEST)
