@@ -11,13 +11,16 @@ grows with a game, so each is charged what it costs, in the same requests:
   input. The first ``IMPORT_CHUNK_INPUTS`` inputs are charged before anything is stored (over
   budget: 429, nothing stored); each further chunk is charged before it is entered and, when
   the budget is spent, waits for it (``Charge.pace``): an import is never stopped half-way, it
-  goes on at the caller's rate limit, however many inputs it has;
+  goes on at the caller's rate limit, however many inputs it has. And imports take turns:
+  ``IMPORTS_AT_ONCE`` replays and enters its inputs in a process at a time, the others wait up
+  to ``IMPORT_WAIT_SECONDS`` (then 503, nothing stored), so several callers' imports together
+  cost one process no more than one does;
 - ``GET /games/{id}/versions/{v}`` folds the game's events up to ``v`` from the nearest snapshot
   (``services/game/application/snapshots.py``: at most ``SNAPSHOT_EVERY`` events once the
   game's snapshots are made, the whole game the first time; ~0.09 ms an event):
-  one request per ``FOLD_EVENTS_PER_REQUEST`` events folded, at least one, charged before the
-  fold. A count above the whole budget is charged the whole budget (such a read passes only on
-  an untouched budget).
+  ``READ_REQUESTS`` plus one request per ``FOLD_EVENTS_PER_REQUEST`` events folded, charged
+  before anything is read. A count above the whole budget is charged the whole budget (such a
+  read passes only on an untouched budget).
 
 The edge does not know the rate limiter (the API sits above it): the controllers get a
 ``Charge`` from the API (``services/api/app.py``) and the gateway calls it with the cost.

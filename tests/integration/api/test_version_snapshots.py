@@ -196,9 +196,10 @@ async def test_a_version_past_the_end_is_refused_by_name_not_charged_as_a_fold(
 async def test_a_read_refused_for_its_cost_reads_no_events(
     api_settings: ApiSettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The charge comes before the store is read: once the budget is spent, a refused version
-    read costs the server no events read, decoded or folded (events counted where the store
-    decodes them, and folds where every fold goes)."""
+    """The charge comes before the store is read: a version read its caller's budget cannot pay
+    is refused having read, decoded and folded no event (events counted where the store decodes
+    them, folds where every fold goes). A budget of 10: 5 spent on reads of no game (nothing
+    decoded), then reads each charged 1 and refused for their fold (at least 6 more)."""
     limits = LimitSettings(anonymous_rate_limit="10 per 30 seconds")
     app = create_app(dataclasses.replace(api_settings, limits=limits))
     async with (
@@ -207,7 +208,8 @@ async def test_a_read_refused_for_its_cost_reads_no_events(
     ):
         token = await resources_of(app).gateway.tokens.issue_organiser("reader")
         await import_whole(app, token, long_card_record(), CARD_GAME)
-        assert (await client.get(f"/games/{CARD_GAME}/versions/2000")).status_code == 200  # all 10
+        for _ in range(5):
+            problem(await client.get("/games/no-such-game"), 404, "game-not-found")
         decoded = 0
         to_recorded = PostgresEventStore.to_recorded
 
@@ -219,5 +221,6 @@ async def test_a_read_refused_for_its_cost_reads_no_events(
         monkeypatch.setattr(PostgresEventStore, "to_recorded", counted)
         folds = Folds(monkeypatch)
         for version in (2000, 2950, 150):
-            problem(await client.get(f"/games/{CARD_GAME}/versions/{version}"), 429, "rate-limited")
+            refused = problem(await client.get(f"/games/{CARD_GAME}/versions/{version}"), 429, "rate-limited")
+            assert "this read folds" in refused["detail"]
         assert decoded == 0 and folds.count == 0
