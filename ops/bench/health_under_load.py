@@ -23,8 +23,12 @@ through ``POST /records``, each by a token of its own. Then, in the same run:
 Every request is sent on its schedule (open loop), whatever the answers were; a probe's
 latency counts from its scheduled time, so a server that falls behind is charged for the wait
 (no coordinated omission). The figures: ``/health`` p50/p99 with and without the load, and
-what the loading clients got (answered, refused with 429). The aim is ``/health`` p99 under
-``TARGET_HEALTH_P99_MS`` under the load; it is reported (``health_p99_met``), never asserted.
+what the loading clients got (answered, refused with 429 or, an import kept waiting for its
+turn, 503). And, off the clock, the API process's CPU (``psutil``) per imported input (the
+second set-up import) and per version read (``CALIBRATION_READS`` reads one at a time, within
+the budget): what ``services/game/edge/cost.py``'s charges are calibrated to. The aim is
+``/health`` p99 under ``TARGET_HEALTH_P99_MS`` under the load; it is reported
+(``health_p99_met``), never asserted.
 """
 
 from __future__ import annotations
@@ -358,4 +362,8 @@ def render(result: dict[str, Any]) -> Table:
         json.dumps(result["imports"]),
     )
     table.add_row("games read (versions)", ", ".join(map(str, result["game_versions"])))
+    table.add_row(
+        "API CPU per imported input / per version read (calibration)",
+        f"{result['import_cpu_ms_per_input']} / {result['read_cpu_ms']} ms",
+    )
     return table

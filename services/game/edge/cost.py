@@ -38,9 +38,10 @@ REQUESTS_PER_INPUT = 4
 """An imported input costs the API ~3 ms of CPU (the replay's share, the command's decision,
 its append and fold; measured: the bench's ``import_cpu_ms_per_input``): 3 / 0.8 ≈ 4."""
 IMPORT_CHUNK_INPUTS = 50
-READ_REQUESTS = 6
+READ_REQUESTS = 9
 """A version read's own work, whatever it folds: the events read and decoded, the snapshot's
-copy, the redacted answer (~4.5 ms of CPU: the bench's ``read_cpu_ms``): 4.5 / 0.8 ≈ 6."""
+copy, the redacted answer. Measured (the bench's ``read_cpu_ms``): ~11 ms a read, of which its
+fold of ~50 events ~4 ms, so ~7 ms: 7 / 0.8 ≈ 9."""
 FOLD_EVENTS_PER_REQUEST = 10
 """Events folded per request on top (~0.08 ms an event: 10 events ≈ 0.8 ms)."""
 IMPORTS_AT_ONCE = 1
