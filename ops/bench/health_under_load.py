@@ -23,8 +23,12 @@ through ``POST /records``, each by a token of its own. Then, in the same run:
 Every request is sent on its schedule (open loop), whatever the answers were; a probe's
 latency counts from its scheduled time, so a server that falls behind is charged for the wait
 (no coordinated omission). The figures: ``/health`` p50/p99 with and without the load, and
-what the loading clients got (answered, refused with 429). The aim is ``/health`` p99 under
-``TARGET_HEALTH_P99_MS`` under the load; it is reported (``health_p99_met``), never asserted.
+what the loading clients got (answered, refused with 429 or, an import kept waiting for its
+turn, 503). And, off the clock, the API process's CPU (``psutil``) per imported input (the
+second set-up import) and per version read (``CALIBRATION_READS`` reads one at a time, within
+the budget): what ``services/game/edge/cost.py``'s charges are calibrated to. The aim is
+``/health`` p99 under ``TARGET_HEALTH_P99_MS`` under the load; it is reported
+(``health_p99_met``), never asserted.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psutil
 from rich.table import Table
 
 from bang_cli.api import token_vault
@@ -62,6 +67,9 @@ GAMES = 2
 TARGET_HEALTH_P99_MS = 200.0
 START_TIMEOUT_SECONDS = 120.0
 """The server's start (migrations on a fresh database) on a busy 2-core machine."""
+CALIBRATION_READS = 20
+"""Version reads timed one by one for ``read_cpu_ms``."""
+CALIBRATION_PAUSE_SECONDS = 0.3
 PLAYERS = 8
 GAME_INDEX = 19
 """Game 19 of ``simulate --game cards --players 8 --seed 0``: 3,262 events, 762 inputs."""
@@ -108,9 +116,13 @@ async def _run(seconds: float, anchor_seconds: float, record: dict[str, Any]) ->
                     setup = [await vault.issue_organiser(f"setup-{n}") for n in range(GAMES)]
                     importer = await vault.issue_organiser("importer")
                     http = LoopbackHTTP("127.0.0.1", port)
-                    versions = [
-                        await _import(http, token, record, f"long-{n}") for n, token in enumerate(setup)
-                    ]
+                    cpu = psutil.Process(server.pid)
+                    versions = []
+                    for n, token in enumerate(setup):
+                        before = _cpu_ms(cpu)
+                        versions.append(await _import(http, token, record, f"long-{n}"))
+                        import_cpu_ms = _cpu_ms(cpu) - before  # the second: the first warms up
+                    read_cpu_ms = await _read_cost(http, cpu, versions)
                     await http.close()
                     anchor = await _probe_health(base, anchor_seconds)
                     load = await _loaded(base, seconds, versions, record, importer)
@@ -120,6 +132,7 @@ async def _run(seconds: float, anchor_seconds: float, record: dict[str, Any]) ->
         finally:
             await drop_database(postgres.dsn, dsn)
     p99 = _percentile(load.health_ms, 99)
+    inputs = len(record["inputs"]) + (1 if record.get("deck") else 0)
     return {
         "seconds": seconds,
         "anchor_seconds": anchor_seconds,
@@ -136,7 +149,9 @@ async def _run(seconds: float, anchor_seconds: float, record: dict[str, Any]) ->
         "reads": {str(k): v for k, v in sorted(load.reads.items())},
         "imports_offered_per_second": round(1 / IMPORT_EVERY_SECONDS, 2),
         "imports": {str(k): v for k, v in sorted(load.imports.items())},
-        "record_inputs": len(record["inputs"]) + (1 if record.get("deck") else 0),
+        "record_inputs": inputs,
+        "import_cpu_ms_per_input": round(import_cpu_ms / inputs, 3),
+        "read_cpu_ms": round(read_cpu_ms, 3),
         "postgres_source": postgres.source,
         "redis_source": redis.source,
         "cpus": os.cpu_count(),
@@ -165,6 +180,31 @@ async def _wait_healthy(base: str, server: subprocess.Popen[bytes]) -> None:
         except RuntimeError:
             if server.poll() is not None or time.monotonic() - started > START_TIMEOUT_SECONDS:
                 raise
+
+
+def _cpu_ms(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return (times.user + times.system) * 1000
+
+
+async def _read_cost(http: LoopbackHTTP, cpu: psutil.Process, versions: list[int]) -> float:
+    """The API's CPU per version read, one at a time, off the clock: random versions of both
+    games, after a read of each game's last version (which leaves its snapshots, as under the
+    load), each read within the anonymous budget (``CALIBRATION_PAUSE_SECONDS`` apart)."""
+    rng = random.Random(7)
+    for n, version in enumerate(versions):
+        await http.request("GET", f"/games/long-{n}/versions/{version}")
+        await asyncio.sleep(2.5)  # its charge was the whole budget: the window passes
+    spent = 0.0
+    for _ in range(CALIBRATION_READS):
+        n = rng.randrange(len(versions))
+        before = _cpu_ms(cpu)
+        status, _ = await http.request("GET", f"/games/long-{n}/versions/{rng.randint(1, versions[n])}")
+        spent += _cpu_ms(cpu) - before
+        if status != 200:
+            raise RuntimeError(f"calibrating: a version read was answered {status}")
+        await asyncio.sleep(CALIBRATION_PAUSE_SECONDS)
+    return spent / CALIBRATION_READS
 
 
 async def _import(http: LoopbackHTTP, token: str, record: dict[str, Any], game_id: str) -> int:
@@ -322,4 +362,8 @@ def render(result: dict[str, Any]) -> Table:
         json.dumps(result["imports"]),
     )
     table.add_row("games read (versions)", ", ".join(map(str, result["game_versions"])))
+    table.add_row(
+        "API CPU per imported input / per version read (calibration)",
+        f"{result['import_cpu_ms_per_input']} / {result['read_cpu_ms']} ms",
+    )
     return table

@@ -76,6 +76,7 @@ from services.game.edge.gateway import (
     AuthenticationRequired,
     ExportRefused,
     Forbidden,
+    ImportsBusy,
     NotYourself,
     VersionOutOfRange,
 )
@@ -156,6 +157,7 @@ PROBLEMS: dict[type[BaseException], Problem] = {
         422, "command-id-reserved", "This command id is the server's own", "command_id"
     ),
     ExportRefused: Problem(409, "export-refused", "The record would show hidden information"),
+    ImportsBusy: Problem(503, "imports-busy", "Other imports are being entered on this server"),
     ChainNotPublished: Problem(409, "game-not-finished", "The chain is published once the game has ended"),
     IllegalCommand: Problem(422, "illegal-command", "The rules forbid this command", "command"),
     TakeBackRefused: Problem(422, "illegal-command", "The rules forbid this command", "command"),

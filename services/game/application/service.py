@@ -228,7 +228,8 @@ class GameService:
         batch that ``version`` is in (a command's events land together: nobody ever saw the
         state in between). Folded from the nearest snapshot at or below ``version``, leaving a
         snapshot every ``SNAPSHOT_EVERY`` events it passes; ``before_fold`` is told how many
-        events are about to be folded (and may refuse: the API charges them to the caller)."""
+        events are about to be folded (up to ``version``; a batch's tail is not counted), before
+        anything is read, and may refuse: the API charges them to the caller."""
         stream = game_stream(game_id) if is_valid_game_id(game_id) else None
         if stream is None:
             raise GameNotFound(game_id)
@@ -236,6 +237,13 @@ class GameService:
             raise VersionOutOfRange(f"versions start at 1, not {version}")
         snapshot = self.snapshots.nearest(game_id, version)
         start = snapshot.version if snapshot is not None else 1
+        if before_fold is not None:  # before the read: a refused read costs no read either
+            head = await self.store.stream_version(stream)  # one row: what may be charged
+            if head == 0:
+                raise GameNotFound(game_id)
+            if head < version:
+                raise VersionOutOfRange(f"game {game_id} has versions 1 to {head}, not {version}")
+            await before_fold(version - start)
         recorded = await self._read_to_batch_end(stream, start, version)
         if snapshot is not None and (not recorded or recorded[0].hash != snapshot.hash):
             self.snapshots.drop(game_id)  # not the stream it was folded from: fold it afresh
@@ -245,8 +253,6 @@ class GameService:
             raise GameNotFound(game_id)
         if recorded[-1].version < version:
             raise VersionOutOfRange(f"game {game_id} has versions 1 to {recorded[-1].version}, not {version}")
-        if before_fold is not None:
-            await before_fold(len(recorded) - 1)
         if len(recorded) - 1 <= INLINE_FOLD_EVENTS:
             return self._fold(game_id, recorded, snapshot)
         # a long fold (a game's first read in this process) in the one folding thread: the event

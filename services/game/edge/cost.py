@@ -11,13 +11,16 @@ grows with a game, so each is charged what it costs, in the same requests:
   input. The first ``IMPORT_CHUNK_INPUTS`` inputs are charged before anything is stored (over
   budget: 429, nothing stored); each further chunk is charged before it is entered and, when
   the budget is spent, waits for it (``Charge.pace``): an import is never stopped half-way, it
-  goes on at the caller's rate limit, however many inputs it has;
+  goes on at the caller's rate limit, however many inputs it has. And imports take turns:
+  ``IMPORTS_AT_ONCE`` replays and enters its inputs in a process at a time, the others wait up
+  to ``IMPORT_WAIT_SECONDS`` (then 503, nothing stored), so several callers' imports together
+  cost one process no more than one does;
 - ``GET /games/{id}/versions/{v}`` folds the game's events up to ``v`` from the nearest snapshot
   (``services/game/application/snapshots.py``: at most ``SNAPSHOT_EVERY`` events once the
   game's snapshots are made, the whole game the first time; ~0.09 ms an event):
-  one request per ``FOLD_EVENTS_PER_REQUEST`` events folded, at least one, charged before the
-  fold. A count above the whole budget is charged the whole budget (such a read passes only on
-  an untouched budget).
+  ``READ_REQUESTS`` plus one request per ``FOLD_EVENTS_PER_REQUEST`` events folded, charged
+  before anything is read. A count above the whole budget is charged the whole budget (such a
+  read passes only on an untouched budget).
 
 The edge does not know the rate limiter (the API sits above it): the controllers get a
 ``Charge`` from the API (``services/api/app.py``) and the gateway calls it with the cost.
@@ -27,9 +30,25 @@ from __future__ import annotations
 
 import math
 
-REQUESTS_PER_INPUT = 2
+CPU_MS_PER_REQUEST = 0.8
+"""What one request of a budget buys of an API process's CPU, at most, on the expensive routes:
+a token's whole default budget (300 a second) is then 240 ms of CPU a second, under a quarter
+of a core (docs/benchmarks.md, "health-under-load", has the measurement and the arithmetic)."""
+REQUESTS_PER_INPUT = 4
+"""An imported input costs the API ~3 ms of CPU (the replay's share, the command's decision,
+its append and fold; measured: the bench's ``import_cpu_ms_per_input``): 3 / 0.8 ≈ 4."""
 IMPORT_CHUNK_INPUTS = 50
-FOLD_EVENTS_PER_REQUEST = 20
+READ_REQUESTS = 9
+"""A version read's own work, whatever it folds: the events read and decoded, the snapshot's
+copy, the redacted answer. Measured (the bench's ``read_cpu_ms``): ~11 ms a read, of which its
+fold of ~50 events ~4 ms, so ~7 ms: 7 / 0.8 ≈ 9."""
+FOLD_EVENTS_PER_REQUEST = 10
+"""Events folded per request on top (~0.08 ms an event: 10 events ≈ 0.8 ms)."""
+IMPORTS_AT_ONCE = 1
+"""Imports entering their inputs at the same time in one API process; the others wait."""
+IMPORT_WAIT_SECONDS = 10.0
+"""How long an import waits for its turn before it is refused (503, ``Retry-After``), nothing
+stored: about two long imports' time at a token's budget."""
 
 
 class Charge:
@@ -53,4 +72,4 @@ def import_requests(inputs: int) -> int:
 
 
 def fold_requests(events: int) -> int:
-    return max(1, math.ceil(events / FOLD_EVENTS_PER_REQUEST))
+    return READ_REQUESTS + math.ceil(max(0, events) / FOLD_EVENTS_PER_REQUEST)

@@ -58,6 +58,8 @@ from services.game.audit import AuditCache, AuditReport
 from services.game.edge.cost import (
     FREE,
     IMPORT_CHUNK_INPUTS,
+    IMPORT_WAIT_SECONDS,
+    IMPORTS_AT_ONCE,
     REQUESTS_PER_INPUT,
     Charge,
     fold_requests,
@@ -129,6 +131,17 @@ class ExportRefused(GameServiceError):
     """A record would show what the caller may not see (an ongoing game's hidden roles)."""
 
 
+class ImportsBusy(GameServiceError):
+    """Other imports kept this process's import turn for ``IMPORT_WAIT_SECONDS``: refused, nothing
+    stored (503, ``Retry-After``), rather than letting imports crowd out every other request."""
+
+    def __init__(self, waited: float) -> None:
+        super().__init__(
+            f"other imports are being entered on this server; this one waited {waited:g} s for its "
+            "turn and nothing was stored: send it again (same command id) after Retry-After seconds"
+        )
+
+
 class Joined(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
     member_id: str
@@ -185,6 +198,9 @@ class GameGateway:
         """Set once the clubs' service is open (the API's lifespans); None: vault tokens only."""
         self.schedule = schedule
         """None: no league to check against, so no game may claim one."""
+        self.import_wait_seconds = IMPORT_WAIT_SECONDS
+        self._imports = asyncio.Semaphore(IMPORTS_AT_ONCE)
+        """Imports replaying and entering their inputs now (``services/game/edge/cost.py``)."""
 
     # -- callers ---------------------------------------------------------------------------
 
@@ -428,7 +444,9 @@ class GameGateway:
         Bounded (``services/game/records/limits.py``): its inputs before the replay, the events
         the replay makes after it, both before anything is stored. Its inputs are charged to the
         caller (``services/game/edge/cost.py``): the first chunk before anything is stored (or a
-        429), the others as they are entered, waiting for the caller's budget."""
+        429), the others as they are entered, waiting for the caller's budget. Its replay and
+        entry wait for their turn (``IMPORTS_AT_ONCE`` at a time in this process; after
+        ``import_wait_seconds``, ``ImportsBusy``, nothing stored)."""
         actor = self.creator(principal)
         assert principal is not None
         record_seats: tuple[Any, ...] = record.seats  # a dice or a card game's own Seat
@@ -448,6 +466,34 @@ class GameGateway:
         chunk = IMPORT_CHUNK_INPUTS
         cost = f"this import enters {len(inputs):,} inputs, {REQUESTS_PER_INPUT} requests each"
         await charge(import_requests(min(chunk, len(inputs))), f"{cost}: its first {chunk}")
+        try:  # its turn: one import's work at a time in this process, the others wait
+            async with asyncio.timeout(self.import_wait_seconds):
+                await self._imports.acquire()
+        except TimeoutError:
+            raise ImportsBusy(self.import_wait_seconds) from None
+        try:
+            return await self._enter_record(
+                principal, actor, record, record_seats, members, inputs, command_id, game_id, context, charge
+            )
+        finally:
+            self._imports.release()
+
+    async def _enter_record(
+        self,
+        principal: Principal,
+        actor: Actor,
+        record: AnyRecord,
+        record_seats: tuple[Any, ...],
+        members: list[Member] | None,
+        inputs: tuple[Any, ...],
+        command_id: str,
+        game_id: str | None,
+        context: GameContext | None,
+        charge: Charge,
+    ) -> Imported:
+        """``import_record``'s work, in its turn."""
+        chunk = IMPORT_CHUNK_INPUTS
+        cost = f"this import enters {len(inputs):,} inputs, {REQUESTS_PER_INPUT} requests each"
         # raises IllegalInput naming the first input the rules refuse; in a thread, so the ~0.1 s
         # a long record takes does not hold up every other request of this process at once
         replayed = await asyncio.to_thread(replay_any_record, record)
@@ -475,9 +521,7 @@ class GameGateway:
         await self._check_schedule(principal, actor, spec, command_id)
         if ongoing:  # a finished game's roles are everybody's: its record may be anybody's import
             _refuse_a_seated_creator(principal, spec)
-        session = await self.service.create_game(
-            spec, command_id=command_id, actor=actor, inputs=inputs
-        )
+        session = await self.service.create_game(spec, command_id=command_id, actor=actor, inputs=inputs)
         version = session.version
         for n, command in enumerate(inputs):
             if n and n % chunk == 0:  # charged as it goes: waits for the budget, never stops half-way

@@ -15,6 +15,7 @@ from litestar import Litestar
 from services.api import ApiSettings, create_app
 from services.api.rate_limit import Client, ClientBudgets
 from services.api.settings import LimitSettings, ServerSettings
+from services.game.edge.cost import REQUESTS_PER_INPUT
 from services.game.records import limits
 from services.game.records.limits import MAX_IMPORT_BYTES, MAX_IMPORT_INPUTS, record_bytes
 from tests.integration.api.bots import bearer
@@ -94,10 +95,11 @@ async def test_a_record_over_the_event_bound_is_refused_after_its_replay_with_no
 
 
 async def test_an_import_is_charged_by_its_inputs(api_settings: ApiSettings) -> None:
-    """Budgets of 330 requests per 60 s, an input counting 2: a 10-input import leaves room for
-    many reads; a 151-input one (302) leaves too little for a second's first 50 inputs (100),
+    """Budgets of 660 requests per 60 s, an input counting 4: a 10-input import leaves room for
+    many reads; a 151-input one (604) leaves too little for a second's first 50 inputs (200),
     which is refused with 429, nothing stored. Another token is not touched."""
-    settings = dataclasses.replace(api_settings, limits=LimitSettings(rate_limit="330 per 60 seconds"))
+    assert REQUESTS_PER_INPUT == 4
+    settings = dataclasses.replace(api_settings, limits=LimitSettings(rate_limit="660 per 60 seconds"))
     app = create_app(settings)
     async with (
         uvicorn_serving(app) as address,
@@ -121,7 +123,7 @@ async def test_an_import_is_charged_by_its_inputs(api_settings: ApiSettings) -> 
         refused = await client.post("/records", json=again, headers=bearer(large))
         body = problem(refused, 429, "rate-limited")
         assert (
-            "this import enters 151 inputs, 2 requests each: its first 50, which counts as 100 requests"
+            "this import enters 151 inputs, 4 requests each: its first 50, which counts as 200 requests"
             in (body["detail"])
         )
         assert 1 <= int(refused.headers["Retry-After"]) <= 60
@@ -132,7 +134,7 @@ async def test_an_import_is_charged_by_its_inputs(api_settings: ApiSettings) -> 
 async def test_a_long_import_goes_on_at_its_callers_rate_limit(
     api_settings: ApiSettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A budget of 100 requests per 2 s and a 151-input import (302 requests): its first 50
+    """A budget of 200 requests per 2 s and a 151-input import (604 requests): its first 50
     inputs pass at once, and the rest wait for the budget, chunk by chunk, until every input is
     entered (charges counted where the limiter answers them)."""
     answers: list[tuple[int, int | None]] = []
@@ -144,7 +146,7 @@ async def test_a_long_import_goes_on_at_its_callers_rate_limit(
         return wait
 
     monkeypatch.setattr(ClientBudgets, "charge", counted)
-    settings = dataclasses.replace(api_settings, limits=LimitSettings(rate_limit="100 per 2 seconds"))
+    settings = dataclasses.replace(api_settings, limits=LimitSettings(rate_limit="200 per 2 seconds"))
     app = create_app(settings)
     async with (
         uvicorn_serving(app) as address,
@@ -157,6 +159,26 @@ async def test_a_long_import_goes_on_at_its_callers_rate_limit(
         assert imported.status_code == 201, imported.text
         assert imported.json()["inputs"] == 151
     paid = [requests for requests, wait in answers if wait is None]
-    assert paid[:3] == [1, 99, 100]  # the request, the first 50 inputs, the next 50 (after a wait)
-    assert sum(paid) == 1 + 151 * 2 - 1
+    assert paid[:3] == [1, 199, 200]  # the request, the first 50 inputs, the next 50 (after a wait)
+    assert sum(paid) == 1 + 151 * REQUESTS_PER_INPUT - 1
     assert any(wait is not None for _, wait in answers[:4])  # the budget was spent: it waited
+
+
+async def test_imports_take_turns_and_one_kept_waiting_too_long_is_refused_with_nothing_stored(
+    app: Litestar, client: httpx.AsyncClient, organiser_token: str
+) -> None:
+    """One import's work at a time in a process (the others wait for their turn): while the turn
+    is taken, an import waits ``import_wait_seconds`` and is refused with 503 and Retry-After,
+    nothing stored; once the turn is free, the same command enters the game."""
+    gateway = resources_of(app).gateway
+    gateway.import_wait_seconds = 0.2
+    body = {"command_id": "turn", "record": a_finished_table_game(3), "game_id": "turn"}
+    async with gateway._imports:  # another import's turn, held
+        refused = await client.post("/records", json=body, headers=bearer(organiser_token))
+        busy = problem(refused, 503, "imports-busy")
+        assert "waited 0.2 s for its turn and nothing was stored" in busy["detail"]
+        assert int(refused.headers["Retry-After"]) >= 1
+        await assert_not_stored(client, "turn")
+    imported = await client.post("/records", json=body, headers=bearer(organiser_token))
+    assert imported.status_code == 201, imported.text
+    assert imported.json()["inputs"] == 151

@@ -16,7 +16,7 @@ import msgspec
 import pytest
 from litestar import Litestar
 
-from event_store import RecordedEvent
+from event_store import PostgresEventStore, RecordedEvent
 from services.api import ApiSettings, create_app
 from services.api.settings import LimitSettings
 from services.game.application.codec import game_stream
@@ -169,3 +169,58 @@ async def test_a_version_read_is_charged_by_the_events_it_folds(api_settings: Ap
                 await client.get(f"/games/{CARD_GAME}/versions/{last}", headers=bearer(token))
             ).status_code == 200
         assert (await client.get(f"/games/{CARD_GAME}", headers=bearer(token))).status_code == 200
+
+
+async def test_a_version_past_the_end_is_refused_by_name_not_charged_as_a_fold(
+    api_settings: ApiSettings,
+) -> None:
+    """A read is charged before anything is read, by the versions it would fold: a version past
+    the game's end is refused as out of range first (a budget that could never pay such a fold
+    still gets the plain answer), and a version under 1 too."""
+    limits = LimitSettings(anonymous_rate_limit="10 per 30 seconds")
+    app = create_app(dataclasses.replace(api_settings, limits=limits))
+    async with (
+        uvicorn_serving(app) as address,
+        httpx.AsyncClient(base_url=f"http://{address}", timeout=60) as client,
+    ):
+        token = await resources_of(app).gateway.tokens.issue_organiser("reader")
+        await import_whole(app, token, long_card_record(), CARD_GAME)
+        last = len(await resources_of(app).gateway.store.read_stream(game_stream(CARD_GAME)))
+        for _ in range(3):
+            past = await client.get(f"/games/{CARD_GAME}/versions/{last + 1_000_000}")
+            refused = problem(past, 422, "version-out-of-range")
+            assert f"has versions 1 to {last}, not {last + 1_000_000}" in refused["detail"]
+        problem(await client.get("/games/no-such-game/versions/5"), 404, "game-not-found")
+
+
+async def test_a_read_refused_for_its_cost_reads_no_events(
+    api_settings: ApiSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The charge comes before the store is read: a version read its caller's budget cannot pay
+    is refused having read, decoded and folded no event (events counted where the store decodes
+    them, folds where every fold goes). A budget of 10: 5 spent on reads of no game (nothing
+    decoded), then reads each charged 1 and refused for their fold (at least 6 more)."""
+    limits = LimitSettings(anonymous_rate_limit="10 per 30 seconds")
+    app = create_app(dataclasses.replace(api_settings, limits=limits))
+    async with (
+        uvicorn_serving(app) as address,
+        httpx.AsyncClient(base_url=f"http://{address}", timeout=60) as client,
+    ):
+        token = await resources_of(app).gateway.tokens.issue_organiser("reader")
+        await import_whole(app, token, long_card_record(), CARD_GAME)
+        for _ in range(5):
+            problem(await client.get("/games/no-such-game"), 404, "game-not-found")
+        decoded = 0
+        to_recorded = PostgresEventStore.to_recorded
+
+        def counted(store: PostgresEventStore, row: Any) -> RecordedEvent:
+            nonlocal decoded
+            decoded += 1
+            return to_recorded(store, row)
+
+        monkeypatch.setattr(PostgresEventStore, "to_recorded", counted)
+        folds = Folds(monkeypatch)
+        for version in (2000, 2950, 150):
+            refused = problem(await client.get(f"/games/{CARD_GAME}/versions/{version}"), 429, "rate-limited")
+            assert "this read folds" in refused["detail"]
+        assert decoded == 0 and folds.count == 0
