@@ -54,7 +54,7 @@ from services.clubs.errors import (
     RoleRequired,
     ScorekeeperSeated,
 )
-from services.directory.errors import DirectoryError, LeagueNotFound, MemberNotFound, TournamentNotFound
+from services.directory.errors import DirectoryError, MemberNotFound, TournamentNotFound
 from services.game.application.corrections import TakeBackRefused
 from services.game.application.errors import (
     AlreadyJoined,
@@ -97,6 +97,7 @@ from services.league.errors import (
     InvalidCommand,
     InvalidTransition,
     LeagueError,
+    LeagueNotFound,
     PlayerSeatedTwice,
     RoundAlreadySeated,
     RoundClosedAlready,

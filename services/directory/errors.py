@@ -9,12 +9,6 @@ class DirectoryError(Exception):
     """Every refusal of the directory."""
 
 
-class LeagueNotFound(DirectoryError):
-    def __init__(self, league_id: str) -> None:
-        super().__init__(f"no league has the id {league_id!r}")
-        self.field = "league_id"
-
-
 class TournamentNotFound(DirectoryError):
     def __init__(self, league_id: str, tournament_id: str) -> None:
         super().__init__(f"league {league_id!r} has no tournament {tournament_id!r}")

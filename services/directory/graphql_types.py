@@ -17,6 +17,7 @@ import asyncpg
 import strawberry
 from strawberry.types import Info
 
+from services.clubs.readers import authorization, reader
 from services.clubs.roles import Principal
 from services.directory import queries
 
@@ -250,32 +251,10 @@ def _pool(info: Info) -> asyncpg.Pool:
     return pool
 
 
-def _authorization(info: Info) -> str | None:
-    """The request's bearer token, else the WebSocket's connection params' (None: anonymous)."""
-    request = info.context.get("request")
-    header = request.headers.get("authorization") if request is not None else None
-    if header is None:
-        params = info.context.get("connection_params") or {}
-        given = params.get("Authorization") or params.get("authorization")
-        header = given if isinstance(given, str) else None
-    return header if isinstance(header, str) else None
-
-
 async def _caller(info: Info) -> Principal:
     """The signed-in caller (refused when anonymous)."""
     clubs: Any = info.context["clubs"]
-    caller: Principal = await clubs.principal(_authorization(info))
-    return caller
-
-
-async def reader(info: Info) -> Principal | None:
-    """The caller of a read anyone may make of what is public (a public league): None when
-    anonymous; a token sent is checked as anywhere else (``ClubService.reader``)."""
-    header = _authorization(info)
-    if header is None:
-        return None
-    clubs: Any = info.context["clubs"]
-    caller: Principal | None = await clubs.reader(header)
+    caller: Principal = await clubs.principal(authorization(info))
     return caller
 
 

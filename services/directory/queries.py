@@ -28,7 +28,8 @@ from services.clubs.bounds import MAX_NAME_LENGTH, MAX_OFFSET, MAX_PAGE, NAME_PA
 from services.clubs.errors import ClubInputOutOfBounds, ClubNotFound
 from services.clubs.names import name_book, names_of
 from services.clubs.roles import Principal, require
-from services.directory.errors import LeagueNotFound, MemberNotFound, TournamentNotFound
+from services.directory.errors import MemberNotFound, TournamentNotFound
+from services.league.errors import LeagueNotFound
 from services.league.result_sheet import NOT_REPLAYABLE
 from services.league.visibility import readable_league, readers_of
 

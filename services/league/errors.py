@@ -21,6 +21,15 @@ class LeagueError(Exception):
     """Base of every error of the league domain."""
 
 
+class LeagueNotFound(LeagueError, LookupError):
+    """No league has the id a read names (404 ``league-not-found``; the league's readers and the
+    directory both say it)."""
+
+    def __init__(self, league_id: str) -> None:
+        super().__init__(f"no league has the id {league_id!r}")
+        self.field = "league_id"
+
+
 class InvalidCommand(LeagueError, ValueError):
     """The command is malformed whatever the state."""
 

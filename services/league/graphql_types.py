@@ -30,7 +30,7 @@ from strawberry.types import Info
 
 from event_store import PostgresEventStore, checkpoint_of
 from services.clubs.names import names_of
-from services.directory.graphql_types import reader
+from services.clubs.readers import reader
 from services.game.edge.bounds import Identifier, bounded
 from services.game.results import GameType
 from services.league import read_model

@@ -23,7 +23,7 @@ import asyncpg
 
 from services.accounts.errors import SessionRefused
 from services.clubs.roles import Principal, require
-from services.directory.errors import LeagueNotFound
+from services.league.errors import LeagueNotFound
 from services.league.events import LeagueFounded, LeagueVisibilityChanged
 from services.league.league import league_stream
 from services.league.vocabulary import MEMBERS_ONLY, PUBLIC

@@ -24,7 +24,7 @@ import strawberry
 from strawberry.types import Info
 
 from services.clubs.names import names_of
-from services.directory.graphql_types import reader
+from services.clubs.readers import reader
 from services.game.edge.bounds import (
     Identifier,
     InvalidArgument,

@@ -42,7 +42,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("services.accounts",),  # who is who: below the games and leagues that will check it
     ("services.clubs",),  # club-scoped roles: on accounts, below the games and leagues
     ("services.game",),
-    ("services.league", "services.ratings", "services.dashboard"),
+    ("services.league",),
+    ("services.ratings", "services.dashboard"),  # the ratings apply a league's read rule
     ("services.directory",),  # the lists: read the games, leagues and clubs below it
     ("services.api",),
 )

@@ -89,9 +89,11 @@ async def test_a_burst_for_one_login_name_gets_at_most_the_windows_five_hashes(
 
     statuses = [answer.status_code for answer in answers]
     assert set(statuses) <= {201, 401, 429}, [a.text for a in answers]
-    assert hasher.verified <= 5
+    # at most 5 wrong passwords evaluated; the right one, if hashed, gave its place back at once,
+    # so one more wrong guess may have taken it (5 wrong + 1 right hashed)
+    assert statuses.count(401) <= 5
     assert statuses.count(401) + statuses.count(201) == hasher.verified  # every hashed one, answered
-    assert statuses.count(429) >= 11
+    assert statuses.count(429) >= 10
     throttled = next(a for a in answers if a.status_code == 429)
     assert "this login name" in throttled.json()["detail"] and int(throttled.headers["Retry-After"]) >= 1
     # a success gives its place back; the wrong ones keep theirs until the window has 5

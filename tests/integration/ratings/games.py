@@ -25,7 +25,7 @@ from services.game.rules.dice import GameCommand, PlayerId
 from services.game.rules.dice.events import GameEnded
 from services.game.simulation import deal, game_seeds, play_game
 from services.league.events import LEAGUE_MAPPER, GameScheduled, LeagueFounded
-from services.league.vocabulary import PointsScheme, SeatingPolicy
+from services.league.vocabulary import PUBLIC, PointsScheme, SeatingPolicy
 from services.ratings import GameOutcome, LeaguePlayerId, from_finish
 
 SCOREKEEPER = Actor(kind=ActorKind.ORGANISER, id="scorekeeper")
@@ -75,7 +75,7 @@ def plan_games(count: int, seed: int, *, prefix: str = "g", league_id: str = "le
 
 async def schedule(store: PostgresEventStore, games: list[PlannedGame], *, club: str = CLUB) -> None:
     """The league facts of ``games``, as the league records them: each game's league founded by
-    ``club`` (once), each game scheduled at a table with ``SCOREKEEPER`` as its scorekeeper."""
+    ``club`` (once, public), each game scheduled at a table with ``SCOREKEEPER`` as its scorekeeper."""
     for game in games:
         league_id = game.context.league_id
         if league_id is None:
@@ -88,6 +88,7 @@ async def schedule(store: PostgresEventStore, games: list[PlannedGame], *, club:
                 name=league_id.title(),
                 points=PointsScheme(),
                 seating=SeatingPolicy(),
+                visibility=PUBLIC,  # the ratings' tests read its boards signed out
             )
         )
         scheduled = LEAGUE_MAPPER.to_new_event(
