@@ -59,6 +59,7 @@ from services.game.edge.fanout import GameFanout, fanout_channel, redis_client
 from services.game.edge.gateway import GameGateway
 from services.game.edge.http import GameController, RecordController
 from services.game.edge.http_tokens import TokenController
+from services.game.edge.rulesets_http import RulesetController
 from services.game.edge.series_http import SeriesController
 from services.game.edge.tokens import Principal, TokenVault, revocation_channel
 from services.game.fairness.vault import SeedVault
@@ -261,6 +262,7 @@ def create_app(settings: ApiSettings | None = None, accounts: AccountSettings | 
         route_handlers=[
             GameController,
             RecordController,
+            RulesetController,
             SeriesController,
             TokenController,
             *ACCOUNT_CONTROLLERS,

@@ -30,6 +30,15 @@ class InvalidRuleset(InvalidGameSpec):
         super().__init__(f"this ruleset cannot be played: {reason}")
 
 
+class InvalidPosition(InvalidGameSpec):
+    """A table game's starting position that cannot be read (the record reader's words, naming
+    the JSON path) or that the rules refuse for its seats (the engine's setup words)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"this position cannot be played: {reason}")
+
+
 class NotAllowed(GameServiceError, PermissionError):
     """The caller may not do this (not their seat, not their game, not an organiser)."""
 

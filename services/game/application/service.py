@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
@@ -54,6 +55,7 @@ from services.game.application.errors import (
     GameNotStarted,
     GameServiceError,
     InvalidGameSpec,
+    InvalidPosition,
     InvalidRuleset,
     NotAllowed,
     ReservedCommandId,
@@ -416,7 +418,10 @@ class GameService:
             ]
             events += joined
             events.append(SeatsDealt(members=tuple(s.member_id for s in spec.seats)))
-            events += _start(engine_for(spec.ruleset), seats, spec.position).events
+            try:
+                events += _start(engine_for(spec.ruleset), seats, spec.position).events
+            except InvalidPosition as refused:
+                raise InvalidPosition(_by_name(refused.reason, spec.seats)) from refused
         else:
             joined = [PlayerJoined(member_id=m.member_id, name=m.name) for m in spec.members]
             events += joined
@@ -931,11 +936,25 @@ class _Seat(NamedTuple):
 
 
 def _start(engine: GameEngine, seats: Sequence[Any], position: object | None) -> PlayedGame:
-    """A new game at its first question; a setup the rules refuse is an invalid spec."""
+    """A new game at its first question; a setup the rules refuse is an invalid spec, and a
+    position they refuse for seats they take an invalid position."""
+    if position is not None:
+        _start(engine, seats, None)  # the seats' own refusal first, as without a position
+        try:
+            return engine.start(seats, position)
+        except RULE_ERRORS as error:
+            raise InvalidPosition(str(error)) from error
     try:
         return engine.start(seats, position)
     except RULE_ERRORS as error:
         raise InvalidGameSpec(str(error)) from error
+
+
+def _by_name(reason: str, seats: Sequence[TableSeat]) -> str:
+    """The engine's words about a position with each seat id (``p2``) as its player's name: the
+    people who read the refusal never saw the ids."""
+    names = {seat_id(i): s.name for i, s in enumerate(seats)}
+    return re.sub(r"\bp[1-8]\b", lambda m: names.get(m.group(0), m.group(0)), reason)
 
 
 def _deal_and_start(

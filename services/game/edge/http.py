@@ -19,8 +19,8 @@ from litestar.params import JSONBody, Parameter
 
 from services.accounts.http import SECURED
 from services.game.application.corrections import TakeBack, parse_take_back
-from services.game.application.errors import InvalidRuleset
-from services.game.application.lifecycle import GameContext, GameMode, GameOptions
+from services.game.application.errors import InvalidGameSpec, InvalidPosition, InvalidRuleset
+from services.game.application.lifecycle import GameContext, GameMode, GameOptions, seat_id
 from services.game.application.service import Member, NewGame, TableSeat
 from services.game.audit import AuditReport
 from services.game.edge.bounds import (
@@ -42,10 +42,17 @@ from services.game.edge.chain import CHAIN_PAGE_LIMIT, published_chain
 from services.game.edge.cost import Charge
 from services.game.edge.gateway import EVENTS_PAGE_LIMIT, Created, GameGateway, Imported, Joined, Played
 from services.game.edge.tokens import Principal
+from services.game.records.cards.reader import read_card_position
 from services.game.records.dispatch import AnyRecord, read_any_record
+from services.game.records.errors import MalformedRecord
 from services.game.records.limits import check_bytes, record_bytes
+from services.game.records.reader import read_position
 from services.game.rules.cards import commands as card_cmd
 from services.game.rules.cards.errors import MalformedCommand as CardMalformed
+from services.game.rules.cards.events import Seat as CardSeat
+from services.game.rules.cards.vocabulary import CharacterId as CardCharacter
+from services.game.rules.cards.vocabulary import PlayerId as CardPlayerId
+from services.game.rules.cards.vocabulary import Role as CardRole
 from services.game.rules.dice import GameCommand, MalformedCommand, parse_command
 from services.game.rules.dice import commands as cmd
 from services.game.rules.dice.characters import CharacterId
@@ -153,8 +160,14 @@ class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
     options: OptionsIn = OptionsIn()
     ruleset: RulesetIn | None = None
     """None: the base game."""
+    position: dict[str, Any] | None = None
+    """A table game started mid-game ("we are already playing"): the record format's
+    ``position`` for the game type (docs/game-records.md), read by the records' own readers, its
+    players the seat ids ``p1``, ``p2``, … clockwise. An online game is refused one (the service
+    says so)."""
 
     def to_new_game(self) -> NewGame:
+        ruleset = BASE_DICE if self.ruleset is None else self.ruleset.to_ruleset()
         return NewGame(
             mode=self.mode,
             player_count=self.player_count,
@@ -167,12 +180,35 @@ class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
                 )
                 for s in self.seats
             ),
+            position=self._position(ruleset),
             sheriff_member=self.sheriff_member,
             context=self.context.to_context(),
             options=self.options.to_options(),
             game_id=self.game_id,
-            ruleset=BASE_DICE if self.ruleset is None else self.ruleset.to_ruleset(),
+            ruleset=ruleset,
         )
+
+    def _position(self, ruleset: Ruleset) -> object | None:
+        """The position in the engine's words, read as a record's ``position`` of this game
+        type; one that cannot be read is a 422 ``invalid-position`` naming its JSON path."""
+        if self.position is None:
+            return None
+        try:
+            if ruleset.game_type is GameType.CARDS:
+                seats = tuple(
+                    CardSeat(
+                        player=CardPlayerId(seat_id(i)),
+                        role=CardRole(s.role),
+                        character=CardCharacter(s.character),
+                    )
+                    for i, s in enumerate(self.seats or ())
+                )
+                return read_card_position(self.position, seats)
+            return read_position(self.position)
+        except MalformedRecord as error:
+            raise InvalidPosition(str(error)) from None
+        except ValueError as error:  # a seat the card game has no words for: the service's refusal
+            raise InvalidGameSpec(f"the seats do not fit the card game: {error}") from None
 
 
 class JoinRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -322,6 +322,26 @@ def _check_options_and_meta(options: _Options, meta: _Meta) -> None:
             ) from None
 
 
+def read_position(obj: object) -> Position:
+    """A starting position in a record's words (its ``$.position``), read as a record's is: the
+    game service takes a new table game's position in these words (``POST /games``), so a
+    position a record may hold is exactly what the API takes. Raises ``MalformedRecord`` naming
+    the JSON path (``$.position.players[0].life``); its check against the seats is the rules'
+    (``new_game``), when the game starts."""
+    try:
+        wire = msgspec.convert(obj, _Position, strict=True)
+    except msgspec.ValidationError as e:
+        raise MalformedRecord(at_position(explain(str(e)))) from None
+    return _position(wire)
+
+
+def at_position(message: str) -> str:
+    """msgspec's message about a position, its JSON path rooted at ``$.position``."""
+    if "`$" in message:
+        return message.replace("`$", "`$.position", 1)
+    return f"{message} - at `$.position`"
+
+
 def _position(p: _Position) -> Position:
     return Position(
         players=tuple(

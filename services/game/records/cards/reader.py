@@ -42,7 +42,7 @@ from services.game.records.cards.model import (
 )
 from services.game.records.errors import MalformedRecord
 from services.game.records.model import RecordMeta
-from services.game.records.reader import HEX, ISO_DATE, PLAYER_ID
+from services.game.records.reader import HEX, ISO_DATE, PLAYER_ID, at_position
 from services.game.rules.cards import EVENT_TYPES, GameCommand, InvalidSetup, MalformedCommand, Seat, new_game
 from services.game.rules.cards import commands as cmd
 from services.game.rules.cards.deck import ALL_CARDS, card
@@ -256,6 +256,17 @@ def _each_card_once(where: str, cards: list[int]) -> None:
     if missing:
         shown = ", ".join(str(c) for c in missing[:5]) + (", …" if len(missing) > 5 else "")
         raise MalformedRecord(f"record: {where} must hold each of the 80 cards once; missing {shown}")
+
+
+def read_card_position(obj: object, seats: tuple[Seat, ...]) -> Position:
+    """A card game's starting position in a record's words (its ``$.position``), read as a
+    record's is (the dice reader's ``read_position`` says why): the game service takes a new
+    table game's position so. Raises ``MalformedRecord`` naming the JSON path."""
+    try:
+        wire = msgspec.convert(obj, _Position, strict=True)
+    except msgspec.ValidationError as e:
+        raise MalformedRecord(at_position(explain(str(e)))) from None
+    return _position(wire, seats)
 
 
 def _position(p: _Position, seats: tuple[Seat, ...]) -> Position:
