@@ -1,7 +1,7 @@
 """The rules' choices for a new game, over REST: what a page offers before ``POST /games``.
 
 Anybody may read them (they are the published rules, nothing of any game); each answer is made
-by ``services/game/application/choices.py`` from the rules as this server plays them now.
+by ``services/game/edge/choices.py`` from the rules as this server plays them now.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Annotated
 from litestar import Controller, get
 from litestar.params import Parameter
 
-from services.game.application.choices import RulesetChoices, SeatChoices, ruleset_choices, seat_choices
+from services.game.edge.choices import RulesetChoices, SeatChoices, ruleset_choices, seat_choices
 
 RulesetText = Annotated[
     str,

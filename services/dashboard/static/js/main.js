@@ -23,6 +23,7 @@ import { renderNewClub } from "./views/organise/club-new.js";
 import { renderClub } from "./views/organise/club.js";
 import { renderLeague } from "./views/organise/league.js";
 import { renderSeries } from "./views/series/series.js";
+import { renderNewGame } from "./views/new-game.js";
 import { byGameType } from "./cards/route.js";
 import { renderCardPlay } from "./cards/play.js";
 import { renderCardLive } from "./cards/live.js";
@@ -37,6 +38,7 @@ const ROUTES = [
   { pattern: /^\/invite\/([^/]+)$/, nav: "me", title: "Accept an invite", render: renderInvite },
   { pattern: /^\/home$/, nav: "me", title: "Your page", render: renderHome },
   { pattern: /^\/clubs\/new$/, nav: "me", title: "Found a club", render: renderNewClub },
+  { pattern: /^\/new-game$/, nav: "new-game", title: "New game", render: renderNewGame },
   { pattern: /^\/club\/([^/]+)$/, nav: "me", title: "Club", render: renderClub },
   { pattern: /^\/league\/([^/]+)$/, nav: "standings", title: "League", render: renderLeague },
   { pattern: /^\/series\/([^/]+)$/, nav: "me", title: "Legacy series", render: renderSeries },

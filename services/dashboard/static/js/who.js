@@ -16,6 +16,7 @@ export function renderWho(container) {
   }
   mount(
     container,
+    h("a", { href: "#/new-game", class: "button", "data-testid": "new-game-link", "data-nav": "new-game" }, "New game"),
     h("a", { href: "#/home", "data-testid": "signed-in-as", "data-nav": "me" }, who.account.display_name),
     h("button", { type: "button", class: "button link", onclick: () => signOut() }, "Sign out"),
   );

@@ -113,6 +113,7 @@ export function renderHome(main, { signal }) {
           "section",
           { "aria-labelledby": "games-head" },
           h("h2", { id: "games-head" }, "Your games"),
+          h("p", null, h("a", { href: "#/new-game", class: "button", "data-testid": "home-new-game" }, "New game")),
           games.items.length
             ? table({
                 caption: "Your games, newest first",
