@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import msgspec
 import strawberry
+from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from services.game.edge.bounds import InvalidArgument, explain
@@ -85,6 +86,11 @@ class CreateGameInput:
     context: ContextInput | None = None
     options: OptionsInput | None = None
     ruleset: RulesetInput | None = strawberry.field(default=None, description="Null: the base game.")
+    position: JSON | None = strawberry.field(
+        default=None,
+        description="A table game started where it stands: the record format's `position` of the game "
+        "type (docs/game-records.md), its players `p1`, `p2`, … in seat order, as `POST /games` takes it.",
+    )
 
 
 @strawberry.type(

@@ -226,3 +226,33 @@ async def test_a_seats_query_that_cannot_be_read_is_a_400(client: httpx.AsyncCli
     answer = await client.get("/rulesets/seats", params={"ruleset": "dice", "players": "five"})
     assert answer.status_code == 400, answer.text
     assert "players" in answer.text
+
+
+async def test_graphql_creates_a_table_game_from_a_position_and_refuses_a_bad_one_in_the_same_words(
+    client: httpx.AsyncClient, four: list[Any], keeper: Any
+) -> None:
+    mutation = """
+    mutation Create($input: CreateGameInput!) { createGame(input: $input) { gameId game { turn } } }
+    """
+    seats = [
+        {"memberId": p.account_id, "name": p.display_name, "role": role, "character": character}
+        for p, (role, character) in zip(four, DICE_SEATS, strict=True)
+    ]
+    given = {"commandId": "gql-pos", "mode": "table", "playerCount": 4, "seats": seats, "gameId": "gql-pos"}
+    refused = await client.post(
+        "/graphql",
+        json={
+            "query": mutation,
+            "variables": {"input": {**given, "position": {"players": [{"player": "p2", "life": 9}]}}},
+        },
+        headers=keeper.auth,
+    )
+    [error] = refused.json()["errors"]
+    assert error["extensions"]["problem"]["type"].endswith("/invalid-position")
+    assert error["message"] == "this position cannot be played: Bob Seat cannot have 9 life (0 to 7)"
+    created = await client.post(
+        "/graphql",
+        json={"query": mutation, "variables": {"input": {**given, "position": {"turn": 4}}}},
+        headers=keeper.auth,
+    )
+    assert created.json()["data"]["createGame"] == {"gameId": "gql-pos", "game": {"turn": 4}}, created.text

@@ -69,8 +69,10 @@ export function positionForm({ gameType, modules, seats, characters, position })
     const row = position.rows[i];
     const who = seat.name || `Seat ${i + 1}`;
     const full = fullLife(gameType, seat, characters, players);
-    if (row.life === "" && full !== "") row.life = full;
-    const fields = [numberField(`${who}: life`, row.life, (v) => (row.life = v), { "data-testid": `pos-life-${i + 1}` })];
+    // full life until somebody says otherwise (and again after the character changes)
+    if ((row.life === "" || row.auto) && full !== "") Object.assign(row, { life: full, auto: true });
+    const setLife = (v) => Object.assign(row, { life: v, auto: false });
+    const fields = [numberField(`${who}: life`, row.life, setLife, { "data-testid": `pos-life-${i + 1}` })];
     if (gameType === "dice") {
       fields.push(numberField(`${who}: arrows`, row.arrows, (v) => (row.arrows = v), { "data-testid": `pos-arrows-${i + 1}` }));
     } else {

@@ -108,6 +108,16 @@ function fillSeats(model) {
   model.position = resizePosition(model.position, count);
 }
 
+/**
+ * Give seat `i` the role or character `value` as cards are dealt: the seat that held it takes
+ * this seat's, so the table still holds each role its size deals and each character once.
+ */
+function swap(seats, i, key, value) {
+  const other = seats.findIndex((s, j) => j !== i && s[key] === value);
+  if (other >= 0) seats[other][key] = seats[i][key];
+  seats[i][key] = value;
+}
+
 function memberName(model, id) {
   return model.members.find((m) => m.member_id === id)?.display_name ?? "";
 }
@@ -279,13 +289,13 @@ function newGameForm(rulesets, loaded, signal) {
           drawPosition();
         }, { "data-testid": `seat-${i + 1}-player` }),
         selectBox(`Seat ${i + 1}: role`, [...new Set(choices.roles)].map((r) => [r, titleCase(r)]), seat.role, (v) => {
-          seat.role = v;
+          swap(model.seats, i, "role", v);
           fillSeats(model);
           drawPeople();
         }, { "data-testid": `seat-${i + 1}-role` }),
         selectBox(`Seat ${i + 1}: character`, choices.characters.map((c) => [c.id, c.name]), seat.character, (v) => {
-          seat.character = v;
-          drawPosition();
+          swap(model.seats, i, "character", v);
+          drawPeople();
         }, { "data-testid": `seat-${i + 1}-character` }),
       ];
       if (choices.special_roles.length) {
