@@ -252,7 +252,10 @@ async def test_graphql_creates_a_table_game_from_a_position_and_refuses_a_bad_on
     assert error["message"] == "this position cannot be played: Bob Seat cannot have 9 life (0 to 7)"
     created = await client.post(
         "/graphql",
-        json={"query": mutation, "variables": {"input": {**given, "position": {"turn": 4}}}},
+        json={
+            "query": mutation,
+            "variables": {"input": {**given, "position": {"turn": 4, "active_player": "p3"}}},
+        },
         headers=keeper.auth,
     )
     assert created.json()["data"]["createGame"] == {"gameId": "gql-pos", "game": {"turn": 4}}, created.text
