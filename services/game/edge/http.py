@@ -193,6 +193,11 @@ class CreateGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
         type; one that cannot be read is a 422 ``invalid-position`` naming its JSON path."""
         if self.position is None:
             return None
+        sheriff = any(s.role is Role.SHERIFF for s in self.seats or ())
+        if self.mode is not GameMode.TABLE or (ruleset.game_type is GameType.CARDS and not sheriff):
+            # as given: the service refuses it for what comes first (an online game is dealt by
+            # the server; a table's seats without a Sheriff, whose turn a card position starts)
+            return self.position
         try:
             if ruleset.game_type is GameType.CARDS:
                 seats = tuple(

@@ -259,3 +259,22 @@ async def test_graphql_creates_a_table_game_from_a_position_and_refuses_a_bad_on
         headers=keeper.auth,
     )
     assert created.json()["data"]["createGame"] == {"gameId": "gql-pos", "game": {"turn": 4}}, created.text
+
+
+async def test_a_card_position_with_no_table_to_place_it_on_is_refused_for_what_comes_first(
+    client: httpx.AsyncClient, four: list[Any], keeper: Any
+) -> None:
+    online = {
+        "command_id": "online-cards-at-3",
+        "mode": "online",
+        "player_count": 4,
+        "ruleset": {"game_type": "cards"},
+        "position": {"turn": 3},
+    }
+    body = problem(await client.post("/games", json=online, headers=keeper.auth), 422, "invalid-game")
+    assert body["detail"] == "an online game is dealt by the server: give members, not seats or a position"
+    no_sheriff = table_game(four, "cards-no-sheriff", {"turn": 3}, ruleset={"game_type": "cards"})
+    no_sheriff["seats"][0]["role"] = "deputy"
+    refused = await client.post("/games", json=no_sheriff, headers=keeper.auth)
+    body = problem(refused, 422, "invalid-game")
+    assert "sheriff" in body["detail"].lower(), body["detail"]
