@@ -184,6 +184,7 @@ function newGameForm(rulesets, loaded, signal) {
       checkLine.textContent = `${typeOf().name}${model.gameType === "dice" && model.modules.size ? ` with ${[...model.modules].sort().join(", ")}` : ""}, ${model.players} players: the rules allow it.`;
     } catch (error) {
       if (ask !== asked || error.name === "AbortError") return;
+      model.seatChoices = null; // no seats to offer for a game the rules do not allow
       model.refusal = error.message;
       checkLine.className = "ruleset-check refused";
       checkLine.textContent = error instanceof ApiError ? error.message : `The rules could not be asked: ${error.message}`;
@@ -224,6 +225,7 @@ function newGameForm(rulesets, loaded, signal) {
       }, "mode"),
       radios("game-type", "Which game", rulesets.game_types.map((t) => [t.game_type, t.name]), model.gameType, (v) => {
         model.gameType = v;
+        model.eight = v === "cards" && model.players === 8;
         drawRules();
         checkRuleset();
       }, "game-type"),
