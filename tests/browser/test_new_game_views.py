@@ -158,3 +158,29 @@ async def test_a_table_dice_game_started_from_where_it_stands(
     assert (bob["life"], bob["arrows"]) == (3, 2)
     assert (state["active_player"], state["turn"]) == ("p2", 6)
     assert state["dice"] == ["arrow", "beer", "shoot1", "gatling", "dynamite"]
+
+
+async def test_the_new_game_page_and_the_header_fit_a_phone(
+    chromium: Browser, base_url: str, people: People
+) -> None:
+    phone = {"width": 390, "height": 844}
+    keeper, players = await club_of(base_url, people, "newphone")
+    context = await chromium.new_context(base_url=base_url, viewport=phone, is_mobile=True, has_touch=True)
+    try:
+        page = await context.new_page()
+        await open_new_game(page, keeper)
+        await page.get_by_label("At a table").check()
+        await seat_players(page, players)
+        await page.get_by_test_id("already-playing").check()
+        await expect(page.get_by_test_id("position-form")).to_be_visible()
+        sizes = await page.evaluate(
+            "() => ({scroll: document.documentElement.scrollWidth,"
+            " inner: Math.min(innerWidth, screen.width)})"
+        )
+        await screenshot(page, "phone-new-game")
+        assert sizes["scroll"] <= sizes["inner"], sizes
+        for link in await page.locator("header a, header button").all():
+            box = await link.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= phone["width"], box
+    finally:
+        await context.close()
