@@ -10,8 +10,10 @@ STAMP := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	# uv resolves and installs in seconds where pip takes two minutes; pip stays the fallback
+	# for a machine that cannot fetch uv's wheel
+	$(BIN)/pip install --quiet uv && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]' \
+		|| $(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 setup: $(STAMP)
