@@ -9,11 +9,19 @@ from __future__ import annotations
 
 from services.game.rules.cards import events as ev
 from services.game.rules.cards.deck import card
-from services.game.rules.cards.vocabulary import CardId, CheckReason, Side
+from services.game.rules.cards.vocabulary import CardId, CheckReason, Phase, Side
 
 
 def _c(card_id: CardId | None) -> str:
     return "nothing" if card_id is None else card(card_id).text
+
+
+_PHASE = {
+    Phase.START: "turn under way (its start: Dynamite, Jail)",
+    Phase.DRAW: "phase 1 under way",
+    Phase.PLAY: "phase 2 under way",
+    Phase.DISCARD: "phase 3 under way",
+}
 
 
 def card_trace_line(event: ev.Event) -> str:
@@ -21,8 +29,14 @@ def card_trace_line(event: ev.Event) -> str:
         case ev.GameStarted(seats=seats, eight_players=eight, position=position):
             table = ", ".join(f"{s.player} {s.role} {s.character}" for s in seats)
             extra = "; eight players" if eight else ""
-            if position is not None:
+            if position is not None and position.phase is None:
                 extra += f"; from a position: turn {position.turn}, {position.active} to start"
+            elif position is not None:
+                extra += (
+                    f"; from a position: turn {position.turn}, {position.active}'s {_PHASE[position.phase]}"
+                )
+            if position is not None and position.pool:
+                extra += f"; deck order unknown below {len(position.deck)} card(s)"
             return f"game started: {table}{extra}"
         case ev.DeckShuffled(order=order):
             return f"deck shuffled ({len(order)} cards)" if order else "deck shuffled (order unknown)"

@@ -112,6 +112,7 @@ def position_of(state: GameState) -> ev.Position:
             eliminated_turn=p.eliminated_turn,
         )
         for p in state.players
+        if not (p.alive and p.life == p.max_life and not p.hand and not p.in_play)
     )
     check = None
     if state.check is not None:
