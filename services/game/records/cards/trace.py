@@ -29,12 +29,10 @@ def card_trace_line(event: ev.Event) -> str:
         case ev.GameStarted(seats=seats, eight_players=eight, position=position):
             table = ", ".join(f"{s.player} {s.role} {s.character}" for s in seats)
             extra = "; eight players" if eight else ""
-            if position is not None and position.phase is None:
-                extra += f"; from a position: turn {position.turn}, {position.active} to start"
-            elif position is not None:
-                extra += (
-                    f"; from a position: turn {position.turn}, {position.active}'s {_PHASE[position.phase]}"
-                )
+            if position is not None:
+                under_way = "to start" if position.phase is None else f"'s {_PHASE[position.phase]}"
+                sep = " " if position.phase is None else ""
+                extra += f"; from a position: turn {position.turn}, {position.active}{sep}{under_way}"
             if position is not None and position.pool:
                 extra += f"; deck order unknown below {len(position.deck)} card(s)"
             return f"game started: {table}{extra}"

@@ -89,8 +89,9 @@ def check_position(seats: Sequence[Seat], position: Position) -> None:
     under_way = position.resolving is not None
     if position.active not in by_id or (position.active in dead and not under_way):
         raise InvalidSetup("the position's active player must be a living seated player")
-    # a resolution still eliminating its dying players ends the game only once all are out
-    eliminating = under_way and any(p not in dead for p in position.resolving.doomed)  # type: ignore[union-attr]
+    # a resolution eliminating its dying players checks the end of the game once all are out
+    # and their cards are dealt with (the Outlaw's reward drawn first)
+    eliminating = position.resolving is not None and bool(position.resolving.doomed)
     if any(s.role is SHERIFF for s in seats if s.player in dead) and not eliminating:
         raise InvalidSetup("a position with the Sheriff eliminated is a finished game")
     enemies = {s.player for s in seats if s.role in (OUTLAW, RENEGADE)}
