@@ -133,17 +133,6 @@ class _Turn:
             self._check_draw()
         if p.resolving is not None:
             self._resolution(p.resolving)
-        elif not self.alive.get(a, False):
-            raise InvalidSetup(
-                f"{a}, whose turn it is, is eliminated: his turn ends as soon as the card that "
-                "eliminated him has resolved"
-            )
-        for pid, life in self.life.items():
-            if self.alive[pid] and life <= 0 and p.resolving is None:
-                raise InvalidSetup(
-                    f"{pid} is living at {life} life: a player at 0 or less is dying, which happens "
-                    "only while a card (or Dynamite) resolves"
-                )
 
     def _start(self) -> None:
         p, a = self.p, self.active

@@ -75,6 +75,11 @@ def check_position(seats: Sequence[Seat], position: Position) -> None:
     dying_allowed = position.resolving is not None
     for pp in position.players:
         most = starting_life(by_id[pp.player].role, by_id[pp.player].character)
+        if pp.alive and pp.life <= 0 and position.phase is not None and not dying_allowed:
+            raise InvalidSetup(
+                f"{pp.player} is living at {pp.life} life: a player at 0 or less is dying, which happens "
+                "only while a card (or Dynamite) resolves"
+            )
         if pp.alive and not 1 <= pp.life <= most and not (dying_allowed and MIN_LIFE <= pp.life <= 0):
             raise InvalidSetup(f"{pp.player}: a living player's life is 1..{most}, not {pp.life}")
         if not pp.alive and (pp.hand or pp.in_play):
