@@ -34,7 +34,8 @@ def card_trace_line(event: ev.Event) -> str:
                 sep = " " if position.phase is None else ""
                 extra += f"; from a position: turn {position.turn}, {position.active}{sep}{under_way}"
             if position is not None and position.pool:
-                extra += f"; deck order unknown below {len(position.deck)} card(s)"
+                top = len(position.deck)
+                extra += "; deck order unknown" + (f" below its top {top} card(s)" if top else "")
             return f"game started: {table}{extra}"
         case ev.DeckShuffled(order=order):
             return f"deck shuffled ({len(order)} cards)" if order else "deck shuffled (order unknown)"
