@@ -22,6 +22,7 @@ from services.game.rules.cards.events import (
     TopCardNamed,
 )
 from services.game.rules.cards.game import Game
+from services.game.rules.cards.visibility import redact
 from services.game.rules.cards.vocabulary import (
     TABLE,
     CardId,
@@ -327,3 +328,26 @@ def test_a_position_s_fields_read_back_from_json() -> None:
     # what the engine stores in GameStarted: msgspec gives back the same position
     position = _base()
     assert msgspec.json.decode(msgspec.json.encode(position), type=Position) == position
+
+
+def test_a_mid_turn_positions_hidden_cards_are_shown_to_nobody_else() -> None:
+    # the unknown deck's content is every card placed nowhere else: listed, it would show the
+    # hands; Kit Carlson's look and phase 1's draws are his alone
+    kit = (CardId(80), CardId(79), CardId(78))
+    position = _base(
+        phase=Phase.DRAW,
+        bangs_played=0,
+        resolving=None,
+        kit=kit,
+        players=(
+            PlayerPosition(player=P1, life=4, hand=(MISSED,)),
+            PlayerPosition(player=P2, life=4, hand=(SALOON, BANG2, BANG)),
+        ),
+    )
+    started = Game.start(SEATS, position=position).events[0]
+    for viewer in (P1, P3, None):
+        shown = redact(started, viewer)["position"]
+        assert shown["pool"] == [None] * len(position.pool) and len(position.pool) > 60
+        assert shown["kit"] == [None, None, None]
+        assert all(c is None for pp in shown["players"] if pp["player"] != viewer for c in pp["hand"])
+    assert list(redact(started, P2)["position"]["kit"]) == list(kit)
