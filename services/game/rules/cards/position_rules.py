@@ -151,7 +151,7 @@ class _Turn:
         elif p.skip_turn or p.dynamite_checked or p.jail_checked:
             raise InvalidSetup(
                 "the start's draw! checks (dynamite_checked, jail_checked, skip_turn) are given at the "
-                f"start of the turn only, not in phase {_number(self.phase)}"
+                f"start of the turn only, not {_when(self.phase)}"
             )
         if self.phase is Phase.DRAW:
             for name in (CardName.JAIL, CardName.DYNAMITE):
@@ -175,8 +175,8 @@ class _Turn:
             raise InvalidSetup(f"draw_step is 0 to 3, not {p.draw_step}")
         if self.phase is not Phase.DRAW and (p.draw_step or p.draw_from is not None or p.drawn):
             raise InvalidSetup(
-                f"phase 1's progress (draw_step, draw_from, drawn) is given in phase 1 only, not in phase "
-                f"{_number(self.phase)}"
+                "phase 1's progress (draw_step, draw_from, drawn) is given in phase 1 only, not "
+                f"{_when(self.phase)}"
             )
         if p.draw_step == 1 or p.draw_from is not None:
             other = p.draw_from
@@ -374,8 +374,13 @@ def _in_order(sub: list[str], seq: list[str]) -> bool:
     return all(x in it for x in sub)
 
 
-def _number(phase: Phase) -> int:
-    return {Phase.DRAW: 1, Phase.PLAY: 2, Phase.DISCARD: 3}.get(phase, 0)
+def _when(phase: Phase) -> str:
+    return {
+        Phase.START: "at the start of the turn",
+        Phase.DRAW: "in phase 1",
+        Phase.PLAY: "in phase 2",
+        Phase.DISCARD: "in phase 3",
+    }[phase]
 
 
 def card_name(name: CardName) -> str:
