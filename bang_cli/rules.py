@@ -1,4 +1,6 @@
 """`bang-league rules run FILE [--json] [--trace]`: replay a game record and show where it stands.
+`bang-league rules position FILE --at N [--unknown-deck]`: a card record restated from its
+resting point after N inputs (a new record starting from that position).
 
 A referee's tool: hand it a rule case or a club's table game, of the dice game
 (``bang-dice-record``) or the card game (``bang-cards-record``), and it prints the resulting
@@ -19,6 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from services.game.records import RecordError
+from services.game.records.cards import CardRecord, restate_card_record, write_card_record
 from services.game.records.dispatch import (
     read_any_record,
     replay_any_record,
@@ -71,6 +74,34 @@ def run(
         Console(file=sys.stdout).print(_table(state))
     else:
         Console(file=sys.stdout).print(_card_table(state))
+
+
+@app.command("position")
+def position(
+    file: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, readable=True, help="A card game record (JSON).")
+    ],
+    at: Annotated[int, typer.Option("--at", min=0, help="After how many inputs (a resting point).")],
+    unknown_deck: Annotated[
+        bool,
+        typer.Option(
+            "--unknown-deck",
+            help="Forget the deck's order there: each card then taken is named (table top N).",
+        ),
+    ] = False,
+) -> None:
+    """Print the card record restated from the position after its first N inputs, the rest of
+    its inputs following (with --unknown-deck each card taken from the deck named as it was)."""
+    try:
+        record = read_any_record(file)
+        if not isinstance(record, CardRecord):
+            typer.echo("error: a record is restated from a position in the card game only", err=True)
+            raise typer.Exit(ERROR_EXIT)
+        restated = restate_card_record(record, at, unknown_deck=unknown_deck)
+    except RecordError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(ERROR_EXIT) from None
+    typer.echo(write_card_record(restated))
 
 
 def _table(state: dict[str, Any]) -> Table:

@@ -16,6 +16,7 @@ from services.game.records.cards.model import (
 )
 from services.game.records.cards.reader import read_card_record
 from services.game.records.cards.replay import replay_card_record
+from services.game.records.cards.restate import restate_card_record
 from services.game.records.cards.summary import summarize_cards
 from services.game.records.cards.trace import card_trace_line
 from services.game.records.cards.writer import (
@@ -38,6 +39,7 @@ __all__ = [
     "card_trace_line",
     "read_card_record",
     "replay_card_record",
+    "restate_card_record",
     "summarize_cards",
     "write_card_record",
 ]

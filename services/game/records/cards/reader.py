@@ -13,13 +13,13 @@ import os
 from collections import Counter
 from collections.abc import Mapping
 from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
 
 from services.game.edge.bounds import (
-    Count,
     Date,
     GameId,
     Hex,
@@ -46,8 +46,24 @@ from services.game.records.reader import HEX, ISO_DATE, PLAYER_ID, at_position
 from services.game.rules.cards import EVENT_TYPES, GameCommand, InvalidSetup, MalformedCommand, Seat, new_game
 from services.game.rules.cards import commands as cmd
 from services.game.rules.cards.deck import ALL_CARDS, card
-from services.game.rules.cards.events import PlayerPosition, Position
-from services.game.rules.cards.vocabulary import CardId, CharacterId, PlayerId, Role
+from services.game.rules.cards.events import (
+    CheckPosition,
+    OwedPosition,
+    PlayerPosition,
+    Position,
+    ResolutionPosition,
+)
+from services.game.rules.cards.setup import MIN_LIFE
+from services.game.rules.cards.vocabulary import (
+    CardId,
+    Cause,
+    CharacterId,
+    CheckReason,
+    DrawReason,
+    Phase,
+    PlayerId,
+    Role,
+)
 from services.game.rules.ruleset import RulesetError, check_ruleset
 
 PlayerRef = Annotated[str, msgspec.Meta(max_length=64)]
@@ -67,19 +83,83 @@ class _Seat(msgspec.Struct, forbid_unknown_fields=True):
     character: CharacterId
 
 
+Life = Annotated[int, msgspec.Meta(ge=MIN_LIFE, le=99)]
+"""Down to -2: a dying player hit by Dynamite's 3 at his last point (mid-turn positions)."""
+Players = Annotated[list[PlayerRef], msgspec.Meta(max_length=8)]
+LifeLost = Annotated[int, msgspec.Meta(ge=1, le=99)]
+
+
 class _PlayerPosition(msgspec.Struct, forbid_unknown_fields=True):
     player: PlayerRef
-    life: Count
+    life: Life
     hand: Cards = []
     in_play: Cards = []
+    alive: bool | None = None
+    eliminated_by: PlayerRef | None = None
+    eliminated_turn: Turn | None = None
+
+
+class _Owed(msgspec.Struct, forbid_unknown_fields=True):
+    player: PlayerRef
+    count: Annotated[int, msgspec.Meta(ge=1, le=99)]
+    reason: DrawReason
+
+
+class _Check(msgspec.Struct, forbid_unknown_fields=True):
+    player: PlayerRef
+    reason: CheckReason
+    barrel: CardRef | None = None
+    flips: Annotated[list[CardRef], msgspec.Meta(max_length=2)] = []
+
+
+class _Resolving(msgspec.Struct, forbid_unknown_fields=True):
+    card: CardRef | None
+    player: PlayerRef | None = None
+    target: PlayerRef | None = None
+    target_card: CardRef | None = None
+    responders: Players = []
+    got: Annotated[int, msgspec.Meta(ge=0, le=2)] = 0
+    barrels_used: Annotated[list[CardRef], msgspec.Meta(max_length=2)] = []
+    jourdonnais_used: bool = False
+    effect_done: bool = False
+    store_size: Annotated[int, msgspec.Meta(ge=0, le=8)] | None = None
+    revealed: Annotated[int, msgspec.Meta(ge=0, le=8)] | None = None
+    resolved: bool = False
+    lost: Annotated[
+        dict[PlayerRef, Annotated[int, msgspec.Meta(ge=1, le=99)]], msgspec.Meta(max_length=8)
+    ] = {}
+    doomed: Players = []
+    triggered: Players = []
+
+
+class DeckRest(StrEnum):
+    """The deck's cards a position does not list: under the listed ones in id order (a rule
+    case), or in an order nobody knows (a real table: named as they are taken)."""
+
+    ID_ORDER = "id_order"
+    UNKNOWN = "unknown"
 
 
 class _Position(msgspec.Struct, forbid_unknown_fields=True):
     players: SeatList[_PlayerPosition] = []
-    deck: Cards = []
+    deck: Cards | str = []
+    deck_rest: DeckRest | None = None
     discard: Cards = []
     active_player: PlayerRef | None = None
     turn: Turn = 1
+    phase: Phase | None = None
+    dynamite_checked: bool = False
+    jail_checked: bool = False
+    skip_turn: bool = False
+    draw_step: Annotated[int, msgspec.Meta(ge=0, le=3)] = 0
+    draw_from: PlayerRef | None = None
+    drawn: Annotated[list[CardRef], msgspec.Meta(max_length=3)] = []
+    bangs_played: Annotated[int, msgspec.Meta(ge=0, le=99)] = 0
+    kit: Annotated[list[CardRef], msgspec.Meta(max_length=3)] = []
+    general_store: Annotated[list[CardRef], msgspec.Meta(max_length=8)] = []
+    owed: Annotated[list[_Owed], msgspec.Meta(max_length=16)] = []
+    check: _Check | None = None
+    resolving: _Resolving | None = None
 
 
 class _Ruleset(msgspec.Struct, forbid_unknown_fields=True):
@@ -270,36 +350,123 @@ def read_card_position(obj: object, seats: tuple[Seat, ...]) -> Position:
 
 
 def _position(p: _Position, seats: tuple[Seat, ...]) -> Position:
-    """Cards placed nowhere are the rest of the deck, under the listed ones, in id order (so a
-    rule case lists only the cards it is about). Life 0 is a player out before the record."""
-    placed = [*p.deck, *p.discard]
+    """Cards placed nowhere are the rest of the deck, under the listed ones: in id order (so a
+    rule case lists only the cards it is about), or in an order nobody knows (``deck_rest:
+    unknown``, or ``deck: "unknown"``). Life 0 or less is a player out before the record,
+    unless ``alive`` says he is dying (a mid-turn position while a card resolves)."""
+    if isinstance(p.deck, str):
+        if p.deck != "unknown":
+            raise MalformedRecord(
+                "record: `$.position.deck` is the deck's top card ids, top first, or 'unknown', "
+                f"got {p.deck!r}"
+            )
+        if p.deck_rest is DeckRest.ID_ORDER:
+            raise MalformedRecord(
+                "record: `$.position.deck` 'unknown' leaves the whole deck's order unknown: "
+                "`deck_rest` cannot say id_order"
+            )
+        top: list[int] = []
+        unknown = True
+    else:
+        top, unknown = p.deck, p.deck_rest is DeckRest.UNKNOWN
+    placed = [*top, *p.discard, *p.kit, *p.general_store]
     for pp in p.players:
         placed += [*pp.hand, *pp.in_play]
+    if p.resolving is not None and p.resolving.card is not None and not p.resolving.resolved:
+        placed.append(p.resolving.card)
     twice = sorted(c for c, n in Counter(placed).items() if n > 1)
     if twice:
         raise MalformedRecord(
             f"record: `$.position` places card {twice[0]} ({card(CardId(twice[0])).text}) twice"
         )
-    rest = sorted(set(ALL_CARDS) - set(placed))
+    rest = tuple(CardId(c) for c in sorted(set(ALL_CARDS) - set(placed)))
     if p.active_player is None:
         active = next(s.player for s in seats if s.role is Role.SHERIFF)
     else:
         active = PlayerId(p.active_player)
+    seated = {s.player for s in seats}
     return Position(
-        players=tuple(
-            PlayerPosition(
-                player=PlayerId(pp.player),
-                life=pp.life,
-                hand=tuple(CardId(c) for c in pp.hand),
-                in_play=tuple(CardId(c) for c in pp.in_play),
-                alive=pp.life > 0,
-            )
-            for pp in p.players
-        ),
-        deck=(*(CardId(c) for c in p.deck), *rest),
-        discard=tuple(CardId(c) for c in p.discard),
+        players=tuple(_player_position(n, pp, seated) for n, pp in enumerate(p.players)),
+        deck=(*(CardId(c) for c in top), *(() if unknown else rest)),
+        pool=rest if unknown else (),
+        discard=_ids(p.discard),
         active=active,
         turn=p.turn,
+        phase=p.phase,
+        dynamite_checked=p.dynamite_checked,
+        jail_checked=p.jail_checked,
+        skip_turn=p.skip_turn,
+        draw_step=p.draw_step,
+        draw_from=None if p.draw_from is None else PlayerId(p.draw_from),
+        drawn=_ids(p.drawn),
+        bangs_played=p.bangs_played,
+        kit=_ids(p.kit),
+        store=_ids(p.general_store),
+        owed=tuple(OwedPosition(player=PlayerId(o.player), count=o.count, reason=o.reason) for o in p.owed),
+        check=None if p.check is None else _check(p.check),
+        resolving=None if p.resolving is None else _resolving(p.resolving, active),
+    )
+
+
+def _ids(cards: list[int]) -> tuple[CardId, ...]:
+    return tuple(CardId(c) for c in cards)
+
+
+def _player_position(n: int, pp: _PlayerPosition, seated: set[PlayerId]) -> PlayerPosition:
+    alive = pp.life > 0 if pp.alive is None else pp.alive
+    by: PlayerId | None = None
+    cause: Cause | None = None
+    if pp.eliminated_by is not None:
+        if pp.eliminated_by in (Cause.DYNAMITE, Cause.SELF):
+            cause = Cause(pp.eliminated_by)
+        elif pp.eliminated_by in seated:
+            by, cause = PlayerId(pp.eliminated_by), Cause.CARD
+        else:
+            raise MalformedRecord(
+                f"record: `$.position.players[{n}].eliminated_by` is a seated player, 'dynamite' or 'self', "
+                f"got {pp.eliminated_by!r}"
+            )
+    return PlayerPosition(
+        player=PlayerId(pp.player),
+        life=pp.life,
+        hand=_ids(pp.hand),
+        in_play=_ids(pp.in_play),
+        alive=alive,
+        eliminated_by=by,
+        eliminated_cause=cause,
+        eliminated_turn=pp.eliminated_turn,
+    )
+
+
+def _check(c: _Check) -> CheckPosition:
+    return CheckPosition(
+        player=PlayerId(c.player),
+        reason=c.reason,
+        barrel=None if c.barrel is None else CardId(c.barrel),
+        flips=_ids(c.flips),
+    )
+
+
+def _resolving(r: _Resolving, active: PlayerId) -> ResolutionPosition:
+    """The card's player is the active player unless the record says otherwise; Dynamite's
+    explosion (``card: null``) is nobody's."""
+    player = PlayerId(r.player) if r.player is not None else (None if r.card is None else active)
+    return ResolutionPosition(
+        player=player,
+        card=None if r.card is None else CardId(r.card),
+        target=None if r.target is None else PlayerId(r.target),
+        target_card=None if r.target_card is None else CardId(r.target_card),
+        responders=tuple(PlayerId(x) for x in r.responders),
+        got=r.got,
+        barrels_used=_ids(r.barrels_used),
+        jourdonnais_used=r.jourdonnais_used,
+        effect_done=r.effect_done,
+        store_size=r.store_size,
+        revealed=r.revealed,
+        resolved=r.resolved,
+        lost=tuple((PlayerId(k), v) for k, v in r.lost.items()),
+        doomed=tuple(PlayerId(x) for x in r.doomed),
+        triggered=tuple(PlayerId(x) for x in r.triggered),
     )
 
 

@@ -9,11 +9,19 @@ from __future__ import annotations
 
 from services.game.rules.cards import events as ev
 from services.game.rules.cards.deck import card
-from services.game.rules.cards.vocabulary import CardId, CheckReason, Side
+from services.game.rules.cards.vocabulary import CardId, CheckReason, Phase, Side
 
 
 def _c(card_id: CardId | None) -> str:
     return "nothing" if card_id is None else card(card_id).text
+
+
+_PHASE = {
+    Phase.START: "turn under way (its start: Dynamite, Jail)",
+    Phase.DRAW: "phase 1 under way",
+    Phase.PLAY: "phase 2 under way",
+    Phase.DISCARD: "phase 3 under way",
+}
 
 
 def card_trace_line(event: ev.Event) -> str:
@@ -22,7 +30,12 @@ def card_trace_line(event: ev.Event) -> str:
             table = ", ".join(f"{s.player} {s.role} {s.character}" for s in seats)
             extra = "; eight players" if eight else ""
             if position is not None:
-                extra += f"; from a position: turn {position.turn}, {position.active} to start"
+                under_way = "to start" if position.phase is None else f"'s {_PHASE[position.phase]}"
+                sep = " " if position.phase is None else ""
+                extra += f"; from a position: turn {position.turn}, {position.active}{sep}{under_way}"
+            if position is not None and position.pool:
+                top = len(position.deck)
+                extra += "; deck order unknown" + (f" below its top {top} card(s)" if top else "")
             return f"game started: {table}{extra}"
         case ev.DeckShuffled(order=order):
             return f"deck shuffled ({len(order)} cards)" if order else "deck shuffled (order unknown)"

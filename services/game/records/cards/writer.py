@@ -147,25 +147,43 @@ def card_record_to_object(record: CardRecord, *, structured: bool = False) -> di
 
 
 def position_to_object(position: Position, seats: Sequence[ev.Seat]) -> dict[str, Any]:
-    """A position as the record writes it: the deck's tail in id order is left implied (the
-    reader puts the cards placed nowhere there), players at full life with no card unlisted,
-    an eliminated player as life 0."""
+    """A position as the record writes it (``read_card_record`` reads back the same): the
+    deck's tail in id order is left implied (the reader puts the cards placed nowhere there),
+    or with the rest of the deck in unknown order (``pool``) ``deck_rest: unknown``; an
+    eliminated player at 0 life, or at his own (0 or less) with how he went out; a mid-turn
+    position's fields only where they say something."""
     deck = list(position.deck)
-    cut = len(deck)
-    while cut > 0 and (cut == len(deck) or deck[cut - 1] < deck[cut]):
-        cut -= 1
-    deck = deck[:cut] if cut < len(deck) else deck
+    if not position.pool:
+        cut = len(deck)
+        while cut > 0 and (cut == len(deck) or deck[cut - 1] < deck[cut]):
+            cut -= 1
+        deck = deck[:cut] if cut < len(deck) else deck
     players = []
     for pp in position.players:
-        row: dict[str, Any] = {"player": pp.player, "life": pp.life if pp.alive else 0}
+        said = (
+            pp.eliminated_by is not None or pp.eliminated_cause is not None or pp.eliminated_turn is not None
+        )
+        row: dict[str, Any] = {"player": pp.player, "life": pp.life if pp.alive or said else 0}
         if pp.hand:
             row["hand"] = list(pp.hand)
         if pp.in_play:
             row["in_play"] = list(pp.in_play)
+        if pp.alive != (row["life"] > 0):
+            row["alive"] = pp.alive
+        if pp.eliminated_cause is not None:
+            row["eliminated_by"] = (
+                pp.eliminated_by if pp.eliminated_by is not None else str(pp.eliminated_cause)
+            )
+        if pp.eliminated_turn is not None:
+            row["eliminated_turn"] = pp.eliminated_turn
         players.append(row)
     out: dict[str, Any] = {"players": players}
-    if deck:
+    if position.pool and not deck:
+        out["deck"] = "unknown"
+    elif deck:
         out["deck"] = deck
+        if position.pool:
+            out["deck_rest"] = "unknown"
     if position.discard:
         out["discard"] = list(position.discard)
     sheriff = next(s.player for s in seats if s.role.value == "sheriff")
@@ -173,4 +191,42 @@ def position_to_object(position: Position, seats: Sequence[ev.Seat]) -> dict[str
         out["active_player"] = position.active
     if position.turn != 1:
         out["turn"] = position.turn
+    if position.phase is not None:
+        out.update(_turn_under_way(position))
+    return out
+
+
+def _turn_under_way(position: Position) -> dict[str, Any]:
+    """The mid-turn fields that differ from their defaults, in the record's words."""
+    out: dict[str, Any] = {"phase": str(position.phase)}
+    for field in ("dynamite_checked", "jail_checked", "skip_turn", "draw_step", "draw_from", "bangs_played"):
+        value = getattr(position, field)
+        if value:
+            out[field] = value
+    for field, key in (("drawn", "drawn"), ("kit", "kit"), ("store", "general_store")):
+        cards = getattr(position, field)
+        if cards:
+            out[key] = list(cards)
+    if position.owed:
+        out["owed"] = [msgspec.to_builtins(o) for o in position.owed]
+    if position.check is not None:
+        out["check"] = {k: v for k, v in msgspec.to_builtins(position.check).items() if v not in (None, [])}
+    r = position.resolving
+    if r is not None:
+        res: dict[str, Any] = {"card": r.card}
+        if r.card is not None and r.player != position.active:
+            res["player"] = r.player
+        data = msgspec.to_builtins(r)
+        for key in ("target", "target_card", "responders", "got", "barrels_used", "jourdonnais_used"):
+            if data[key]:
+                res[key] = data[key]
+        for key in ("effect_done", "store_size", "revealed", "resolved"):
+            if data[key] not in (None, False):
+                res[key] = data[key]
+        if r.lost:
+            res["lost"] = dict(r.lost)
+        for key in ("doomed", "triggered"):
+            if data[key]:
+                res[key] = data[key]
+        out["resolving"] = res
     return out

@@ -13,7 +13,7 @@ from collections import Counter
 from services.game.rules.cards import commands as cmd
 from services.game.rules.cards import events as ev
 from services.game.rules.cards.awaiting import Awaiting
-from services.game.rules.cards.deck import WEAPON_RANGE, name_of
+from services.game.rules.cards.deck import CARDS, WEAPON_RANGE, card, name_of
 from services.game.rules.cards.distance import distance, in_range
 from services.game.rules.cards.errors import GameOver, IllegalCommand, NotAwaited
 from services.game.rules.cards.evolve import evolve
@@ -111,7 +111,7 @@ def _answer(state: GameState, q: Awaiting, c: cmd.Command) -> list[ev.Event]:
         return [ev.DeckShuffled(order=c.order)]
     if isinstance(c, cmd.NameTopCard):
         if c.card not in state.pool:
-            raise _illegal(f"card {c.card} is not in the deck")
+            raise _illegal(f"{card_text(c.card)} is not in the deck: {_seen_where(state, c.card)}")
         return [ev.TopCardNamed(card=c.card, seen_by=q.from_player)]
     if isinstance(c, cmd.PickRandomCard):
         return _random_card(state, q, c.card)
@@ -177,6 +177,28 @@ def _answer(state: GameState, q: Awaiting, c: cmd.Command) -> list[ev.Event]:
     if name is not wanted and not (calamity and name in (CardName.BANG, CardName.MISSED)):
         raise _illegal(f"answer with a {wanted} card")
     return [ev.Responded(player=p.id, card=c.card)]
+
+
+def card_text(c: CardId) -> str:
+    return f"{card(c).text} (card {c})" if c in CARDS else f"{c} (no such card)"
+
+
+def _seen_where(state: GameState, c: CardId) -> str:
+    """Where a card named as the deck's next one lies instead, in words any seat may read: a
+    public place by name, a hidden one (a hand, Kit Carlson's look, the deck's known top) only
+    as "seen already" (a refusal must not tell where a hidden card lies)."""
+    if c in state.discard:
+        return "it lies on the discard pile"
+    if c in state.store:
+        return "it lies face up in the General Store"
+    if state.res is not None and state.res.card == c and not state.res.resolved:
+        return "it is the card being played"
+    owner = next((p for p in state.players if c in p.in_play), None)
+    if owner is not None:
+        return f"it is in play in front of {owner.id}"
+    if c in CARDS:
+        return "it has been seen already, it is no longer among the deck's unseen cards"
+    return "cards are 1 to 80"
 
 
 def _sid(state: GameState, c: cmd.UseSidKetchum) -> ev.Event:

@@ -44,20 +44,97 @@ class PlayerPosition(msgspec.Struct, frozen=True, kw_only=True):
     hand: tuple[CardId, ...] = ()
     in_play: tuple[CardId, ...] = ()
     alive: bool = True
+    eliminated_by: PlayerId | None = None
+    """An eliminated player's eliminator (the card's player), with ``eliminated_cause``."""
+    eliminated_cause: Cause | None = None
+    """None for a player out before a position that does not say how (the results show no cause)."""
+    eliminated_turn: int | None = None
+
+
+class OwedPosition(msgspec.Struct, frozen=True, kw_only=True):
+    """Cards ``player`` is still to take from the deck (``DrawsOwed`` not yet all drawn)."""
+
+    player: PlayerId
+    count: int
+    reason: DrawReason
+
+
+class CheckPosition(msgspec.Struct, frozen=True, kw_only=True):
+    """A draw! under way: its cards flipped so far lie on top of the discard pile, in order."""
+
+    player: PlayerId
+    reason: CheckReason
+    barrel: CardId | None = None
+    flips: tuple[CardId, ...] = ()
+
+
+class ResolutionPosition(msgspec.Struct, frozen=True, kw_only=True):
+    """One card resolving (or Dynamite's explosion: ``card`` None): who still answers, what
+    was answered, who lost life, who passed his dying window (``doomed``), whose deferred
+    trigger is done. The card's name, window, the Duel's pair and the Missed! needed follow
+    from the card and its player; ``store_size`` and ``revealed`` (General Store) default to
+    what follows from the position (None)."""
+
+    player: PlayerId | None
+    card: CardId | None
+    target: PlayerId | None = None
+    target_card: CardId | None = None
+    responders: tuple[PlayerId, ...] = ()
+    got: int = 0
+    barrels_used: tuple[CardId, ...] = ()
+    jourdonnais_used: bool = False
+    effect_done: bool = False
+    store_size: int | None = None
+    revealed: int | None = None
+    resolved: bool = False
+    lost: tuple[tuple[PlayerId, int], ...] = ()
+    doomed: tuple[PlayerId, ...] = ()
+    triggered: tuple[PlayerId, ...] = ()
 
 
 class Position(msgspec.Struct, frozen=True, kw_only=True):
     """A mid-game starting point (rule cases, resumed table games): where every one of the 80
-    cards lies, each player's life, and whose turn starts (at its beginning: Dynamite, Jail,
-    phase 1). Players not listed are living at full life with no card."""
+    cards lies, each player's life, and whose turn it is. Players not listed are living at full
+    life with no card.
+
+    Without ``phase`` the active player's turn starts (at its beginning: Dynamite, Jail, phase
+    1). With ``phase`` the turn is under way and the position says where it stands: the checks
+    made at its start, phase 1's progress, the BANG!s played, the cards owed, a draw! and a
+    card resolving, Kit Carlson's look and the General Store's cards (``setup.check_position``
+    refuses what the rules could not reach)."""
 
     players: tuple[PlayerPosition, ...] = ()
     deck: tuple[CardId, ...] = ()
-    """Top card first."""
+    """Top card first: the deck's cards in a known order; under them ``pool``."""
     discard: tuple[CardId, ...] = ()
     """Top card last."""
     active: PlayerId
     turn: int = 1
+    pool: tuple[CardId, ...] = ()
+    """The deck's cards in an order nobody knows (a table game), sorted, under ``deck``: the
+    table names each as it is taken (``TopCardNamed``)."""
+    phase: Phase | None = None
+    """None: the turn starts; else the phase under way (``start``: Dynamite and Jail)."""
+    dynamite_checked: bool = False
+    jail_checked: bool = False
+    skip_turn: bool = False
+    """The Jail's draw! failed: the turn ends without phase 1."""
+    draw_step: int = 0
+    """Phase 1 (``GameState.draw_step``): 0 nothing drawn yet, 1 Jesse Jones' card from a hand
+    due, 2 drawing done or under way, 3 Black Jack's card shown or Kit Carlson's put back."""
+    draw_from: PlayerId | None = None
+    """Jesse Jones' chosen hand (``draw_step`` 1)."""
+    drawn: tuple[CardId, ...] = ()
+    """The cards taken in phase 1 so far, in order."""
+    bangs_played: int = 0
+    """BANG!s played this turn (Calamity Janet's Missed! as a BANG! counts)."""
+    kit: tuple[CardId, ...] = ()
+    """The cards Kit Carlson is looking at."""
+    store: tuple[CardId, ...] = ()
+    """The General Store's face-up cards."""
+    owed: tuple[OwedPosition, ...] = ()
+    check: CheckPosition | None = None
+    resolving: ResolutionPosition | None = None
 
 
 class GameStarted(Event, frozen=True, kw_only=True):

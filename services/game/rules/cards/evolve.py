@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from services.game.rules.cards import events as ev
 from services.game.rules.cards.deck import ALL_CARDS, WEAPON_RANGE, name_of
+from services.game.rules.cards.position import place
 from services.game.rules.cards.setup import starting_life
 from services.game.rules.cards.state import Check, GameState, PlayerState, Resolution
 from services.game.rules.cards.vocabulary import (
@@ -37,14 +38,8 @@ def initial_state(started: ev.GameStarted) -> GameState:
         for i, s in enumerate(started.seats)
     ]
     state = GameState(players=players, eight_players=started.eight_players, version=1)
-    position = started.position
-    if position is not None:
-        for pp in position.players:
-            p = state.player(pp.player)
-            p.life, p.hand, p.in_play, p.alive = pp.life, list(pp.hand), list(pp.in_play), pp.alive
-        state.deck, state.discard = list(position.deck), list(position.discard)
-        state.shuffled = state.dealt = True
-        state.opener, state.turn = position.active, position.turn - 1
+    if started.position is not None:
+        place(state, started.position)
     return state
 
 

@@ -49,7 +49,13 @@ def redact(event: ev.Event, viewer: PlayerId | None) -> dict[str, Any]:
             for pp in data["position"]["players"]:
                 if pp["player"] != viewer:
                     pp["hand"] = [None] * len(pp["hand"])
-            data["position"]["deck"] = [None] * len(data["position"]["deck"])
+            position = data["position"]
+            position["deck"] = [None] * len(position["deck"])
+            # the unknown deck's content is the cards placed nowhere else: hands would show through
+            position["pool"] = [None] * len(position.get("pool", ()))
+            if position.get("active") != viewer:
+                position["kit"] = [None] * len(position.get("kit", ()))
+                position["drawn"] = [None] * len(position.get("drawn", ()))
         return data
     if isinstance(event, ev.HandsDealt):
         data["hands"] = [[p, cards if p == viewer else [None] * len(cards)] for p, cards in data["hands"]]
