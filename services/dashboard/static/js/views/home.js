@@ -90,7 +90,7 @@ export function renderHome(main, { signal }) {
             ? table({
                 caption: "Clubs you belong to, and your roles there",
                 columns: [
-                  { label: "Club", value: (club) => club.name },
+                  { label: "Club", value: (club) => h("a", { href: `#/club/${encodeURIComponent(club.club_id)}` }, club.name) },
                   { label: "Your roles", value: (club) => [...new Set(club.roles.map((g) => g.role))].map(titleCase).join(", ") },
                   {
                     label: "",
