@@ -269,6 +269,9 @@ async def test_find_for_everyone_lists_the_latest_public_games_people_leagues_an
     tournament = found.locator(f'tr[data-tournament="{season.tournament_id}"]').and_(
         found.locator(f'tr[data-league="{season.league_id}"]')
     )
+    # by its name and its season's, from its public league: never its id
+    await expect(tournament.locator("td").first).to_have_text("League nights")
+    await expect(tournament.locator("td").nth(2)).to_have_text("Season One")
     await screenshot(page, "find-public")
     await tournament.get_by_role("link").first.click()
     await expect(page).to_have_url(

@@ -210,7 +210,8 @@ export function renderLeaderboard(main, { params, signal }) {
     },
     ({ refused, league, rows, rulesets }) => {
       if (refused) return refusedNotice(refused, "/leaderboard", "The global leaderboards");
-      if (league && !params.get("club")) named(league.club.name);
+      // the league's club is named by the league itself (a reader outside the club knows it so)
+      if (league && (!params.get("club") || params.get("club") === league.club.clubId)) named(league.club.name);
       mount(narrowed, narrowedWords(league, params, role));
       mount(filters, rulesetPicker(params, rulesets));
       return board(rows, role, params);
