@@ -138,6 +138,8 @@ async def test_an_organiser_navigates_by_name_and_the_boards_say_what_they_show(
         await page.goto("/#/home")
         await page.get_by_test_id("my-clubs").get_by_role("link", name=club_name).click()
         await expect(page.get_by_role("heading", level=1, name=club_name)).to_be_visible()
+        await expect(page.get_by_test_id("club-leagues")).to_be_visible()
+        await no_id_asked_or_shown(page, ids)  # its forms too: a scorekeeper's game is picked by name
         await page.get_by_test_id("club-leagues").get_by_role("link", name=f"Prairie Cards {tag}").click()
         await expect(page.get_by_role("heading", level=1, name=f"Prairie Cards {tag}")).to_be_visible()
         await no_id_asked_or_shown(page, ids)
