@@ -103,6 +103,7 @@ checks, a batch of events are all this size or smaller."""
 LIST_SIZES: dict[tuple[str, str], int] = {
     ("Query", "gameEvents"): EVENTS_PAGE_LIMIT,
     ("Query", "ratingLeaderboard"): 500,
+    ("Query", "ratingRulesets"): 100,
     ("Query", "leagueHeadToHead"): 200,
     ("LeagueStandings", "lines"): 200,
     ("LeagueTournament", "rounds"): 20,
@@ -113,6 +114,7 @@ LIST_SIZES: dict[tuple[str, str], int] = {
     # the directory's pages: ``limit`` items each (``page_size``), 100 at most
     ("Query", "clubMembers"): 100,
     ("Query", "clubLeagues"): 100,
+    ("Query", "leagues"): 100,
     ("Query", "tournamentRounds"): 100,
     ("Query", "games"): 100,
     ("Query", "myGames"): 100,

@@ -283,6 +283,23 @@ def _club(club: queries.ClubRef) -> ClubRef:
     return ClubRef(club_id=strawberry.ID(club.club_id), name=club.name)
 
 
+def _league_page(page: queries.LeaguePage) -> LeaguePage:
+    return LeaguePage(
+        items=[
+            LeagueSummary(
+                league_id=strawberry.ID(item.league_id),
+                name=item.name,
+                club=_club(item.club),
+                seasons=item.seasons,
+                founded_at=item.founded_at,
+                game_type=item.game_type,
+            )
+            for item in page.items
+        ],
+        next_offset=page.next_offset,
+    )
+
+
 @strawberry.type
 class DirectoryQuery:
     @strawberry.field(description="A club's members by name (its members only); q: part of a name, any case.")
@@ -310,20 +327,15 @@ class DirectoryQuery:
         self, info: Info, club_id: strawberry.ID, limit: int = DEFAULT_PAGE, offset: int = 0
     ) -> LeaguePage:
         page = await queries.club_leagues(_pool(info), await reader(info), club_id, limit, offset)
-        return LeaguePage(
-            items=[
-                LeagueSummary(
-                    league_id=strawberry.ID(item.league_id),
-                    name=item.name,
-                    club=_club(item.club),
-                    seasons=item.seasons,
-                    founded_at=item.founded_at,
-                    game_type=item.game_type,
-                )
-                for item in page.items
-            ],
-            next_offset=page.next_offset,
-        )
+        return _league_page(page)
+
+    @strawberry.field(
+        description="Every league the caller may read, by club then name: the public leagues of every "
+        "club, and every league of the caller's own clubs (members-only ones included)."
+    )
+    async def leagues(self, info: Info, limit: int = DEFAULT_PAGE, offset: int = 0) -> LeaguePage:
+        page = await queries.readable_leagues(_pool(info), await reader(info), limit, offset)
+        return _league_page(page)
 
     @strawberry.field(
         description="A league: its club, seasons and tournaments (anyone for a public league, its club's "

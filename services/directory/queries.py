@@ -359,6 +359,43 @@ async def club_leagues(
     return LeaguePage(items=items, next_offset=_next(rows, limit, offset))
 
 
+async def readable_leagues(db: Executor, caller: Principal | None, limit: int, offset: int) -> LeaguePage:
+    """Every league ``caller`` may read, by club name then league name: the public leagues of
+    every club, and every league of the caller's own clubs (the leagues' one rule,
+    services/league/visibility.py). What a page that picks a league by name lists, so nobody
+    has to know a league's id."""
+    check_page(limit, offset)
+    listed = await db.fetch("SELECT league_id FROM directory_leagues")
+    readers = await readers_of(db, [r["league_id"] for r in listed])
+    readable = [league_id for league_id, read in readers.items() if read.admits(caller)]
+    rows = await db.fetch(
+        """
+        SELECT l.league_id, l.name, l.club_id, l.founded_at, l.game_type,
+               coalesce(c.name, dc.name, l.club_id) AS club_name,
+               (SELECT count(*) FROM directory_seasons s WHERE s.league_id = l.league_id)::int AS seasons
+          FROM directory_leagues l
+          LEFT JOIN clubs c ON c.club_id = l.club_id
+          LEFT JOIN directory_clubs dc ON dc.club_id = l.club_id
+         WHERE l.league_id = ANY($3::text[])
+         ORDER BY lower(coalesce(c.name, dc.name, l.club_id)), l.club_id, lower(l.name), l.league_id
+         LIMIT $1 OFFSET $2
+        """,
+        limit + 1, offset, readable,
+    )  # fmt: skip
+    items = [
+        LeagueSummary(
+            league_id=r["league_id"],
+            name=r["name"],
+            club=ClubRef(club_id=r["club_id"], name=r["club_name"]),
+            seasons=r["seasons"],
+            founded_at=r["founded_at"],
+            game_type=r["game_type"],
+        )
+        for r in rows[:limit]
+    ]
+    return LeaguePage(items=items, next_offset=_next(rows, limit, offset))
+
+
 async def _league(
     db: Executor, caller: Principal | None, league_id: str
 ) -> tuple[asyncpg.Record, ClubRef, str]:

@@ -148,6 +148,17 @@ class RatingFactionOffset:
     games: int
 
 
+@strawberry.type(
+    description="A ruleset a pool has rated games of: a value the leaderboard's ruleset filter answers for."
+)
+class RatingRuleset:
+    ruleset: str = strawberry.field(
+        description="As games record it: 'dice' (the base game), 'dice OS1 OS3', 'dice UA4', 'cards'."
+    )
+    games: int = strawberry.field(description="Rated games under it in the pool.")
+    players: int = strawberry.field(description="Members with a rated game under it in the pool.")
+
+
 @strawberry.type(description="Which computation of the ratings answers: it changes when a rebuild swaps in.")
 class RatingsStatus:
     generation: int
@@ -215,8 +226,9 @@ class RatingsQuery:
     @strawberry.field(
         description="Best first, the ratings of one game type (gameType; else the ruleset's; else "
         "dice), in one pool (the global pool unless pool names a club's). A role's board lists who "
-        "played the role at least once. With league_id (and season_id) only members with a rated game "
-        "there, with ruleset ('dice OS1 OS3') only members with a rated game under it; a rating is one "
+        "played the role at least once, each with their rated games in the role. With league_id (and "
+        "season_id) only members with a rated game there, with ruleset ('dice OS1 OS3') only members "
+        "with a rated game under it (on a role's board: a game rated in that role); a rating is one "
         "across leagues and rulesets of its game type and pool."
     )
     async def rating_leaderboard(
@@ -355,6 +367,20 @@ class RatingsQuery:
             )
             for row in rows
         ]
+
+    @strawberry.field(
+        description="The rulesets one pool (the global pool unless pool names a club's) has rated games "
+        "of, in one game type (dice unless gameType says), most played first: what ratingLeaderboard's "
+        "ruleset filter can narrow to (ratings are kept across rulesets, not per ruleset)."
+    )
+    async def rating_rulesets(
+        self,
+        info: Info,
+        game_type: RatingGameType = RatingGameType.DICE,
+        pool: typing.Annotated[str, POOL_ARGUMENT] = store.GLOBAL_POOL,
+    ) -> list[RatingRuleset]:
+        rows = await store.rulesets(_pool(info), game_type=game_type.value, pool=_pool_argument(pool))
+        return [RatingRuleset(ruleset=r.ruleset, games=r.games, players=r.players) for r in rows]
 
     @strawberry.field(description="The generation of the ratings that answers; null before any game.")
     async def ratings_status(self, info: Info) -> RatingsStatus | None:

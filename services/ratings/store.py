@@ -736,19 +736,21 @@ class OffsetRow(msgspec.Struct, frozen=True, kw_only=True):
     games: int
 
 
-def _played_in(ruleset: str) -> str:
+def _played_in(ruleset: str, role: str = f"'{OVERALL}'") -> str:
     """The filter of a board: a member is "in" a league (or season) when one of their rated
     games belongs to it, and "in" a ruleset when one of them was played under it; their rating
     stays the one rating they have across leagues and rulesets. ``$3``/``$4`` are the league and
     season, ``ruleset`` the parameter of the ruleset (a game stored before rulesets were is a
-    base game)."""
+    base game). ``role`` is what the game must have been rated as: the overall rating (any game),
+    or on a role's board that role (a role's history has a point only for a game rated in it),
+    so a role's board filtered to a league lists only who played the role there."""
     return f"""
     AND (($3::text IS NULL AND {ruleset}::text IS NULL) OR EXISTS (
         SELECT 1 FROM ratings_history h
           JOIN ratings_games gm ON gm.generation = h.generation AND gm.game_id = h.game_id
          WHERE h.generation = p.generation AND h.pool = p.pool AND h.game_type = p.game_type
            AND h.member_id = p.member_id
-           AND h.role = 'overall'
+           AND h.role = {role}
            AND ($3::text IS NULL OR (gm.league_id = $3 AND ($4::text IS NULL OR gm.season_id = $4)))
            AND ({ruleset}::text IS NULL OR coalesce(gm.ruleset, '{BASE_RULESET}') = {ruleset})))
     """
@@ -770,7 +772,8 @@ async def leaderboard(
     """Best first (ties by member id), ranked after filtering: the ratings of ``game_type``
     (a ``ruleset`` names its own) in ``pool``. A role's board lists those who played the role at least
     once. ``season_id`` narrows ``league_id``'s filter; ``ruleset`` keeps those with a rated
-    game under that ruleset (``dice OS1 OS3``)."""
+    game under that ruleset (``dice OS1 OS3``); on a role's board the game must have been rated
+    in that role (a member of the league who never played the role there is not listed)."""
     if ruleset is not None:
         game_type = game_type_of(ruleset)
     if role is None:
@@ -794,7 +797,7 @@ async def leaderboard(
                    AND p.game_type = r.game_type AND p.member_id = r.member_id
               JOIN ratings_generations g ON g.generation = r.generation AND g.status = 'current'
              WHERE r.game_type = $8 AND r.pool = $9 AND r.role = $6 AND r.games > 0
-                   AND ($5 OR NOT r.provisional) {_played_in("$7")}
+                   AND ($5 OR NOT r.provisional) {_played_in("$7", role="$6")}
              ORDER BY rank LIMIT $1 OFFSET $2
         """
         rows = await connections.fetch(
@@ -824,6 +827,38 @@ async def leaderboard(
         )
         for row in rows
     ]
+
+
+class RulesetRow(msgspec.Struct, frozen=True, kw_only=True):
+    ruleset: str
+    """As games record it: ``dice``, ``dice OS1 OS3``, ``cards``."""
+    games: int
+    """Rated games under it in the pool."""
+    players: int
+    """Members with a rated game under it in the pool."""
+
+
+async def rulesets(
+    connections: asyncpg.Pool, *, game_type: str = GameType.DICE, pool: str = GLOBAL
+) -> list[RulesetRow]:
+    """The rulesets ``pool`` has rated games of (of ``game_type``), most played first: the
+    values a board's ``ruleset`` filter can answer for (a rating is one across rulesets; the
+    filter keeps the members with a rated game under one). Read from the same rows as the
+    filter, so a ruleset listed here never filters a board down to nobody."""
+    rows = await connections.fetch(
+        f"""
+        SELECT coalesce(gm.ruleset, '{BASE_RULESET}') AS ruleset, count(DISTINCT h.game_id)::int AS games,
+               count(DISTINCT h.member_id)::int AS players
+          FROM ratings_history h
+          JOIN ratings_generations g ON g.generation = h.generation AND g.status = 'current'
+          JOIN ratings_games gm ON gm.generation = h.generation AND gm.game_id = h.game_id
+         WHERE h.pool = $1 AND h.game_type = $2 AND h.role = '{OVERALL}'
+         GROUP BY 1 ORDER BY games DESC, ruleset
+        """,
+        pool,
+        str(game_type),
+    )
+    return [RulesetRow(ruleset=r["ruleset"], games=r["games"], players=r["players"]) for r in rows]
 
 
 _HISTORY_ORDER = {OVERALL: 0} | {role.value: i + 1 for i, role in enumerate(ROLES)}

@@ -72,12 +72,13 @@ async def test_games_list_filters_by_state_league_player_and_date_and_pages_on(
     replay = row.get_by_role("link", name="Replay")
     await expect(replay).to_have_attribute("href", f"#/game/{done['game_id']}/replay")
 
-    # the form: state, league and a player, by the member id the links carry
+    # the form: a state, and a league by its name; the player comes from a link on their name
+    # (the address carries the member id the links carry), and no field asks for an id
     member = season.members[2]
-    await page.goto("/#/games")
+    await page.goto(f"/#/games?player={member}")
+    await expect(page.get_by_test_id("filter-player-name")).to_have_text(season.names[member])
     await page.get_by_label("State").select_option("finished")
-    await page.get_by_label("League").fill(season.league_id)
-    await page.get_by_label("Player").fill(member)
+    await page.get_by_label("League").select_option(label="Saloon League (Dry Gulch Saloon)")
     await page.get_by_role("button", name="Show games").click()
     filters = f"state=finished&league={season.league_id}&player={member}"
     await expect(page).to_have_url(f"{base_url}/#/games?{filters}")
@@ -268,6 +269,9 @@ async def test_find_for_everyone_lists_the_latest_public_games_people_leagues_an
     tournament = found.locator(f'tr[data-tournament="{season.tournament_id}"]').and_(
         found.locator(f'tr[data-league="{season.league_id}"]')
     )
+    # by its name and its season's, from its public league: never its id
+    await expect(tournament.locator("td").first).to_have_text("League nights")
+    await expect(tournament.locator("td").nth(2)).to_have_text("Season One")
     await screenshot(page, "find-public")
     await tournament.get_by_role("link").first.click()
     await expect(page).to_have_url(

@@ -62,11 +62,13 @@ async def test_leaderboards_list_the_seeded_players_by_rating_with_provisional_f
 
 
 async def test_standings_table_has_the_leagues_players(page: Page, season: Season) -> None:
+    # by names only: the league among the leagues the reader may read, then its season
     await page.goto("/#/standings")
-    await expect(page.get_by_test_id("empty")).to_be_visible()
-    await page.get_by_label("League id").fill(season.league_id)
-    await page.get_by_label("Season id").fill(season.season_id)
-    await page.get_by_role("button", name="Show").click()
+    await page.get_by_test_id("league-list").get_by_role("link", name="Saloon League").click()
+    await expect(page.get_by_role("heading", level=1)).to_have_text("Standings: Saloon League")
+    await page.get_by_test_id("scope-links").get_by_role("link", name="Season One").click()
+    await expect(page.get_by_test_id("scope")).to_contain_text("Season One of Saloon League")
+    assert page.url.endswith(f"#/standings?league={season.league_id}&season={season.season_id}")
 
     table = page.get_by_test_id("standings")
     await expect(table.locator("tbody tr")).to_have_count(len(season.members))

@@ -177,9 +177,11 @@ async def test_a_league_scorekeeper_enters_a_saloon_die_by_its_kind_and_a_player
         await expect(watching.get_by_test_id("connection")).to_have_text("live")
         await expect(watching.get_by_test_id("version")).to_have_text(str(before["version"]))
 
-        # the scorekeeper's way in: their page lists the table they keep
+        # the scorekeeper's way in: their page lists the table they keep, by its league's name,
+        # round and table (never the game's id)
         await sign_in(page, game.keeper)
-        await page.get_by_role("link", name=f"Keep score of {game.game_id}").click()
+        await page.get_by_role("link", name="Keep score: League, round 1, table 1").click()
+        assert page.url.endswith(f"#/game/{game.game_id}/table")
         await expect(page.get_by_test_id("entering")).to_have_text(f"{first} decides: saloon die")
 
         # OS1: which Saloon die the player takes; the engine's three options as buttons

@@ -20,15 +20,19 @@ def test_the_page_asks_for_the_pool_its_address_names_and_says_which() -> None:
     assert "league's club" in answers["leagueWords"]
     everyone, club, named = answers["words"]
     assert everyone.startswith("Global ratings: online games")
-    assert club == "Ratings of the club home: its league games only."
+    # a club's id is not a name: until the name is known the page says "one club", never the id
+    assert club == "Ratings of one club: its league games only."
     assert named == "Ratings of the club Home Saloon: its league games only."
 
 
 def test_the_picker_offers_the_global_pool_and_the_readers_clubs_by_name() -> None:
     answers = run_harness(HARNESS)
     signed_out = answers["signedOut"]
-    # signed out: the global pool and the club the address names, which stays picked
-    assert signed_out["after"] == [["", "Global (online games)", False], ["away", "Club away", True]]
+    # signed out: the global pool and the club the address names (not by its id), which stays picked
+    assert signed_out["after"] == [
+        ["", "Global (online games)", False],
+        ["away", "the club in the address", True],
+    ]
     assert signed_out["names"] == []
     assert signed_out["picked"] == "#/leaderboard?league=tuesday&club=home"
     assert signed_out["global"] == "#/leaderboard?league=tuesday"

@@ -22,12 +22,12 @@ export function boardPoolOf(params) {
   return !params.get("club") && params.get("league") ? null : poolOf(params);
 }
 
-/** What the shown pool is, in plain words (`clubName` once known, else the club's id). */
+/** What the shown pool is, in plain words (`clubName` once known; never the club's id). */
 export function poolWords(params, clubName = null) {
   const club = params.get("club");
-  if (!club && params.get("league")) return "Ratings of the league's club: its league games only.";
-  if (!club) return "Global ratings: online games played on this server, every seat by its own player.";
-  return `Ratings of the club ${clubName ?? club}: its league games only.`;
+  if (!club && !params.get("league")) return "Global ratings: online games played on this server, every seat by its own player.";
+  if (clubName) return `Ratings of the club ${clubName}: its league games only.`;
+  return club ? "Ratings of one club: its league games only." : "Ratings of the league's club: its league games only.";
 }
 
 /**
@@ -40,8 +40,9 @@ export function poolPicker(path, params, keep, { signal, onClubName = () => {} }
   const select = h("select", { id: "pool-club", name: "club", "data-testid": "pool" });
   const option = (value, label) => h("option", { value, selected: value === shown }, label);
   const draw = (clubs) =>
-    select.replaceChildren(option("", "Global (online games)"), ...clubs.map((c) => option(c.club_id, `Club ${c.name}`)));
-  draw(shown ? [{ club_id: shown, name: shown }] : []);
+    select.replaceChildren(option("", "Global (online games)"), ...clubs.map((c) => option(c.club_id, c === addressed ? c.name : `Club ${c.name}`)));
+  const addressed = { club_id: shown, name: "the club in the address" }; // its name is not ours to know
+  draw(shown ? [addressed] : []);
   const form = h(
     "form",
     {
@@ -60,7 +61,7 @@ export function poolPicker(path, params, keep, { signal, onClubName = () => {} }
     .then((loaded) => {
       const mine = loaded?.clubs ?? [];
       const named = mine.find((c) => c.club_id === shown);
-      draw(shown && !named ? [{ club_id: shown, name: shown }, ...mine] : mine);
+      draw(shown && !named ? [addressed, ...mine] : mine);
       if (named) onClubName(named.name);
     })
     .catch(() => {}); // signed out, or /me unreachable: the global pool and the named club stay

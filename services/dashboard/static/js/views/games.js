@@ -2,6 +2,7 @@
 // league, player and the day it was created, a page at a time (the API's next_offset). The
 // filters live in the address (#/games?state=finished&player=…), so a filtered list can be
 // shared and reloaded. Each row links to what fits: play, keep score, watch, replay, verify.
+// The league is picked by name; a player filter comes from a link on their name.
 
 import { get } from "../api.js";
 import { h, mount } from "../dom.js";
@@ -10,6 +11,7 @@ import { current } from "../session.js";
 import { empty, load } from "../status.js";
 import { dayAfter } from "../when.js";
 import { gamesTable } from "./find/games-table.js";
+import { readableLeagues } from "../places.js";
 
 const STATES = ["lobby", "ongoing", "finished", "abandoned"];
 const PAGE = 20;
@@ -42,16 +44,25 @@ function field(label, control) {
   return h("label", { for: control.id }, label, control);
 }
 
-function filterForm(f) {
+function filterForm(f, signal) {
   const state = h(
     "select",
     { id: "games-state", name: "state" },
     h("option", { value: "" }, "Any state"),
     STATES.map((s) => h("option", { value: s, selected: s === f.state }, s.charAt(0).toUpperCase() + s.slice(1))),
   );
-  const text = (name, value, extra = {}) => h("input", { type: "text", id: `games-${name}`, name, value, autocomplete: "off", ...extra });
-  const league = text("league", f.league, { placeholder: "league id" });
-  const player = text("player", f.player, { placeholder: "member id" });
+  // a league by its name (the leagues the reader may read, places.js); a player by a link from
+  // their name (their page, a game's row), never by typing an id
+  const league = h("select", { id: "games-league", name: "league" }, h("option", { value: "" }, "Any league"));
+  if (f.league) league.append(h("option", { value: f.league, selected: true }, "the league in the address"));
+  readableLeagues()
+    .then((leagues) => {
+      if (signal?.aborted) return;
+      const known = leagues.find((l) => l.leagueId === f.league);
+      if (known) league.querySelector(`option[value="${CSS.escape(f.league)}"]`)?.remove();
+      league.append(...leagues.map((l) => h("option", { value: l.leagueId, selected: l.leagueId === f.league }, `${l.name} (${l.club.name})`)));
+    })
+    .catch(() => {}); // the list keeps "Any league" (and the one in the address); the games still load
   const from = h("input", { type: "date", id: "games-from", name: "from", value: f.from });
   const to = h("input", { type: "date", id: "games-to", name: "to", value: f.to });
   return h(
@@ -63,13 +74,12 @@ function filterForm(f) {
       "data-testid": "game-filters",
       onsubmit: (event) => {
         event.preventDefault();
-        const values = { state: state.value, league: league.value.trim(), player: player.value.trim(), from: from.value, to: to.value };
+        const values = { state: state.value, league: league.value, player: f.player, from: from.value, to: to.value };
         window.location.hash = href("/games", { ...values, limit: f.limit === PAGE ? null : f.limit });
       },
     },
     field("State", state),
     field("League", league),
-    field("Player", player),
     field("Created from", from),
     field("until (inclusive)", to),
     h("button", { type: "submit", class: "button" }, "Show games"),
@@ -119,27 +129,6 @@ function results(f, page) {
   );
 }
 
-function openById() {
-  const input = h("input", { type: "text", id: "game-id", name: "game", required: true, autocomplete: "off" });
-  const open = (view) => (event) => {
-    event.preventDefault();
-    const id = input.value.trim();
-    if (id) window.location.hash = href(`/game/${encodeURIComponent(id)}/${view}`);
-  };
-  return h(
-    "details",
-    { class: "open-by-id" },
-    h("summary", null, "Open a game by its id"),
-    h(
-      "form",
-      { class: "inline", onsubmit: open("live"), "aria-label": "Open a game" },
-      h("label", { for: "game-id" }, "Game id", input),
-      h("button", { type: "submit", class: "button" }, "Watch live"),
-      h("button", { type: "button", class: "button", onclick: open("replay") }, "Replay and audit"),
-    ),
-  );
-}
-
 export function renderGames(main, { params, signal }) {
   const f = filtersOf(params);
   const list = h("div", { "data-testid": "games-list" });
@@ -147,10 +136,9 @@ export function renderGames(main, { params, signal }) {
   mount(
     main,
     h("header", { class: "page-head" }, h("h1", null, "Games"), h("p", { class: "muted" }, "Every game, newest first. Hidden roles stay hidden.")),
-    filterForm(f),
+    filterForm(f, signal),
     f.player ? who : null,
     list,
-    openById(),
   );
   if (f.player) playerName(who, f.player, signal);
   load(list, "the games", () => get(apiPath(f), { signal }), (page) => results(f, page), signal);

@@ -7,6 +7,7 @@ import { href } from "../location.js";
 import { mayOrganise, profile } from "../me.js";
 import { current } from "../session.js";
 import { load } from "../status.js";
+import { readableLeagues } from "../places.js";
 
 function gameActions(game, accountId) {
   const links = [];
@@ -49,11 +50,29 @@ function scoreKeeping(loaded) {
     h(
       "ul",
       { "data-testid": "score-keeping" },
-      ...games.map(({ club, game }) =>
-        h("li", null, h("a", { href: `#/game/${encodeURIComponent(game)}/table` }, `Keep score of ${game}`), ` (${club.name})`),
-      ),
+      ...games.map(({ club, game }) => {
+        const link = h("a", { href: `#/game/${encodeURIComponent(game)}/table`, "data-game": game }, "Keep score of a table game");
+        tableName(game).then((name) => name && mount(link, `Keep score: ${name}`));
+        return h("li", null, link, ` (${club.name})`);
+      }),
     ),
   );
+}
+
+let leagueNames = null; // one read of the leagues' names for the whole list
+
+/** A league table game by name ("Saloon League, round 1, table 2"), or null when unknown. */
+async function tableName(gameId) {
+  try {
+    leagueNames ??= readableLeagues().then((leagues) => new Map(leagues.map((l) => [l.leagueId, l.name])));
+    const [game, names] = await Promise.all([get(`/games/${encodeURIComponent(gameId)}`), leagueNames]);
+    const where = game.context ?? {};
+    const league = names.get(where.league_id);
+    return league && where.round ? `${league}, round ${where.round}, table ${where.table}` : null;
+  } catch {
+    leagueNames = null;
+    return null; // the link keeps its plain words
+  }
 }
 
 export function renderHome(main, { signal }) {
@@ -90,7 +109,7 @@ export function renderHome(main, { signal }) {
             ? table({
                 caption: "Clubs you belong to, and your roles there",
                 columns: [
-                  { label: "Club", value: (club) => club.name },
+                  { label: "Club", value: (club) => h("a", { href: `#/club/${encodeURIComponent(club.club_id)}` }, club.name) },
                   { label: "Your roles", value: (club) => [...new Set(club.roles.map((g) => g.role))].map(titleCase).join(", ") },
                   {
                     label: "",

@@ -7,7 +7,8 @@ import { href } from "../location.js";
 import { query } from "../graphql.js";
 import { lineChart } from "../chart.js";
 import { empty, load } from "../status.js";
-import { scopeForm, scopeOf } from "../scope.js";
+import { scopeOf } from "../scope.js";
+import { leagueSelectForm } from "../places.js";
 import { poolOf, poolPicker, poolWords } from "../pool.js";
 import { get } from "../api.js";
 import { current } from "../session.js";
@@ -173,6 +174,7 @@ export function renderPlayer(main, { args: [memberId], params, signal }) {
   const name = h("span", { "data-testid": "player-name", "data-member": memberId }, memberId);
   const which = h("p", { "data-testid": "pool-words" }, poolWords(params));
   const path = `/player/${encodeURIComponent(memberId)}`;
+  const h2h = h("h2", { id: "h2h-heading" }, "Head-to-head");
   mount(
     main,
     h(
@@ -187,8 +189,8 @@ export function renderPlayer(main, { args: [memberId], params, signal }) {
     h(
       "section",
       { "aria-labelledby": "h2h-heading" },
-      h("h2", { id: "h2h-heading" }, league ? `Head-to-head in league ${league}` : "Head-to-head"),
-      scopeForm(`/player/${encodeURIComponent(memberId)}`, params, ["league", "season"], { required: ["league"] }),
+      h2h,
+      leagueSelectForm(path, params, scopeOf(params), { signal, onLeague: (found) => mount(h2h, `Head-to-head in ${found.name}`) }),
       records,
     ),
   );
@@ -198,7 +200,7 @@ export function renderPlayer(main, { args: [memberId], params, signal }) {
   load(games, "their games", () => get(`/members/${encodeURIComponent(memberId)}`, { signal }), (answer) => recentGames(answer, memberId), signal);
   load(profile, "the rating profile", () => query("dashboard/Player", "DashboardPlayerRating", { memberId, pool: poolOf(params) }), (data) => profileView(data.playerRating), signal);
   if (!league) {
-    mount(records, empty("Enter a league id to see head-to-head records there."));
+    mount(records, empty("Choose a league to see head-to-head records there."));
     return;
   }
   load(

@@ -1,11 +1,13 @@
 // League standings: points first, then the documented tie-breaks, for a season, a tournament
-// or the whole league.
+// or the whole league. Without a league the page lists the leagues the reader may read by name;
+// with one, its seasons and tournaments by name pick the scope (places.js).
 
 import { formatNumber, h, mount, table } from "../dom.js";
 import { href } from "../location.js";
 import { query } from "../graphql.js";
 import { empty, load } from "../status.js";
-import { scopeForm, scopeOf } from "../scope.js";
+import { scopeOf } from "../scope.js";
+import { leagueList, leagueOrRefusal, readableLeagues, refusedNotice, scopeLinks, scopeWords } from "../places.js";
 
 const TIE_BREAKS =
   "Ranked by points, then Buchholz (the summed mean points of the opponents met), head-to-head among the tied, " +
@@ -39,44 +41,45 @@ function standingsTable(standings, params) {
   });
 }
 
-function scopeTitle(params) {
-  const league = params.get("league");
-  if (params.get("tournament")) return `Tournament ${params.get("tournament")} of league ${league}`;
-  if (params.get("season")) return `Season ${params.get("season")} of league ${league}`;
-  return `League ${league}, all seasons`;
-}
-
 export function renderStandings(main, { params, signal }) {
-  const form = scopeForm("/standings", params, ["league", "season", "tournament"], { required: ["league"] });
-  const league = params.get("league");
-  if (!league) {
-    mount(main, h("header", { class: "page-head" }, h("h1", null, "Standings")), form, empty("Enter a league id to see its standings."));
+  const leagueId = params.get("league");
+  const title = h("h1", null, "Standings");
+  const scope = h("p", { class: "muted", "data-testid": "scope" }, leagueId ? "" : "Pick a league to see its standings.");
+  const body = h("div", null);
+  mount(main, h("header", { class: "page-head" }, title, scope), body);
+  if (!leagueId) {
+    load(body, "the leagues", readableLeagues, (leagues) => leagueList(leagues, (l) => href("/standings", { league: l.leagueId })), signal);
     return;
   }
-  const body = h("div", null);
   const tournament = params.get("tournament");
-  mount(
-    main,
-    h(
-      "header",
-      { class: "page-head" },
-      h("h1", null, "Standings"),
-      h("p", { class: "muted", "data-testid": "scope" }, scopeTitle(params)),
-      tournament ? h("p", null, h("a", { href: href("/tournament", scopeOf(params)) }, "Rounds and tables")) : null,
-    ),
-    form,
-    body,
-  );
   load(
     body,
     "the standings",
-    () =>
-      query("dashboard/Standings", "DashboardStandings", {
-        leagueId: league,
+    async () => {
+      const found = await leagueOrRefusal(leagueId);
+      if (found.refused) return found;
+      const data = await query("dashboard/Standings", "DashboardStandings", {
+        leagueId,
         seasonId: params.get("season") || null,
         tournamentId: tournament || null,
-      }),
-    (data) => standingsTable(data.leagueStandings, params),
+      });
+      return { league: found.league, standings: data.leagueStandings };
+    },
+    ({ refused, league, standings }) => {
+      if (refused) {
+        mount(scope, "");
+        return refusedNotice(refused, "/standings", "Pick another league");
+      }
+      mount(title, `Standings: ${league.name}`);
+      mount(
+        scope,
+        scopeWords(league, params),
+        ` · ${league.club.name} · `,
+        tournament ? [h("a", { href: href("/tournament", scopeOf(params)) }, "Rounds and tables"), " · "] : null,
+        h("a", { href: href("/standings") }, "Other leagues"),
+      );
+      return [scopeLinks(league, "/standings", params), standingsTable(standings, params)];
+    },
     signal,
   );
 }

@@ -1,11 +1,14 @@
 // A tournament's rounds: each table with its seated members in seat order, the Sheriff
-// marked, the game (live or replay) and its winning side; and who sat out with a bye.
+// marked, the game (live or replay) and its winning side; and who sat out with a bye. Reached by
+// names only: the leagues the reader may read, then a league's tournaments, then its rounds
+// ("Round 2" shows that round alone: `&round=2`).
 
 import { h, mount, titleCase } from "../dom.js";
 import { href } from "../location.js";
 import { query } from "../graphql.js";
 import { empty, load } from "../status.js";
-import { scopeForm, scopeOf } from "../scope.js";
+import { scopeOf } from "../scope.js";
+import { gameWords, leagueList, leagueOrRefusal, readableLeagues, refusedNotice, seasonName } from "../places.js";
 
 /** Member ids (for links) and their display names (to show), side by side. */
 function people(ids, names) {
@@ -53,48 +56,120 @@ function seating(seated, params) {
   );
 }
 
-function rounds(tournament, params) {
-  if (!tournament) return empty("There is no such tournament in this league.");
-  if (!tournament.rounds.length) return empty("No round has been seated yet.");
+function roundLinks(tournament, params) {
+  const shown = params.get("round");
+  const base = { league: params.get("league"), tournament: params.get("tournament"), club: params.get("club") };
+  const link = (label, round) =>
+    h("a", { href: href("/tournament", { ...base, round }), "aria-current": (shown ?? "") === (round ?? "") ? "page" : null }, label);
+  return h(
+    "nav",
+    { class: "scope-links", "aria-label": `Rounds of ${tournament.name}`, "data-testid": "round-links" },
+    h("ul", { class: "inline-list" }, h("li", null, link("All rounds", null)), tournament.rounds.map((r) => h("li", { "data-round": r.round }, link(`Round ${r.round}`, String(r.round))))),
+  );
+}
+
+function rounds(league, tournament, params) {
+  if (!tournament) return empty(`There is no such tournament in ${league.name}.`);
+  const shown = params.get("round");
+  const listed = shown ? tournament.rounds.filter((r) => String(r.round) === shown) : tournament.rounds;
   return h(
     "div",
     { class: "rounds" },
     h(
       "p",
       { class: "muted", "data-testid": "tournament-game-type", "data-game-type": tournament.gameType },
-      `${tournament.name} · ${tournament.gameType === "cards" ? "BANG! the card game" : "BANG! The Dice Game"} · season ${tournament.seasonId} · `,
-      h("a", { href: href("/standings", scopeOf(params)) }, "standings"),
+      `${tournament.name} · ${gameWords(tournament.gameType)} · ${seasonName(league, tournament.seasonId)} of ${league.name} (${league.club.name}) · `,
+      h("a", { href: href("/standings", { ...scopeOf(params), round: null }) }, "standings"),
+      " · ",
+      h("a", { href: href("/tournament", { league: league.leagueId }) }, `other tournaments of ${league.name}`),
     ),
-    tournament.rounds.map((round) =>
-      h(
-        "section",
-        { class: "panel", "data-testid": "round", "aria-labelledby": `round-${round.round}` },
-        h("h2", { id: `round-${round.round}` }, `Round ${round.round}`),
-        h("ul", { class: "round-tables" }, round.tables.map((t) => seating(t, params))),
-        round.byes.length
-          ? h("p", { "data-testid": "byes" }, "Bye: ", people(round.byes, round.byeNames).flatMap((p, i) => (i ? [", ", personLink(p, params)] : [personLink(p, params)])))
-          : null,
+    tournament.rounds.length ? roundLinks(tournament, params) : null,
+    !tournament.rounds.length
+      ? empty("No round has been seated yet.")
+      : !listed.length
+        ? empty(`${tournament.name} has no round ${shown} yet.`)
+        : listed.map((round) =>
+            h(
+              "section",
+              { class: "panel", "data-testid": "round", "aria-labelledby": `round-${round.round}` },
+              h("h2", { id: `round-${round.round}` }, `Round ${round.round}`),
+              h("ul", { class: "round-tables" }, round.tables.map((t) => seating(t, params))),
+              round.byes.length
+                ? h("p", { "data-testid": "byes" }, "Bye: ", people(round.byes, round.byeNames).flatMap((p, i) => (i ? [", ", personLink(p, params)] : [personLink(p, params)])))
+                : null,
+            ),
+          ),
+  );
+}
+
+/** A league's tournaments by name, under their season's name: the picker of this page. */
+function tournamentList(league) {
+  if (!league.tournaments.length) return empty(`${league.name} has no tournament yet.`);
+  return h(
+    "div",
+    { "data-testid": "tournament-list" },
+    league.seasons
+      .filter((s) => league.tournaments.some((t) => t.seasonId === s.seasonId))
+      .map((s) =>
+        h(
+          "section",
+          { class: "panel", "data-season": s.seasonId },
+          h("h2", null, s.name),
+          h(
+            "ul",
+            null,
+            league.tournaments
+              .filter((t) => t.seasonId === s.seasonId)
+              .map((t) =>
+                h(
+                  "li",
+                  { "data-tournament": t.tournamentId },
+                  h("a", { href: href("/tournament", { league: league.leagueId, tournament: t.tournamentId }) }, t.name),
+                  h("span", { class: "muted" }, ` · ${t.rounds} round${t.rounds === 1 ? "" : "s"} seated`),
+                ),
+              ),
+          ),
+        ),
       ),
-    ),
   );
 }
 
 export function renderTournament(main, { params, signal }) {
-  const form = scopeForm("/tournament", params, ["league", "tournament"], { required: ["league", "tournament"] });
-  const league = params.get("league");
-  const tournament = params.get("tournament");
-  const head = h("header", { class: "page-head" }, h("h1", null, tournament ? `Tournament ${tournament}` : "Tournaments"));
-  if (!league || !tournament) {
-    mount(main, head, form, empty("Enter a league id and a tournament id to see its rounds and tables."));
+  const leagueId = params.get("league");
+  const tournamentId = params.get("tournament");
+  const title = h("h1", null, "Tournaments");
+  const words = h("p", { class: "muted", "data-testid": "scope" }, leagueId ? "" : "Pick a league, then one of its tournaments.");
+  const body = h("div", null);
+  mount(main, h("header", { class: "page-head" }, title, words), body);
+  if (!leagueId) {
+    load(body, "the leagues", readableLeagues, (leagues) => leagueList(leagues, (l) => href("/tournament", { league: l.leagueId })), signal);
     return;
   }
-  const body = h("div", null);
-  mount(main, head, form, body);
   load(
     body,
-    "the tournament",
-    () => query("dashboard/Tournament", "DashboardTournament", { leagueId: league, tournamentId: tournament }),
-    (data) => rounds(data.leagueTournament, params),
+    tournamentId ? "the tournament" : "the league's tournaments",
+    async () => {
+      const [found, data] = await Promise.all([
+        leagueOrRefusal(leagueId),
+        tournamentId
+          ? query("dashboard/Tournament", "DashboardTournament", { leagueId, tournamentId }).catch((error) => ({ error }))
+          : null,
+      ]);
+      if (found.refused) return found;
+      if (data?.error) throw data.error;
+      return { league: found.league, tournament: data?.leagueTournament ?? null };
+    },
+    ({ refused, league, tournament }) => {
+      if (refused) return refusedNotice(refused, "/tournament", "Pick another league");
+      if (!tournamentId) {
+        mount(title, `Tournaments of ${league.name}`);
+        mount(words, `${league.club.name} · ${gameWords(league.gameType)} · `, h("a", { href: href("/tournament") }, "Other leagues"));
+        return tournamentList(league);
+      }
+      mount(title, tournament ? tournament.name : "Tournaments");
+      mount(words, tournament ? `A tournament of ${league.name}` : "");
+      return rounds(league, tournament, params);
+    },
     signal,
   );
 }

@@ -94,7 +94,14 @@ export function tournamentList(mine, seen) {
     ...ours,
     ...seen.tournaments
       .filter((l) => !known.has(`${l.league_id}/${l.tournament_id}`))
-      .map((l) => ({ league_id: l.league_id, tournament_id: l.tournament_id, name: l.tournament_id, league: l.name, season: l.season_id ?? "–", rounds: null })),
+      .map((l) => ({
+        league_id: l.league_id,
+        tournament_id: l.tournament_id,
+        name: l.tournament_name ?? `a tournament of ${l.name}`,
+        league: l.name,
+        season: l.season_name ?? "–",
+        rounds: null,
+      })),
   ];
   if (!rows.length) return empty("No tournament matches.");
   return h(
@@ -102,7 +109,7 @@ export function tournamentList(mine, seen) {
     { class: "table-scroll" },
     table({
       testid: "found-tournaments",
-      caption: "Tournaments by name (or id, when only a public game names it)",
+      caption: "Tournaments by name",
       rows,
       rowAttrs: (t) => ({ "data-tournament": t.tournament_id, "data-league": t.league_id }),
       columns: [

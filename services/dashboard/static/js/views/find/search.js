@@ -75,7 +75,33 @@ export async function publicIndex(q, signal) {
     if (!l) continue;
     if (matches(q, l.name) && !leagues.has(l.league_id)) leagues.set(l.league_id, l);
     const key = `${l.league_id}/${l.tournament_id}`;
-    if (matches(q, l.name, l.tournament_id) && !tournaments.has(key)) tournaments.set(key, l);
+    if (!tournaments.has(key)) tournaments.set(key, l);
   }
-  return { players: [...players.values()], leagues: [...leagues.values()], tournaments: [...tournaments.values()], games: page.items.length };
+  // a tournament by its name, never its id: its league's page names it (a public league is
+  // anyone's to read; one the reader may not read leaves the tournament unnamed)
+  const leagueIds = [...new Set([...tournaments.values()].map((l) => l.league_id))].slice(0, LEAGUES_OPENED);
+  const opened = new Map(
+    await Promise.all(
+      leagueIds.map((id) =>
+        get(`/leagues/${enc(id)}`, { signal })
+          .then((league) => [id, league])
+          .catch((error) => {
+            if (error.name === "AbortError") throw error;
+            return [id, null];
+          }),
+      ),
+    ),
+  );
+  const named = [...tournaments.values()].map((l) => {
+    const league = opened.get(l.league_id);
+    const tournament = league?.tournaments.find((t) => t.tournament_id === l.tournament_id);
+    const season = league?.seasons.find((x) => x.season_id === (tournament?.season_id ?? l.season_id));
+    return { ...l, tournament_name: tournament?.name ?? null, season_name: season?.name ?? null };
+  });
+  return {
+    players: [...players.values()],
+    leagues: [...leagues.values()],
+    tournaments: named.filter((l) => matches(q, l.name, l.tournament_name)),
+    games: page.items.length,
+  };
 }

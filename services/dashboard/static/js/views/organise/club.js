@@ -198,10 +198,23 @@ function organiserForms(clubId, members) {
   ];
 }
 
+/** The club's league table games by name (a scorekeeper's grant may name one): league, round, table. */
+async function tableGames(clubId, signal) {
+  const leagues = (await get(`/clubs/${enc(clubId)}/leagues?limit=100`, { signal })).items;
+  const pages = await Promise.all(leagues.map((l) => get(`/games?league=${enc(l.league_id)}&limit=100`, { signal })));
+  return pages
+    .flatMap((page) => page.items)
+    .filter((g) => g.mode === "table" && g.league)
+    .map((g) => [g.game_id, `${g.league.name}, round ${g.league.round}, table ${g.league.table}${g.status === "finished" ? " (finished)" : ""}`]);
+}
+
 function grantForm(clubId, members) {
   const who = select("Member", []);
   const role = select("Role", ROLES.map((r) => [r, titleCase(r)]));
-  const game = textInput("Game id (a scorekeeper's one table game, optional)", { maxlength: 100 });
+  const game = select("For one table game only (a scorekeeper, optional)", [["", "No: every game of the club"]]);
+  tableGames(clubId)
+    .then((games) => game.control.append(...games.map(([id, label]) => h("option", { value: id }, label))))
+    .catch(() => {}); // the grant still works club-wide
   members.onMembers = (items) => {
     const chosen = who.control.value;
     mount(who.control, items.map((m) => h("option", { value: m.member_id }, m.display_name)));
@@ -216,7 +229,7 @@ function grantForm(clubId, members) {
       submit: "Grant",
       send: () => {
         const body = { account_id: who.control.value, role: role.control.value };
-        if (game.control.value.trim()) body.game_id = game.control.value.trim();
+        if (game.control.value) body.game_id = game.control.value;
         return post(`/clubs/${enc(clubId)}/roles`, body);
       },
       done: (answer) => {
