@@ -137,6 +137,9 @@ class ScheduleGameInput:
     scorekeeper: str | None = None
     ruleset: RulesetInput | None = None
     options: OptionsInput | None = None
+    starts_at: str | None = strawberry.field(
+        default=None, description="When the table plays: ISO 8601 with its UTC offset."
+    )
     command_id: str | None = None
 
 
@@ -296,6 +299,11 @@ class ManagedGame:
     sheriff: ManagedMember | None
     scorekeeper: ManagedMember | None
     game_created: bool = strawberry.field(description="An online game exists now.")
+    starts_at: str | None = strawberry.field(default=None, description="When the table plays (ISO 8601).")
+    ruleset: str | None = strawberry.field(
+        default=None, description="The scheduled rules (`dice OS1`); null: the league's base game."
+    )
+    decision_timeout_seconds: int | None = strawberry.field(default=None, description="The decision timer.")
     new: bool = strawberry.field(description=NEW)
 
 
@@ -564,6 +572,7 @@ class LeagueMutation:
             game_id=body.game_id,
             scorekeeper=body.scorekeeper,
             setup=body.setup(),
+            starts_at=body.starts_at,
             command_id=body.command_id,
         )
         a = done.answer
@@ -578,6 +587,9 @@ class LeagueMutation:
             sheriff=_maybe(a.sheriff),
             scorekeeper=_maybe(a.scorekeeper),
             game_created=a.game_created,
+            starts_at=None if a.starts_at is None else a.starts_at.isoformat(),
+            ruleset=a.ruleset,
+            decision_timeout_seconds=a.decision_timeout_seconds,
             new=done.new,
         )
 
