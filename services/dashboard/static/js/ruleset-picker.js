@@ -29,7 +29,7 @@ export const CARD_OPTIONS = [["eight_players", "Eight players, with two Renegade
 let pickers = 0;
 
 /**
- * A ruleset picker for `gameType` ("dice" or "cards"): {node, value(), words()}. `value()` is the
+ * A ruleset picker for `gameType` ("dice" or "cards"): {node, picked(), value(), words()}. `value()` is the
  * API's `ruleset` ({game_type, modules} or {game_type, options}); `words()` the choice in plain
  * words ("Old Saloon: OS1, OS2" / "the base game").
  */
@@ -58,6 +58,8 @@ export function rulesetPicker(gameType = "dice", { legend = "Rules" } = {}) {
   const picked = () => boxes.filter((b) => b.box.checked).map((b) => b.id);
   return {
     node,
+    /** The module or option ids ticked, in the picker's order. */
+    picked,
     value() {
       return gameType === "cards" ? { game_type: "cards", options: picked() } : { game_type: "dice", modules: picked() };
     },

@@ -151,7 +151,9 @@ function scheduleForm(ctx, base, tableRow) {
     submit: "Schedule the game",
     className: "stacked",
     send: (id) => {
-      const body = { mode: mode.control.value, command_id: id, ruleset: rules.value() };
+      const body = { mode: mode.control.value, command_id: id };
+      // nothing ticked: the league's own game (a card table of eight: the two-Renegade set)
+      if (rules.picked().length) body.ruleset = rules.value();
       if (mode.control.value === "table") body.scorekeeper = keeper.control.value;
       // the local date and time typed, sent as the instant it names (with its UTC offset)
       if (when.control.value) body.starts_at = new Date(when.control.value).toISOString();
