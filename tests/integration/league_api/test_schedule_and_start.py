@@ -261,3 +261,22 @@ async def test_a_bad_start_is_refused_naming_the_problem(app: Litestar, client: 
     refused = await client.post(START, json={"seats": unknown}, headers=c.keeper.auth)
     assert refused.status_code == 422 and "nobody_at_all" in refused.text, refused.text
     assert await writes(app) == before
+
+
+async def test_graphql_starts_it_as_rest_does(app: Litestar, client: httpx.AsyncClient) -> None:
+    c = await clubs(app, client)
+    table = (await seated_league(client, c))["tables"][0]
+    scheduled = await _schedule_table(client, c)
+    seats = [
+        {"memberId": s["member_id"], "role": s["role"], "character": s["character"]} for s in _seats(table)
+    ]
+    given = {"leagueId": LEAGUE, "tournamentId": TOURNAMENT, "round": 1, "table": 1, "seats": seats}
+    select = "{ gameId game { mode } }"
+    before = await writes(app)
+    data, errors = await mutate(
+        client, c.foreign_organiser, "startTableGame", "StartTableGameInput", given, select
+    )
+    assert data is None and errors[0]["extensions"]["problem"]["status"] == 403, errors
+    assert await writes(app) == before
+    data, errors = await mutate(client, c.keeper, "startTableGame", "StartTableGameInput", given, select)
+    assert not errors and data == {"gameId": scheduled["game_id"], "game": {"mode": "table"}}, errors
