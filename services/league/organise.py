@@ -186,6 +186,18 @@ class ScheduledAnswer(msgspec.Struct, frozen=True, kw_only=True):
     """The scheduled decision timer (None: none)."""
 
 
+class ScheduleOfGame(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a league scheduled a game id: what a page needs to open the table's schedule page
+    before the game exists (no seat, no role)."""
+
+    game_id: str
+    league_id: str
+    tournament_id: str
+    round: int
+    table: int
+    mode: str
+
+
 class StartSeat(msgspec.Struct, frozen=True, kw_only=True):
     """A seat of a table game as dealt at the physical table: the member (one of the table's),
     the role card and the character as the engine names them, OS3's special role card."""
@@ -804,6 +816,22 @@ class LeagueOrganiser:
             ],
         )
         return Done(answer, not result.duplicate)
+
+    async def schedule_of(self, caller: Principal | None, game_id: str) -> ScheduleOfGame:
+        """The league table a game id is scheduled for, to whoever may read that league (the
+        league's own rule: 401/403 for a members-only league); 404 for an id no league scheduled."""
+        held = await reservation(self._pool, game_id)
+        if held is None:
+            raise UnknownEntity("game", f"{game_id}: no league scheduled it")
+        await readable_league(self._pool, caller, held.league_id)
+        return ScheduleOfGame(
+            game_id=game_id,
+            league_id=held.league_id,
+            tournament_id=held.tournament_id,
+            round=held.round,
+            table=held.table,
+            mode=held.mode,
+        )
 
     async def game_audit(self, caller: Principal | None, league_id: str, game_id: str) -> GameAuditAnswer:
         """How one of the league's games is audited (whoever may read the league may ask)."""

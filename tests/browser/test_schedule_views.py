@@ -22,6 +22,7 @@ from tests.browser.table_setup import game_state
 People = Callable[[str, str], Awaitable[Person]]
 PREFIX = "sched"
 LEAGUE, SEASON, TOURNAMENT = f"{PREFIX}_league", f"{PREFIX}_season", f"{PREFIX}_cup"
+CHARACTERS = ("jourdonnais", "willy_the_kid", "paul_regret", "lucky_duke")
 
 
 async def _post(client: httpx.AsyncClient, path: str, who: Person, body: dict[str, Any]) -> dict[str, Any]:
@@ -154,6 +155,8 @@ async def test_a_league_schedule_made_and_started_in_the_browser(
             await form.get_by_label(f"Seat {seat}: player").select_option(member)
             role = "sheriff" if member == table["sheriff"]["member_id"] else next(others)
             await form.get_by_label(f"Seat {seat}: role").select_option(role)
+            # nobody who may reroll dynamite (Black Jack): the rules then keep it for everyone
+            await form.get_by_label(f"Seat {seat}: character").select_option(CHARACTERS[seat - 1])
         await screenshot(page, "schedule-start-seats")
         await form.get_by_role("button", name="Start this game").click()
         await expect(page).to_have_url(re.compile(rf"#/game/{kept}/table$"))
@@ -189,8 +192,15 @@ async def test_a_league_schedule_made_and_started_in_the_browser(
         await expect(commitment).to_contain_text("dice entered at the table")
         await expect(commitment).not_to_contain_text("passed")
 
-        # table 3: dealt by the server
-        await _start_from_the_schedule(page, 3)
+        # table 3 from the keeper's own page: "Keep score of" a game not started yet opens its
+        # table's schedule page (it said "no game" with a Try again that never worked)
+        await page.goto("/#/home")
+        await page.get_by_role("link", name=f"Keep score of {dealt}").click()
+        await expect(page.get_by_test_id("scheduled-game")).to_be_visible()
+        await expect(page).to_have_url(
+            re.compile(rf"#/league/{LEAGUE}/start\?tournament={TOURNAMENT}&round=1&table=3$")
+        )
+        # dealt by the server
         form = page.get_by_test_id("start-game")
         await form.get_by_label("Who deals the roles and characters?").select_option("server")
         await expect(page.get_by_test_id("start-seats")).to_be_hidden()

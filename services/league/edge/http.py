@@ -49,6 +49,7 @@ from services.league.organise import (
     RoundAnswer,
     RoundClosedAnswer,
     ScheduledAnswer,
+    ScheduleOfGame,
     SeasonAnswer,
     SeasonClosedAnswer,
     StartSeat,
@@ -633,4 +634,25 @@ class LeagueGameAuditController(Controller):
         )
 
 
-LEAGUE_CONTROLLERS = (ClubLeagueController, LeagueManagementController, LeagueGameAuditController)
+class GameScheduleController(Controller):
+    path = "/games/{game_id:str}/schedule"
+    tags = ["league management"]
+
+    @get(
+        dependencies={"reader": Provide(provide_reader)},
+        operation_id="gameSchedule",
+        summary="Where a league scheduled a game id (league, tournament, round, table), before it exists",
+        security=TOKEN_OPTIONAL,
+    )
+    async def schedule(
+        self, game_id: str, reader: Principal | None, organiser: LeagueOrganiser
+    ) -> ScheduleOfGame:
+        return await organiser.schedule_of(reader, bounded("game_id", game_id, GameId))
+
+
+LEAGUE_CONTROLLERS = (
+    ClubLeagueController,
+    LeagueManagementController,
+    LeagueGameAuditController,
+    GameScheduleController,
+)

@@ -280,3 +280,27 @@ async def test_graphql_starts_it_as_rest_does(app: Litestar, client: httpx.Async
     assert await writes(app) == before
     data, errors = await mutate(client, c.keeper, "startTableGame", "StartTableGameInput", given, select)
     assert not errors and data == {"gameId": scheduled["game_id"], "game": {"mode": "table"}}, errors
+
+
+async def test_a_scheduled_game_id_says_where_it_is_scheduled_before_the_game_exists(
+    app: Litestar, client: httpx.AsyncClient
+) -> None:
+    """What a "Keep score" link to a game not created yet needs: the table's schedule page."""
+    c = await clubs(app, client)
+    await seated_league(client, c)
+    scheduled = await _schedule_table(client, c)
+    game_id = scheduled["game_id"]
+    assert (await client.get(f"/games/{game_id}", headers=c.keeper.auth)).status_code == 404
+    where = await client.get(f"/games/{game_id}/schedule", headers=c.keeper.auth)
+    assert where.status_code == 200, where.text
+    assert where.json() == {
+        "game_id": game_id, "league_id": LEAGUE, "tournament_id": TOURNAMENT, "round": 1, "table": 1,
+        "mode": "table",
+    }  # fmt: skip
+    # a members-only league: a stranger learns nothing of it, signed in or not
+    assert (
+        await client.get(f"/games/{game_id}/schedule", headers=c.foreign_organiser.auth)
+    ).status_code == 403
+    assert (await client.get(f"/games/{game_id}/schedule")).status_code == 401
+    unknown = await client.get("/games/g-nobody-scheduled-this/schedule", headers=c.keeper.auth)
+    assert unknown.status_code == 404 and "no league scheduled it" in unknown.text, unknown.text
