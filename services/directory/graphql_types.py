@@ -121,6 +121,15 @@ class ScheduledGame:
     shown_as: str | None = strawberry.field(
         default=None, description="`result sheet — not replayable` for such a game."
     )
+    starts_at: datetime | None = strawberry.field(
+        default=None, description="When the table plays, as scheduled."
+    )
+    ruleset: str | None = strawberry.field(
+        default=None, description="The scheduled rules (`dice OS1`); null: the league's base game."
+    )
+    decision_timeout_seconds: int | None = strawberry.field(
+        default=None, description="The scheduled decision timer in seconds; null: none."
+    )
 
 
 @strawberry.type(name="DirectoryForfeit")
@@ -274,6 +283,9 @@ def _table(table: queries.RoundTable) -> RoundTable:
             voided=game.voided,
             replayable=game.replayable,
             shown_as=game.shown_as,
+            starts_at=game.starts_at,
+            ruleset=game.ruleset,
+            decision_timeout_seconds=game.decision_timeout_seconds,
         ),
         forfeits=[Forfeit(member=Person.of(f.member), kind=f.kind, reason=f.reason) for f in table.forfeits],
     )

@@ -248,9 +248,11 @@ async def _apply_league(fact: LeagueEvent, event: RecordedEvent, tx: asyncpg.Con
             )
         case GameScheduled():
             await tx.execute(
-                "UPDATE directory_tables SET game_id = $5, mode = $6"
+                "UPDATE directory_tables SET game_id = $5, mode = $6, starts_at = $7::text::timestamptz,"
+                " ruleset = $8, decision_timeout_seconds = $9"
                 " WHERE league_id = $1 AND tournament_id = $2 AND round = $3 AND table_no = $4",
                 fact.league_id, fact.tournament_id, fact.round, fact.table, fact.game_id, fact.mode,
+                fact.starts_at, fact.ruleset, fact.decision_timeout_seconds,
             )  # fmt: skip
         case ForfeitRecorded():
             await tx.execute(

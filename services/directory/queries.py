@@ -125,6 +125,12 @@ class ScheduledGame(msgspec.Struct, frozen=True, kw_only=True):
     """False for a card game played on cardboard, known only from its result sheet."""
     shown_as: str | None = None
     """``result sheet — not replayable`` for such a game."""
+    starts_at: datetime | None = None
+    """When the table plays, as scheduled (None: not said)."""
+    ruleset: str | None = None
+    """The scheduled rules (``dice OS1``); None: the league's base game."""
+    decision_timeout_seconds: int | None = None
+    """The scheduled decision timer in seconds (None: none)."""
 
 
 class Forfeit(msgspec.Struct, frozen=True, kw_only=True):
@@ -136,7 +142,7 @@ class Forfeit(msgspec.Struct, frozen=True, kw_only=True):
 class RoundTable(msgspec.Struct, frozen=True, kw_only=True):
     table: int
     members: list[Person]
-    """In the seating's order."""
+    """In the seat order of the table's game once it is created; before, the seating's order."""
     sheriff: Person | None
     """The rotation's Sheriff (a public role); None at a three-player table."""
     game: ScheduledGame | None
@@ -479,7 +485,10 @@ async def rounds(
                coalesce(g.status, CASE WHEN t.sheet_winning_side IS NOT NULL THEN 'finished' END) AS status,
                coalesce(g.winning_side, t.sheet_winning_side) AS winning_side,
                coalesce(g.voided, t.sheet_voided) AS voided,
-               g.game_id IS NULL AND t.sheet_winning_side IS NOT NULL AS from_sheet
+               g.game_id IS NULL AND t.sheet_winning_side IS NOT NULL AS from_sheet,
+               (SELECT array_agg(s.member_id ORDER BY substr(s.seat, 2)::int) FROM directory_game_seats s
+                 WHERE s.game_id = t.game_id AND s.seat IS NOT NULL) AS seated,
+               t.starts_at, t.ruleset, t.decision_timeout_seconds
           FROM directory_tables t LEFT JOIN directory_games g ON g.game_id = t.game_id
          WHERE t.league_id = $1 AND t.tournament_id = $2 AND t.round = ANY($3::int[])
          ORDER BY t.round, t.table_no
@@ -510,7 +519,7 @@ async def rounds(
                 tables=[
                     RoundTable(
                         table=t["table_no"],
-                        members=[_person(m, names) for m in t["members"]],
+                        members=[_person(m, names) for m in _in_seat_order(t["members"], t["seated"])],
                         sheriff=None if t["sheriff"] is None else _person(t["sheriff"], names),
                         game=None
                         if t["game_id"] is None
@@ -522,6 +531,9 @@ async def rounds(
                             voided=t["voided"],
                             replayable=not t["from_sheet"],
                             shown_as=NOT_REPLAYABLE if t["from_sheet"] else None,
+                            starts_at=t["starts_at"],
+                            ruleset=t["ruleset"],
+                            decision_timeout_seconds=t["decision_timeout_seconds"],
                         ),
                         forfeits=[
                             Forfeit(member=_person(f["member_id"], names), kind=f["kind"], reason=f["reason"])
@@ -534,6 +546,14 @@ async def rounds(
             )
         )
     return RoundPage(items=items, next_offset=_next(round_rows, limit, offset))
+
+
+def _in_seat_order(members: list[str], seated: list[str] | None) -> list[str]:
+    """A table's members in its game's seat order once the game has seated them (the order the
+    game, its keep-score page and its replay show), else in the seating's order."""
+    if seated and sorted(seated) == sorted(members):
+        return list(seated)
+    return list(members)
 
 
 # -- games --------------------------------------------------------------------------------------

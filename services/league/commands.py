@@ -115,6 +115,13 @@ class ScheduleGame(LeagueCommand, frozen=True, kw_only=True):
     scorekeeper: str | None = None
     """A table game's scorekeeper (account id); online games have none."""
     scheduled_by: str | None = None
+    starts_at: str | None = None
+    """When the table plays, ISO 8601 with its UTC offset (None: not said)."""
+    ruleset: str | None = None
+    """The rules the game is played with, as ``Ruleset.text`` (``dice OS1 OS2``, ``cards
+    eight_players``); None: the league's base game."""
+    decision_timeout_seconds: int | None = None
+    """The decision timer: seconds a decision may wait before its default (None: no timer)."""
 
 
 class RecordForfeit(LeagueCommand, frozen=True, kw_only=True):

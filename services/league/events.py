@@ -124,6 +124,14 @@ class GameScheduled(LeagueEvent, frozen=True, kw_only=True):
     """A table game's scorekeeper (account id), who alone enters its dice and decisions."""
     scheduled_by: str | None = None
     """The organiser's account id (None: an operator's script, before accounts)."""
+    starts_at: str | None = None
+    """When the table plays, ISO 8601 with its UTC offset (None: not said, or scheduled before
+    the schedule said when)."""
+    ruleset: str | None = None
+    """The rules its game is played with (``Ruleset.text``: ``dice OS1``); None: the league's
+    base game, or scheduled before the schedule named a ruleset."""
+    decision_timeout_seconds: int | None = None
+    """The decision timer in seconds (None: none)."""
 
 
 class ForfeitRecorded(LeagueEvent, frozen=True, kw_only=True):

@@ -12,10 +12,13 @@ What must match a reservation:
 - the mode (online or table), and the game type the league plays (dice or cards);
 - online: the members in the seating's order, and the rotation's Sheriff;
 - table: the same members (in the order they sat at the physical table) and the rotation's
-  Sheriff holding the Sheriff's card;
+  Sheriff holding the Sheriff's card; a table game the server deals names them as an online
+  game does (the seating's order, the rotation's Sheriff) and the deal seats them;
+- the ruleset, when the schedule named one;
 - who: an online game is created by an organiser or admin of the league's club; a table game
-  by one of them, or by whoever holds the club's ``scorekeeper`` role for that very game now
-  (the grant decides, not the schedule's naming: a revoked scorekeeper creates nothing);
+  by one of them, a referee of the club, or whoever holds the club's ``scorekeeper`` role for
+  that very game now (the grant decides, not the schedule's naming: a revoked scorekeeper
+  creates nothing);
 - nobody seated at a table game keeps its score: a seat's member holding the club's
   ``scorekeeper`` role for that game is refused (``ScorekeeperSeated``, 422).
 """
@@ -43,6 +46,8 @@ class Creator:
     """Holds ``organiser`` or ``admin`` in the reservation's club."""
     keeps_score: bool = False
     """Holds ``scorekeeper`` for this very game in the reservation's club (as of this request)."""
+    referees: bool = False
+    """Holds ``referee`` in the reservation's club: starts a table game as its scorekeeper may."""
 
 
 def check_new_game(
@@ -71,11 +76,12 @@ def check_new_game(
             f"game {reservation.game_id!r} ({reservation.where()}) was played on cardboard: its result "
             "sheet is recorded, so no game is created for it"
         )
-    if not creator.organises and not (reservation.mode == GameMode.TABLE and creator.keeps_score):
+    at_table = creator.keeps_score or creator.referees
+    if not creator.organises and not (reservation.mode == GameMode.TABLE and at_table):
         needed = (
             ("organiser", "admin")
             if reservation.mode == GameMode.ONLINE
-            else ("organiser", "admin", "scorekeeper")
+            else ("organiser", "admin", "referee", "scorekeeper")
         )
         raise RoleRequired(reservation.club_id, needed)
     differences = _context_differences(reservation, spec) + _seat_differences(reservation, spec)
@@ -88,6 +94,9 @@ def check_new_game(
         for n, seat in enumerate(spec.seats or (), start=1):
             if seat.member_id in scorekeepers:
                 raise ScorekeeperSeated("seats", f"{seat.name} (seat p{n})", reservation.game_id)
+        for member in spec.members if spec.dealt_by_server else ():
+            if member.member_id in scorekeepers:
+                raise ScorekeeperSeated("members", member.name, reservation.game_id)
 
 
 def _context_words(spec: NewGame) -> str:
@@ -113,6 +122,8 @@ def _context_differences(reservation: Reservation, spec: NewGame) -> list[str]:
         ("mode", str(spec.mode), reservation.mode),
         ("game type", str(spec.ruleset.game_type), reservation.game_type),
     ]
+    if reservation.ruleset is not None:
+        wanted.append(("ruleset", spec.ruleset.text, reservation.ruleset))
     return [
         f"{name} is {given!r}, scheduled {expected!r}"
         for name, given, expected in wanted
@@ -124,7 +135,9 @@ def _seat_differences(reservation: Reservation, spec: NewGame) -> list[str]:
     expected = reservation.members
     if spec.player_count != len(expected):
         return [f"{spec.player_count} players, scheduled {len(expected)} ({', '.join(expected)})"]
-    if spec.mode is GameMode.ONLINE:
+    if spec.mode is GameMode.ONLINE or spec.dealt_by_server:
+        # online, or a table game the server deals: the seating's members in its order, the
+        # rotation's Sheriff named (the deal then seats them)
         given = tuple(m.member_id for m in spec.members)
         problems = []
         if given != expected:

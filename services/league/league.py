@@ -317,6 +317,9 @@ def _schedule(state: LeagueState, command: ScheduleGame) -> list[LeagueEvent]:
             mode=command.mode,
             scorekeeper=command.scorekeeper,
             scheduled_by=command.scheduled_by,
+            starts_at=command.starts_at,
+            ruleset=command.ruleset,
+            decision_timeout_seconds=command.decision_timeout_seconds,
         )
     ]
 

@@ -25,6 +25,7 @@ import secrets
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Generic, TypeVar
 
 import asyncpg
@@ -36,9 +37,9 @@ from services.clubs.roles import Principal, Role, require
 from services.clubs.service import ClubService, is_member
 from services.game.application.codec import game_stream
 from services.game.application.errors import GameIdTaken
-from services.game.application.lifecycle import GameContext, GameMode
-from services.game.application.service import Member, NewGame
-from services.game.edge.gateway import GameGateway
+from services.game.application.lifecycle import GameContext, GameMode, GameOptions
+from services.game.application.service import Member, NewGame, TableSeat, check_new_ruleset
+from services.game.edge.gateway import Created, GameGateway
 from services.game.edge.http import RulesetIn
 from services.game.edge.tokens import Principal as GameCaller
 from services.game.results import GameType
@@ -83,7 +84,7 @@ from services.league.events import (
 )
 from services.league.league import LeagueState
 from services.league.read_model import season_scores
-from services.league.reservations import Reservation, mark_result_sheet, reserve
+from services.league.reservations import Reservation, mark_result_sheet, reservation, reserve
 from services.league.result_sheet import EIGHT_PLAYERS, NOT_REPLAYABLE, ResultSheet
 from services.league.service import CommandResult, LeagueService
 from services.league.visibility import readable_league
@@ -177,6 +178,34 @@ class ScheduledAnswer(msgspec.Struct, frozen=True, kw_only=True):
     game_created: bool
     """An online game exists now (created with this schedule); a table game is created by its
     scorekeeper (or an organiser) when the table starts."""
+    starts_at: datetime | None = None
+    """When the table plays, as scheduled (None: not said)."""
+    ruleset: str | None = None
+    """The scheduled rules (``dice OS1``; None: the league's base game)."""
+    decision_timeout_seconds: int | None = None
+    """The scheduled decision timer (None: none)."""
+
+
+class ScheduleOfGame(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a league scheduled a game id: what a page needs to open the table's schedule page
+    before the game exists (no seat, no role)."""
+
+    game_id: str
+    league_id: str
+    tournament_id: str
+    round: int
+    table: int
+    mode: str
+
+
+class StartSeat(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat of a table game as dealt at the physical table: the member (one of the table's),
+    the role card and the character as the engine names them, OS3's special role card."""
+
+    member_id: str
+    role: str
+    character: str
+    special: str | None = None
 
 
 class ForfeitAnswer(msgspec.Struct, frozen=True, kw_only=True):
@@ -477,12 +506,20 @@ class LeagueOrganiser:
         game_id: str | None = None,
         scorekeeper: str | None = None,
         setup: NewGame | None = None,
+        starts_at: datetime | None = None,
         command_id: str | None = None,
     ) -> Done[ScheduledAnswer]:
-        """``setup``: an online game's options and ruleset (its other fields are the schedule's)."""
+        """``setup``: the game's ruleset and options (its other fields are the schedule's): an
+        online game is created with them now, a table game's scorekeeper starts it with them
+        (``start_table_game``). ``starts_at``: when the table plays (timezone-aware)."""
         state = await self._organised(caller, league_id)
         command_id = command_id_or_new(command_id)
         game_id = game_id or "g-" + derived_id("game", command_id, league_id)
+        if starts_at is not None and starts_at.tzinfo is None:
+            raise InvalidCommand("`starts_at`: give the time with its UTC offset (2026-11-28T19:30:00+01:00)")
+        seated = state.round(tournament_id, round_number).table(tournament_id, table)
+        if setup is not None:
+            check_new_ruleset(setup.ruleset, len(seated.members))  # 422 naming why, nothing stored
         command = ScheduleGame(
             league_id=league_id,
             tournament_id=tournament_id,
@@ -492,13 +529,15 @@ class LeagueOrganiser:
             mode=str(mode),
             scorekeeper=scorekeeper,
             scheduled_by=caller.account_id,
+            starts_at=None if starts_at is None else starts_at.isoformat(),
+            ruleset=None if setup is None else setup.ruleset.text,
+            decision_timeout_seconds=None if setup is None else setup.options.decision_timeout_seconds,
         )
-        # what the caller asked: the schedule, and an online game's ruleset and options when given
+        # what the caller asked: the schedule, and the game's ruleset and options when given
         asked = None
         if setup is not None:
             chosen = {"ruleset": setup.ruleset, "options": setup.options}
             asked = {"schedule": command, "setup": chosen}
-        seated = state.round(tournament_id, round_number).table(tournament_id, table)
         if scorekeeper is not None and not await is_member(self._pool, state.club_id, scorekeeper):
             raise InvalidCommand(f"`scorekeeper`: {scorekeeper!r} is not a member of club {state.club_id!r}")
         if scorekeeper is not None and scorekeeper in seated.members:
@@ -534,6 +573,9 @@ class LeagueOrganiser:
             scorekeeper=scorekeeper,
             scheduled_by=caller.account_id,
             game_type=state.game_type,
+            starts_at=starts_at,
+            ruleset=command.ruleset,
+            decision_timeout_seconds=command.decision_timeout_seconds,
         )
         held = await reserve(self._pool, wanted)
         # the same reservation, whoever made it and whether its sheet is in since (a retry)
@@ -562,6 +604,9 @@ class LeagueOrganiser:
             sheriff=None if seated.sheriff is None else _person(seated.sheriff, names),
             scorekeeper=None if scorekeeper is None else _person(scorekeeper, names),
             game_created=created,
+            starts_at=held.starts_at,
+            ruleset=held.ruleset,
+            decision_timeout_seconds=held.decision_timeout_seconds,
         )
         return Done(answer, bool(result.events) and not result.duplicate)
 
@@ -592,6 +637,95 @@ class LeagueOrganiser:
         with contextlib.suppress(GameIdTaken):  # created before (a retry under another command id)
             await self._gateway.create_game(GameCaller.of_account(caller), spec, f"schedule/{command_id}")
         return True
+
+    async def start_table_game(
+        self,
+        caller: Principal,
+        league_id: str,
+        tournament_id: str,
+        round_number: int,
+        table: int,
+        *,
+        seats: tuple[StartSeat, ...] | None,
+        command_id: str | None = None,
+    ) -> Created:
+        """Create a scheduled table's game as its schedule describes it (the reserved id, the
+        league context, the ruleset and decision timer), by its scorekeeper or a referee,
+        organiser or admin of the club: with ``seats`` as dealt at the physical table
+        (clockwise, the table's members by id), or, with ``seats`` None, dealt by the server
+        (``NewGame.dealt_by_server``)."""
+        state = await self._league.load_league(league_id)
+        if not state.exists:
+            raise UnknownEntity("league", league_id)
+        # as a result sheet: nobody learns of a round before the roles are checked, and the
+        # scorekeeper goes by the grant for that game as it stands now
+        tournament = state.tournaments.get(tournament_id)
+        seated = None if tournament is None else tournament.rounds.get(round_number)
+        game_id = None if seated is None else seated.games.get(table)
+        require(caller, state.club_id, *SHEET_KEEPING, game_id=game_id)
+        members = state.round(tournament_id, round_number).table(tournament_id, table).members
+        held = None if game_id is None else await reservation(self._pool, game_id)
+        if game_id is None or held is None:
+            raise UnknownEntity(
+                "game", f"at {tournament_id} round {round_number} table {table}: schedule it first"
+            )
+        if held.mode != GameMode.TABLE:
+            raise InvalidCommand(f"game {game_id!r} is an online game: it was created when it was scheduled")
+        names = await self._names(state, members)
+        if held.ruleset is not None:
+            # ``Ruleset.text`` read back: the game type, then the card game's options or the
+            # dice game's modules
+            game_type, *words = held.ruleset.split()
+            cards = game_type == GameType.CARDS
+            ruleset = RulesetIn(
+                game_type=game_type, modules=[] if cards else words, options=words if cards else []
+            ).to_ruleset()
+        else:
+            options = [EIGHT_PLAYERS] if held.game_type == GameType.CARDS and len(members) == 8 else []
+            ruleset = RulesetIn(game_type=held.game_type, options=options).to_ruleset()
+        base = NewGame(
+            mode=GameMode.TABLE,
+            player_count=len(members),
+            context=GameContext(
+                league_id=league_id,
+                season_id=held.season_id,
+                tournament_id=tournament_id,
+                round=round_number,
+                table=table,
+            ),
+            options=GameOptions(decision_timeout_seconds=held.decision_timeout_seconds),
+            game_id=game_id,
+            ruleset=ruleset,
+        )
+        if seats is None:
+            spec = msgspec.structs.replace(
+                base,
+                members=tuple(Member(member_id=m, name=names[m]) for m in members),
+                sheriff_member=held.sheriff,
+                dealt_by_server=True,
+            )
+        else:
+            strangers = [s.member_id for s in seats if s.member_id not in names]
+            if strangers:
+                raise InvalidCommand(
+                    f"`seats`: {', '.join(strangers)} not seated at table {table}; its players are "
+                    + ", ".join(names[m] for m in members)
+                )
+            spec = msgspec.structs.replace(
+                base,
+                seats=tuple(
+                    TableSeat(
+                        member_id=s.member_id,
+                        name=names[s.member_id],
+                        role=s.role,
+                        character=s.character,
+                        special=s.special,
+                    )
+                    for s in seats
+                ),
+            )
+        command_id = command_id_or_new(command_id)
+        return await self._gateway.create_game(GameCaller.of_account(caller), spec, f"start/{command_id}")
 
     async def record_result_sheet(
         self,
@@ -683,9 +817,23 @@ class LeagueOrganiser:
         )
         return Done(answer, not result.duplicate)
 
-    async def game_audit(
-        self, caller: Principal | None, league_id: str, game_id: str
-    ) -> GameAuditAnswer:
+    async def schedule_of(self, caller: Principal | None, game_id: str) -> ScheduleOfGame:
+        """The league table a game id is scheduled for, to whoever may read that league (the
+        league's own rule: 401/403 for a members-only league); 404 for an id no league scheduled."""
+        held = await reservation(self._pool, game_id)
+        if held is None:
+            raise UnknownEntity("game", f"{game_id}: no league scheduled it")
+        await readable_league(self._pool, caller, held.league_id)
+        return ScheduleOfGame(
+            game_id=game_id,
+            league_id=held.league_id,
+            tournament_id=held.tournament_id,
+            round=held.round,
+            table=held.table,
+            mode=held.mode,
+        )
+
+    async def game_audit(self, caller: Principal | None, league_id: str, game_id: str) -> GameAuditAnswer:
         """How one of the league's games is audited (whoever may read the league may ask)."""
         await readable_league(self._pool, caller, league_id)
         state = await self._league.load_league(league_id)

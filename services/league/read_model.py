@@ -73,6 +73,7 @@ class ForfeitView(msgspec.Struct, frozen=True, kw_only=True):
 class SeatedTableView(msgspec.Struct, frozen=True, kw_only=True):
     table: int
     members: tuple[str, ...]
+    """In the seat order of the table's game once it is created; before, the seating's order."""
     sheriff: str | None
     game_id: str | None
     winning_side: str | None
@@ -213,7 +214,9 @@ async def rounds(db: Executor, league_id: str, tournament_id: str) -> list[Round
     tables = await db.fetch(
         "SELECT t.round, t.table_no, t.members, t.sheriff, t.game_id, g.winning_side, s.mode,"
         " coalesce(g.counted, false) AS counted, coalesce(g.voided, v.game_id IS NOT NULL) AS voided,"
-        " coalesce(g.replayable, true) AS replayable"
+        " coalesce(g.replayable, true) AS replayable,"
+        " (SELECT array_agg(gs.member_id ORDER BY substr(gs.seat, 2)::int) FROM league_game_seats gs"
+        "   WHERE gs.game_id = t.game_id) AS seated"
         " FROM league_tables t LEFT JOIN league_games g ON g.game_id = t.game_id"
         " LEFT JOIN league_scheduled_games s ON s.league_id = t.league_id AND s.game_id = t.game_id"
         " LEFT JOIN league_voided_games v ON v.league_id = t.league_id AND v.game_id = t.game_id"
@@ -248,7 +251,7 @@ async def rounds(db: Executor, league_id: str, tournament_id: str) -> list[Round
             tables=tuple(
                 SeatedTableView(
                     table=t["table_no"],
-                    members=tuple(t["members"]),
+                    members=_in_seat_order(t["members"], t["seated"]),
                     sheriff=t["sheriff"],
                     game_id=t["game_id"],
                     winning_side=t["winning_side"],
@@ -270,6 +273,16 @@ async def rounds(db: Executor, league_id: str, tournament_id: str) -> list[Round
         )
         for n in numbers
     ]
+
+
+def _in_seat_order(members: list[str], seated: list[str] | None) -> tuple[str, ...]:
+    """The table's members as its game seats them once it is created (a table game's scorekeeper
+    enters them as they sat, a deal shuffles them), so a table lists its seats in the game's
+    order; the seating's order before that, or when the game seats other members (it does not
+    count then: "Only what the league scheduled")."""
+    if seated and sorted(seated) == sorted(members):
+        return tuple(seated)
+    return tuple(members)
 
 
 async def uncounted_games(db: Executor, league_id: str) -> list[UncountedGame]:

@@ -10,6 +10,8 @@ command finds and finishes it.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import asyncpg
 import msgspec
 
@@ -34,6 +36,12 @@ class Reservation(msgspec.Struct, frozen=True, kw_only=True):
     """The league's game type: a game of another type is refused for this table."""
     result_sheet: bool = False
     """The table's result sheet is recorded: the game was played on cardboard, none is created."""
+    starts_at: datetime | None = None
+    """When the table plays (None: not said)."""
+    ruleset: str | None = None
+    """The scheduled rules as ``Ruleset.text`` (None: the league's base game)."""
+    decision_timeout_seconds: int | None = None
+    """The scheduled decision timer (None: none)."""
 
     def where(self) -> str:
         """The table in words, for messages."""
@@ -45,7 +53,7 @@ class Reservation(msgspec.Struct, frozen=True, kw_only=True):
 
 _COLUMNS = (
     "game_id, league_id, club_id, season_id, tournament_id, round, table_no, mode, members, sheriff,"
-    " scorekeeper, scheduled_by, game_type"
+    " scorekeeper, scheduled_by, game_type, starts_at, ruleset, decision_timeout_seconds"
 )
 
 
@@ -65,6 +73,9 @@ def _reservation(row: asyncpg.Record) -> Reservation:
         scheduled_by=row["scheduled_by"],
         game_type=row["game_type"],
         result_sheet=row["result_sheet"],
+        starts_at=row["starts_at"],
+        ruleset=row["ruleset"],
+        decision_timeout_seconds=row["decision_timeout_seconds"],
     )
 
 
@@ -97,7 +108,7 @@ async def reserve(executor: Executor, wanted: Reservation) -> Reservation:
     await executor.execute(
         f"""
         INSERT INTO league_game_reservations ({_COLUMNS})
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
         ON CONFLICT DO NOTHING
         """,
         wanted.game_id,
@@ -113,6 +124,9 @@ async def reserve(executor: Executor, wanted: Reservation) -> Reservation:
         wanted.scorekeeper,
         wanted.scheduled_by,
         wanted.game_type,
+        wanted.starts_at,
+        wanted.ruleset,
+        wanted.decision_timeout_seconds,
     )
     held = await reservation(executor, wanted.game_id)
     if held is None:  # the id is free but the table was reserved under another id

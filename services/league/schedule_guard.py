@@ -36,6 +36,7 @@ class ScheduleGuard:
         creator = Creator(
             account_id=account.account_id,
             organises=account.holds(club, Role.ORGANISER) or account.holds(club, Role.ADMIN),
+            referees=account.holds(club, Role.REFEREE),
             keeps_score=any(
                 g.role is Role.SCOREKEEPER and g.game_id == game_id for g in account.roles.get(club, ())
             ),

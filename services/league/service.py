@@ -33,6 +33,7 @@ from services.league.commands import (
     FoundLeague,
     LeagueAggregateCommand,
     RegisterPlayer,
+    ScheduleGame,
     SeatRound,
 )
 from services.league.errors import UnknownEntity, UnknownPlayer
@@ -219,6 +220,12 @@ def fingerprint(
         asked = msgspec.to_builtins(command)
         if isinstance(command, SeatRound):
             asked.pop("scores", None)
+        if isinstance(command, ScheduleGame):
+            # what a schedule says of when and how its table plays, when it says it: a schedule
+            # that says none of it keeps the fingerprint it had before it could (a retry of it)
+            for said in ("starts_at", "ruleset", "decision_timeout_seconds"):
+                if asked.get(said) is None:
+                    asked.pop(said, None)
     return command_fingerprint(type(command).__name__, asked, actor)
 
 

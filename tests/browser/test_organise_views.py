@@ -7,6 +7,7 @@ standings and ratings pages show it."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
@@ -188,8 +189,11 @@ async def _run_a_league(page: Page, base_url: str, rosa: Person, tag: str) -> tu
     kept = round_two.get_by_test_id("round-table").first
     kept_id = await schedule(page, kept, "table", scorekeeper=rosa.display_name)
     await expect(kept.get_by_test_id("game-state")).to_have_text("Table · Scheduled")
+    # not created yet: "Keep score" opens the table's schedule page, which starts the game
     keep_score = kept.get_by_role("link", name="Keep score")
-    await expect(keep_score).to_have_attribute("href", f"#/game/{kept_id}/table")
+    await expect(keep_score).to_have_attribute(
+        "href", re.compile(rf"^#/league/{league_id}/start\?tournament=.+&round=2&table=1$")
+    )
     async with httpx.AsyncClient(base_url=base_url, headers=rosa.auth) as client:
         members = (await client.get(f"/clubs/{club_id}")).json()["members"]
     keeper = next(m for m in members if m["display_name"] == rosa.display_name)

@@ -167,6 +167,11 @@ class NewGame(msgspec.Struct, frozen=True, kw_only=True):
     """Chosen by the caller, or derived from the command id so that a retry finds its game."""
     ruleset: Ruleset = BASE_DICE
     """The game type and modules; refused (``InvalidRuleset``) unless valid and implemented."""
+    dealt_by_server: bool = False
+    """Table games only: the server deals the seats (seat order, roles, characters) to
+    ``members`` from a fresh seed, by the derivation an online game of the ruleset records
+    (``fairness_for``), the rotation's ``sheriff_member`` holding the Sheriff; the scorekeeper
+    still enters every die and decision. Each player reads their own role on their own seat."""
     fixed_seats: tuple[Any, ...] | None = None
     """Online games of a UA5 series after the first: the seats in the engine's own words (roles,
     characters, the legacy bonus) as the series' legacy gives them, ``members`` in seat order.
@@ -406,7 +411,9 @@ class GameService:
             fairness=fairness_for(spec.ruleset) if spec.mode is GameMode.ONLINE else None,
         )
         events: list[msgspec.Struct] = [created]
-        if spec.mode is GameMode.TABLE:
+        if spec.mode is GameMode.TABLE and spec.dealt_by_server:
+            events += await self._server_table_deal(game_id, spec)
+        elif spec.mode is GameMode.TABLE:
             assert spec.seats is not None
             joined = [
                 PlayerJoined(member_id=s.member_id, name=s.name, player=seat_id(i))
@@ -441,6 +448,21 @@ class GameService:
                     engine_for(spec.ruleset), seed, members, spec.sheriff_member, created.fairness
                 )
         return GameSession(game_id, created), events
+
+    async def _server_table_deal(self, game_id: str, spec: NewGame) -> list[msgspec.Struct]:
+        """A table game the server deals: the deal of an online game of its ruleset, from a
+        seed kept in the vault under the game's id (so a retry deals the same seats), without
+        the opening roll: the scorekeeper enters the dice rolled at the table."""
+        seed = await self.seeds.keep(game_id, new_seed())
+        engine = engine_for(spec.ruleset)
+        fairness = fairness_for(spec.ruleset)
+        members = [m.member_id for m in spec.members]
+        derivation = deal_derivation(fairness.deal)
+        seated, seats = derivation.deal(seed, members, spec.sheriff_member, engine.ruleset)
+        seats = with_special_roles(fairness, seed, seats, engine.ruleset)
+        names = {m.member_id: m.name for m in spec.members}
+        joined = [PlayerJoined(member_id=m, name=names[m], player=seat_id(i)) for i, m in enumerate(seated)]
+        return [*joined, SeatsDealt(members=tuple(seated)), *_start(engine, seats, None).events]
 
     async def join(self, game_id: str, member: Member, *, command_id: str) -> GameSession:
         actor = Actor(kind=ActorKind.PLAYER, id=member.member_id)
@@ -840,6 +862,8 @@ def _public_spec(spec: NewGame) -> dict[str, object]:
     are per game)."""
     public: dict[str, object] = msgspec.to_builtins(spec)
     public.pop("game_id", None)
+    if not spec.dealt_by_server:
+        public.pop("dealt_by_server", None)  # as creates were fingerprinted before it existed
     if spec.ruleset == BASE_DICE:
         public.pop("ruleset", None)  # as creates were fingerprinted before rulesets existed
     if spec.fixed_seats is not None:  # roles are hidden: the characters and bonus only
@@ -865,7 +889,15 @@ def _check_command_id(command_id: str, actor: Actor) -> None:
 def _check_spec(spec: NewGame) -> None:
     if not _MIN_PLAYERS <= spec.player_count <= _MAX_PLAYERS:
         raise InvalidGameSpec(f"a game has 3 to 8 players, not {spec.player_count}")
-    if spec.mode is GameMode.TABLE:
+    if spec.mode is GameMode.TABLE and spec.dealt_by_server:
+        if spec.seats is not None or spec.position is not None:
+            raise InvalidGameSpec("a table game the server deals gives its members, not seats or a position")
+        if len(spec.members) != spec.player_count:
+            raise InvalidGameSpec(f"a table game the server deals lists all {spec.player_count} members")
+        ids = [m.member_id for m in spec.members]
+    elif spec.dealt_by_server:
+        raise InvalidGameSpec("only a table game is dealt on request: the server deals every online game")
+    elif spec.mode is GameMode.TABLE:
         if spec.seats is None or len(spec.seats) != spec.player_count:
             raise InvalidGameSpec(f"a table game lists all {spec.player_count} seats with role and character")
         if spec.members:
@@ -886,7 +918,7 @@ def _check_spec(spec: NewGame) -> None:
     if len(set(ids)) != len(ids):
         raise InvalidGameSpec("a player cannot take two seats")
     if spec.sheriff_member is not None:
-        if spec.mode is GameMode.TABLE:
+        if spec.mode is GameMode.TABLE and not spec.dealt_by_server:
             raise InvalidGameSpec("a table game's seats already say who is Sheriff")
         if spec.player_count == 3:
             raise InvalidGameSpec("a 3-player game has no Sheriff")

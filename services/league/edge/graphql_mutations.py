@@ -23,7 +23,8 @@ from services.accounts.errors import SessionRefused
 from services.accounts.sessions import MISSING
 from services.clubs.roles import Principal
 from services.game.edge.bounds import GameId, Identifier, InvalidArgument, Round, Table, bounded, explain
-from services.game.edge.graphql_mutations import OptionsInput, RulesetInput
+from services.game.edge.graphql_mutations import CreatedGame, OptionsInput, RulesetInput
+from services.game.edge.graphql_types import Game
 from services.league.edge.http import CloseRequest as CloseBody
 from services.league.edge.http import (
     EnrolRequest,
@@ -33,6 +34,7 @@ from services.league.edge.http import (
     ResultSheetRequest,
     ScheduleRequest,
     SeatRoundRequest,
+    StartGameRequest,
     VisibilityRequest,
     VoidRequest,
 )
@@ -137,6 +139,9 @@ class ScheduleGameInput:
     scorekeeper: str | None = None
     ruleset: RulesetInput | None = None
     options: OptionsInput | None = None
+    starts_at: str | None = strawberry.field(
+        default=None, description="When the table plays: ISO 8601 with its UTC offset."
+    )
     command_id: str | None = None
 
 
@@ -193,6 +198,26 @@ class RecordResultSheetInput:
     winning_side: str = strawberry.field(description="`law`, `outlaws` or `renegade`.")
     winners: list[str]
     eliminations: list[ResultSheetEliminationInput] | None = None
+    command_id: str | None = None
+
+
+@strawberry.input(description="A seat as dealt at the physical table.")
+class StartTableSeatInput:
+    member_id: str = strawberry.field(description="One of the table's members.")
+    role: str
+    character: str
+    special: str | None = strawberry.field(default=None, description="With OS3: the special role card.")
+
+
+@strawberry.input(description="`POST …/rounds/{round}/tables/{table}/game/start`.")
+class StartTableGameInput:
+    league_id: str
+    tournament_id: str
+    round: int
+    table: int
+    seats: list[StartTableSeatInput] | None = strawberry.field(
+        default=None, description="Clockwise, as dealt at the table; null: the server deals them."
+    )
     command_id: str | None = None
 
 
@@ -296,6 +321,11 @@ class ManagedGame:
     sheriff: ManagedMember | None
     scorekeeper: ManagedMember | None
     game_created: bool = strawberry.field(description="An online game exists now.")
+    starts_at: str | None = strawberry.field(default=None, description="When the table plays (ISO 8601).")
+    ruleset: str | None = strawberry.field(
+        default=None, description="The scheduled rules (`dice OS1`); null: the league's base game."
+    )
+    decision_timeout_seconds: int | None = strawberry.field(default=None, description="The decision timer.")
     new: bool = strawberry.field(description=NEW)
 
 
@@ -564,6 +594,7 @@ class LeagueMutation:
             game_id=body.game_id,
             scorekeeper=body.scorekeeper,
             setup=body.setup(),
+            starts_at=body.starts_at,
             command_id=body.command_id,
         )
         a = done.answer
@@ -578,6 +609,9 @@ class LeagueMutation:
             sheriff=_maybe(a.sheriff),
             scorekeeper=_maybe(a.scorekeeper),
             game_created=a.game_created,
+            starts_at=None if a.starts_at is None else a.starts_at.isoformat(),
+            ruleset=a.ruleset,
+            decision_timeout_seconds=a.decision_timeout_seconds,
             new=done.new,
         )
 
@@ -638,6 +672,24 @@ class LeagueMutation:
         return ManagedSeasonClosed(
             league_id=strawberry.ID(a.league_id), season_id=strawberry.ID(a.season_id), new=done.new
         )
+
+    @strawberry.mutation(
+        description="Start a scheduled table game as its schedule describes it (its scorekeeper, or a "
+        "referee, organiser or admin of the club): the seats as dealt at the table, or dealt by the server."
+    )
+    async def start_table_game(self, info: Info, input: StartTableGameInput) -> CreatedGame:
+        ids, body = _request(input, StartGameRequest, "league_id", "tournament_id", "round", "table")
+        created = await _organiser(info).start_table_game(
+            await _caller(info),
+            _id("league_id", ids["league_id"]),
+            _id("tournament_id", ids["tournament_id"]),
+            bounded("input.round", ids["round"], Round),
+            bounded("input.table", ids["table"], Table),
+            seats=body.start_seats(),
+            command_id=body.command_id,
+        )
+        game = Game.from_view(created.state)
+        return CreatedGame(game_id=strawberry.ID(created.game_id), version=created.version, game=game)
 
     @strawberry.mutation(
         description="Record the result sheet of a card game played entirely on cardboard (its scorekeeper, "

@@ -9,6 +9,7 @@ applied before. Who may call which route: docs/permissions.md, "League routes".
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Literal, TypeVar
 
 import msgspec
@@ -34,6 +35,7 @@ from services.game.edge.bounds import (
     Table,
     bounded,
 )
+from services.game.edge.gateway import Created
 from services.game.edge.http import TOKEN_OPTIONAL, OptionsIn, RulesetIn
 from services.league.league import MAX_REASON_LENGTH
 from services.league.organise import (
@@ -47,8 +49,10 @@ from services.league.organise import (
     RoundAnswer,
     RoundClosedAnswer,
     ScheduledAnswer,
+    ScheduleOfGame,
     SeasonAnswer,
     SeasonClosedAnswer,
+    StartSeat,
     TournamentAnswer,
     VisibilityAnswer,
     VoidAnswer,
@@ -67,6 +71,10 @@ Points = Annotated[int, msgspec.Meta(ge=0, le=MAX_POINTS)]
 TableSize = Annotated[int, msgspec.Meta(ge=MIN_TABLE, le=MAX_TABLE)]
 Seed = Annotated[
     str, msgspec.Meta(min_length=1, max_length=100, pattern=NAME_PATTERN, description=RULES[NAME_PATTERN])
+]
+StartsAt = Annotated[
+    datetime,
+    msgspec.Meta(tz=True, description="a date and time with its UTC offset: 2026-11-28T19:30:00+01:00"),
 ]
 Reason = Annotated[
     str,
@@ -208,7 +216,11 @@ class ScheduleRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
     """A table game's scorekeeper (a club member's account id); granted ``scorekeeper`` for
     this game alone."""
     ruleset: RulesetIn | None = None
+    """The game's rules (its modules; the card game's ``eight_players``), for either mode."""
     options: OptionsIn | None = None
+    """The decision timer (``decision_timeout_seconds``), for either mode."""
+    starts_at: StartsAt | None = None
+    """When the table plays: ISO 8601 with its UTC offset (``2026-11-28T19:30:00+01:00``)."""
     command_id: CommandId | None = None
 
     def setup(self) -> NewGame | None:
@@ -220,6 +232,35 @@ class ScheduleRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
             ruleset=base.ruleset if self.ruleset is None else self.ruleset.to_ruleset(),
             options=base.options if self.options is None else self.options.to_options(),
         )
+
+
+Word = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[a-z0-9_]+$")]
+"""A role, character or special role card as the engine names it (``bart_cassidy``)."""
+
+
+class StartSeatIn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    member_id: Identifier
+    """One of the table's members."""
+    role: Word
+    character: Word
+    special: Word | None = None
+    """With OS3: the seat's special role card."""
+
+
+StartSeats = Annotated[list[StartSeatIn], msgspec.Meta(min_length=MIN_TABLE, max_length=MAX_TABLE)]
+
+
+class StartGameRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Start a scheduled table's game: ``seats`` as dealt at the physical table (clockwise, each
+    of the table's members once), or none: the server deals them."""
+
+    seats: StartSeats | None = None
+    command_id: CommandId | None = None
+
+    def start_seats(self) -> tuple[StartSeat, ...] | None:
+        if self.seats is None:
+            return None
+        return tuple(StartSeat(**msgspec.structs.asdict(s)) for s in self.seats)
 
 
 class ForfeitRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -440,9 +481,37 @@ class LeagueManagementController(Controller):
             game_id=data.game_id,
             scorekeeper=data.scorekeeper,
             setup=data.setup(),
+            starts_at=data.starts_at,
             command_id=data.command_id,
         )
         return answered(done)
+
+    @post(
+        "/tournaments/{tournament_id:str}/rounds/{round:int}/tables/{table:int}/game/start",
+        operation_id="startTableGame",
+        status_code=201,
+        summary="Start a scheduled table game: the seats as dealt at the table, or dealt by the server",
+        security=SECURED,
+    )
+    async def start_table_game(
+        self,
+        league_id: str,
+        tournament_id: str,
+        round: int,
+        table: int,
+        data: StartGameRequest,
+        caller: Principal,
+        organiser: LeagueOrganiser,
+    ) -> Created:
+        return await organiser.start_table_game(
+            caller,
+            _id("league_id", league_id),
+            _id("tournament_id", tournament_id),
+            _round(round),
+            bounded("table", table, Table),
+            seats=data.start_seats(),
+            command_id=data.command_id,
+        )
 
     @post(
         "/tournaments/{tournament_id:str}/rounds/{round:int}/tables/{table:int}/result-sheet",
@@ -565,4 +634,25 @@ class LeagueGameAuditController(Controller):
         )
 
 
-LEAGUE_CONTROLLERS = (ClubLeagueController, LeagueManagementController, LeagueGameAuditController)
+class GameScheduleController(Controller):
+    path = "/games/{game_id:str}/schedule"
+    tags = ["league management"]
+
+    @get(
+        dependencies={"reader": Provide(provide_reader)},
+        operation_id="gameSchedule",
+        summary="Where a league scheduled a game id (league, tournament, round, table), before it exists",
+        security=TOKEN_OPTIONAL,
+    )
+    async def schedule(
+        self, game_id: str, reader: Principal | None, organiser: LeagueOrganiser
+    ) -> ScheduleOfGame:
+        return await organiser.schedule_of(reader, bounded("game_id", game_id, GameId))
+
+
+LEAGUE_CONTROLLERS = (
+    ClubLeagueController,
+    LeagueManagementController,
+    LeagueGameAuditController,
+    GameScheduleController,
+)

@@ -38,14 +38,20 @@ async def test_a_round_run_through_the_league_api_is_listed_by_name(
     rounds = (await client.get(rounds_path, headers=c.keeper.auth)).json()
     [listed] = rounds["items"]
     tables = {t["table"]: t for t in listed["tables"]}
-    assert tables[1]["members"] == first["members"]  # the league API's own names and ids
+    # the league API's own names and ids, in the seat order the online game's deal gave them
+    game_seats = (await client.get(f"/games/{online['game_id']}", headers=c.keeper.auth)).json()["players"]
+    in_seat_order = [
+        next(m for m in first["members"] if m["member_id"] == p["member_id"]) for p in game_seats
+    ]
+    assert tables[1]["members"] == in_seat_order
     assert tables[1]["sheriff"] == first["sheriff"]
     assert tables[1]["game"]["game_id"] == online["game_id"] and tables[1]["game"]["mode"] == "online"
     assert tables[1]["game"]["status"] == "ongoing"
     assert tables[1]["forfeits"] == [{"member": absent, "kind": "forfeit", "reason": ""}]
     assert tables[2]["game"] == {
         "game_id": "tuesday-r1-t2", "mode": "table", "status": None, "winning_side": None, "voided": False,
-        "replayable": True, "shown_as": None,
+        "replayable": True, "shown_as": None, "starts_at": None, "ruleset": None,
+        "decision_timeout_seconds": None,
     }  # fmt: skip
     assert [b["display_name"] for b in listed["byes"]] == [b["display_name"] for b in seated["byes"]]
 

@@ -157,6 +157,7 @@ def _public(spec: NewGame) -> dict[str, object]:
     public.pop("game_id")
     public.pop("ruleset")  # the base game's, left out as before rulesets were recorded
     public.pop("fixed_seats")  # a series' next game only (UA5); none here
+    public.pop("dealt_by_server")  # left out unless the server deals a table game, as before it existed
     public["seats"] = [
         {k: v for k, v in seat.items() if k not in ("role", "special", "legacy_bonus")}
         for seat in public["seats"]  # type: ignore[attr-defined]

@@ -131,6 +131,14 @@ def targets(client: httpx.AsyncClient, c: Clubs) -> dict[str, Target]:
         game = await post(client, path, org, {"mode": "table"})
         return {"game": game["game_id"]}, {"reason": "entered at the wrong table"}
 
+    async def starting() -> tuple[dict[str, str], dict[str, Any]]:
+        # a scheduled table game with no scorekeeper (the matrix's keeps another's), dealt by
+        # the server
+        seated = await seated_round()
+        path = f"/leagues/{LEAGUE}/tournaments/{seated['tournament']}/rounds/1/tables/1/game"
+        await post(client, path, org, {"mode": "table"})
+        return {"tournament": seated["tournament"], "round": "1", "table": "1"}, {}
+
     cards_league: list[str] = []
 
     async def result_sheet() -> tuple[dict[str, str], dict[str, Any]]:
@@ -166,6 +174,7 @@ def targets(client: httpx.AsyncClient, c: Clubs) -> dict[str, Target]:
         f"{base}/seasons/{{season}}/close": closing_season,
         f"{base}/tournaments/{{tournament}}/rounds": seating,
         f"{base}/tournaments/{{tournament}}/rounds/{{round}}/tables/{{table}}/game": scheduling,
+        f"{base}/tournaments/{{tournament}}/rounds/{{round}}/tables/{{table}}/game/start": starting,
         f"{base}/tournaments/{{tournament}}/rounds/{{round}}/tables/{{table}}/result-sheet": result_sheet,
         f"{base}/tournaments/{{tournament}}/rounds/{{round}}/forfeits": forfeit,
         f"{base}/tournaments/{{tournament}}/rounds/{{round}}/close": closing_round,

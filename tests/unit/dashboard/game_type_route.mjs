@@ -8,13 +8,20 @@ const { byGameType } = await import("../../../services/dashboard/static/js/cards
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 const reply = (status, body) => ({ status, ok: status < 400, json: async () => body });
 
-/** The page for a game whose reads answer `answers` in turn; "Try again" clicked when shown. */
-async function outcome(answers) {
+const moved = [];
+globalThis.window = { location: { replace: (to) => moved.push(to) } };
+
+/** The page for a game whose reads answer `answers` in turn (a 200's body: `bodies`' next, else
+ * a card game); "Try again" clicked when shown. */
+async function outcome(answers, bodies = []) {
   const queue = [...answers];
+  const given = [...bodies];
+  moved.length = 0;
   globalThis.fetch = async () => {
     const next = queue.shift();
     if (next === "offline") throw new TypeError("Failed to fetch");
-    return reply(next, next === 200 ? { game_id: "g1", game_type: "cards" } : { detail: `HTTP ${next} here` });
+    if (next === undefined) return reply(404, { detail: "no league scheduled it" });
+    return reply(next, next === 200 ? given.shift() ?? { game_id: "g1", game_type: "cards" } : { detail: `HTTP ${next} here` });
   };
   const drawn = [];
   const render = byGameType(() => drawn.push("dice"), () => drawn.push("cards"));
@@ -25,7 +32,7 @@ async function outcome(answers) {
   const retry = findAll(main, (e) => e.tagName === "BUTTON" && e.textContent === "Try again")[0];
   retry?.click();
   await settle();
-  return { first, retried: Boolean(retry), drawn };
+  return { first, retried: Boolean(retry), drawn, moved: [...moved] };
 }
 
 process.stdout.write(
@@ -34,5 +41,6 @@ process.stdout.write(
     offline: await outcome(["offline", 200]),
     unknown: await outcome([404]),
     cards: await outcome([200]),
+    scheduled: await outcome([404, 200], [{ game_id: "g1", league_id: "l1", tournament_id: "t 1", round: 2, table: 3, mode: "table" }]),
   }),
 );

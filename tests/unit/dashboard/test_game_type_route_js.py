@@ -27,3 +27,13 @@ def test_an_unknown_game_goes_to_the_dice_page_and_a_card_game_to_the_card_views
     answers = run_harness(HARNESS)
     assert answers["unknown"]["drawn"] == ["dice"]
     assert answers["cards"]["drawn"] == ["cards"]
+
+
+def test_a_scheduled_game_not_created_yet_opens_its_tables_schedule_page() -> None:
+    """The "Keep score" of a league table game nobody started yet used to say "no game 'g-…'"
+    with a Try again that never worked: the game id's schedule names its table's page."""
+    answers = run_harness(HARNESS)
+    scheduled = answers["scheduled"]
+    assert scheduled["drawn"] == []
+    assert scheduled["moved"] == ["#/league/l1/start?tournament=t+1&round=2&table=3"]
+    assert answers["unknown"]["moved"] == []  # no league scheduled it: the dice page says why

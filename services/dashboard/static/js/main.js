@@ -22,6 +22,7 @@ import { renderWho } from "./who.js";
 import { renderNewClub } from "./views/organise/club-new.js";
 import { renderClub } from "./views/organise/club.js";
 import { renderLeague } from "./views/organise/league.js";
+import { renderStartGame } from "./views/organise/start-game.js";
 import { renderSeries } from "./views/series/series.js";
 import { renderNewGame } from "./views/new-game.js";
 import { byGameType } from "./cards/route.js";
@@ -41,6 +42,7 @@ const ROUTES = [
   { pattern: /^\/new-game$/, nav: "new-game", title: "New game", render: renderNewGame },
   { pattern: /^\/club\/([^/]+)$/, nav: "me", title: "Club", render: renderClub },
   { pattern: /^\/league\/([^/]+)$/, nav: "standings", title: "League", render: renderLeague },
+  { pattern: /^\/league\/([^/]+)\/start$/, nav: "standings", title: "A scheduled table game", render: renderStartGame },
   { pattern: /^\/series\/([^/]+)$/, nav: "me", title: "Legacy series", render: renderSeries },
   { pattern: /^\/leaderboard$/, nav: "leaderboard", title: "Leaderboards", render: renderLeaderboard },
   { pattern: /^\/standings$/, nav: "standings", title: "Standings", render: renderStandings },

@@ -54,6 +54,8 @@ function handWith(hand, character, die) {
 const passed = (name, detail) => ({ name, passed: true, detail });
 const failed = (name, detail) => ({ name, passed: false, detail });
 const unavailable = (name, detail) => ({ name, passed: null, detail });
+/** A check that does not apply to this game (a table game has no seed): nothing failed. */
+const notApplicable = (name, detail) => ({ name, passed: true, applicable: false, detail });
 
 /** The parts of a stream the checks read (audit/stream.py's layout). */
 export function parseEvents(events) {
@@ -145,7 +147,7 @@ async function checkCommitment(game) {
   const created = game.created;
   if (!created) return { check: failed(COMMITMENT, "event 1 does not create the game: its commitment is unknown"), seed: null };
   if (created.mode !== "online") {
-    return { check: passed(COMMITMENT, "no seed to check: the dice of a table game are entered by hand"), seed: null };
+    return { check: notApplicable(COMMITMENT, "dice entered at the table: there is no seed to check"), seed: null };
   }
   if (!created.seed_commitment) return { check: failed(COMMITMENT, "event 1: this online game published no seed commitment"), seed: null };
   if (!game.revealed) {

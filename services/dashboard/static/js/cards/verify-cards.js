@@ -31,7 +31,7 @@ export async function verifyCardGame(events, chainCheck) {
   const revealed = events.find((e) => e.type === "SeedRevealed");
   let seed = null;
   if (!created) checks.push(check("seed commitment", false, "event 1 does not create the game"));
-  else if (created.mode !== "online") checks.push(check("seed commitment", true, "no seed to check: a table game's cards are entered by hand"));
+  else if (created.mode !== "online") checks.push({ ...check("seed commitment", true, "cards entered at the table: there is no seed to check"), applicable: false });
   else if (!revealed) checks.push(check("seed commitment", null, "not yet: the seed is revealed when the game ends"));
   else {
     seed = hexToBytes(revealed.data.seed);

@@ -82,8 +82,12 @@ export function renderCardVerify(main, { args: [gameId], signal }) {
           h("span", { "data-testid": "verify-verdict" }, ok === false ? `does not match: ${first}` : ok ? "matches: the seed matches its commitment and every deck is the one it gives" : "nothing to re-derive yet")),
         h("table", { class: "data verify-checks", "data-testid": "verify-checks" },
           h("thead", null, h("tr", null, h("th", { scope: "col" }, "Check"), h("th", { scope: "col" }, "Result"), h("th", { scope: "col" }, "Finding"))),
-          h("tbody", null, checks.map((c) => h("tr", { "data-check": c.name, "data-state": c.passed === true ? "ok" : c.passed === false ? "failed" : "not checked" },
-            h("th", { scope: "row" }, c.name), h("td", null, c.passed === true ? "passed" : c.passed === false ? "failed" : "not checked"), h("td", { "data-testid": "verify-finding" }, c.detail))))),
+          h("tbody", null, checks.map((c) => {
+            // a check that does not apply (a table game has no seed) is neither passed nor failed
+            const said = c.applicable === false ? "not applicable" : c.passed === true ? "passed" : c.passed === false ? "failed" : "not checked";
+            return h("tr", { "data-check": c.name, "data-state": said === "passed" ? "ok" : said },
+              h("th", { scope: "row" }, c.name), h("td", null, said), h("td", { "data-testid": "verify-finding" }, c.detail));
+          }))),
       ),
     signal,
   );

@@ -139,12 +139,17 @@ function choice(text, label, onEnter, { legal = true, testid = null } = {}) {
   );
 }
 
-// reroll_or_stop: a toggle per die (any die: the engine refuses a die that must stay, in its
-// words), "Reroll" with the dice picked, and "Stop".
+// reroll_or_stop: a toggle per die the rules let be rolled again (the question's `dice`, as the
+// engine's legal rerolls list them); a die the rules keep (dynamite, a Ghost-preset die) is shown
+// but cannot be picked. "Reroll" with the dice picked, and "Stop".
 function rerollChoice(state, onEnter) {
   const q = state.awaiting;
   const picked = new Set();
   const rerollable = new Set(q.dice);
+  for (const text of state.legal_commands ?? []) {
+    const [, verb, ...args] = text.split(" ");
+    if (verb === "reroll") args.forEach((d) => rerollable.add(Number(d)));
+  }
   const submit = h("button", { type: "button", class: "button primary", disabled: true }, "Reroll the dice picked");
   const update = () => {
     submit.disabled = picked.size === 0;
@@ -160,10 +165,13 @@ function rerollChoice(state, onEnter) {
         "aria-pressed": "false",
         "data-testid": `reroll-die-${index}`,
         "aria-label": `Die ${index + 1}: ${faceLabel(face)}${rerollable.has(index) ? "" : " (the rules keep it)"}`,
+        disabled: !rerollable.has(index),
+        title: rerollable.has(index) ? null : `Die ${index + 1} stays: the rules keep ${faceLabel(face).toLowerCase()}`,
       },
       h("ul", { class: "dice", "aria-hidden": "true" }, die(face, state.dice_kinds?.[index] ?? "base")),
     );
     button.addEventListener("click", () => {
+      if (!rerollable.has(index)) return;
       if (picked.has(index)) picked.delete(index);
       else picked.add(index);
       button.setAttribute("aria-pressed", String(picked.has(index)));

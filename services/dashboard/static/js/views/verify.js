@@ -69,6 +69,7 @@ async function published(gameId) {
 }
 
 const MARK = { true: ["✔", "passed", "ok"], false: ["✘", "failed", "failed"], null: ["–", "not checked", "not checked"] };
+const NOT_APPLICABLE = ["–", "not applicable", "not applicable"];
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -87,7 +88,7 @@ function checksTable(checks, source) {
       "tbody",
       null,
       checks.map((c) => {
-        const [mark, label, state] = MARK[String(c.passed)];
+        const [mark, label, state] = c.applicable === false ? NOT_APPLICABLE : MARK[String(c.passed)];
         return h(
           "tr",
           { "data-check": c.name, "data-state": state },

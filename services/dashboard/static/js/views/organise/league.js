@@ -14,6 +14,8 @@ import { current } from "../../session.js";
 import { empty, failure, load } from "../../status.js";
 import { actionForm, disclosure, doneNotice, labelled, select, textInput, VISIBILITY_CHOICES } from "./forms.js";
 import { resultSheetForm } from "./result-sheet.js";
+import { timerWords, whenWords } from "./start-game.js";
+import { rulesetPicker, rulesetWords } from "../../ruleset-picker.js";
 
 const enc = encodeURIComponent;
 const READY_TRIES = 40;
@@ -44,14 +46,19 @@ async function fetchLeague(leagueId, signal) {
 
 // --- what everyone sees ---------------------------------------------------------------------
 
-function gameLinks(game, accountId, members) {
+function gameLinks(game, accountId, members, scheduled) {
   if (!game) return h("span", { class: "muted" }, "not scheduled");
   const id = enc(game.game_id);
   const links = [];
   const open = game.status === null || game.status === "lobby" || game.status === "ongoing";
+  const seated = members.some((m) => m.member_id === accountId);
   if (open && !game.voided) {
-    if (game.mode === "table") links.push(h("a", { href: `#/game/${id}/table`, class: "button" }, "Keep score"));
-    else if (members.some((m) => m.member_id === accountId)) links.push(h("a", { href: `#/game/${id}/play`, class: "button" }, "Play"));
+    // a table game not created yet has no keep-score page: its schedule page starts it
+    if (game.mode === "table" && game.status === null) links.push(h("a", { href: scheduled, class: "button", "data-testid": "open-schedule" }, "Keep score"));
+    else if (game.mode === "table") {
+      links.push(h("a", { href: `#/game/${id}/table`, class: "button" }, "Keep score"));
+      if (seated) links.push(h("a", { href: `#/game/${id}/play`, class: "button" }, "Your seat"));
+    } else if (seated) links.push(h("a", { href: `#/game/${id}/play`, class: "button" }, "Play"));
     if (game.status) links.push(h("a", { href: `#/game/${id}/live` }, "Watch"));
   } else if (game.replayable === false) {
     // a card game played on cardboard: known from its result sheet, with no record to replay
@@ -68,6 +75,17 @@ function gameLinks(game, accountId, members) {
     h("span", { class: "badge", "data-testid": "game-state" }, [titleCase(game.mode ?? "game"), titleCase(state)].join(" · ")),
     game.winning_side ? h("span", { class: "badge", "data-testid": "winning-side" }, `${titleCase(game.winning_side)} won`) : null,
     game.replayable === false ? h("span", { class: "badge", "data-testid": "not-replayable" }, game.shown_as ?? "result sheet — not replayable") : null,
+    game.starts_at || game.ruleset || game.decision_timeout_seconds
+      ? h(
+          "p",
+          { class: "muted", "data-testid": "game-schedule" },
+          [game.starts_at ? whenWords(game.starts_at) : null, game.ruleset ? rulesetWords(game.ruleset) : null, game.decision_timeout_seconds ? timerWords(game.decision_timeout_seconds) : null]
+            .filter(Boolean)
+            .join(" · "),
+          " ",
+          h("a", { href: scheduled }, "Details"),
+        )
+      : null,
     links.length ? h("span", { class: "actions" }, " ", ...links) : null,
   );
 }
@@ -112,22 +130,34 @@ function closeButton({ label, testid, send, done }) {
   return actionForm({ label, testid, submit: label, send, done, className: "inline" });
 }
 
+const TIMERS = [["", "No decision timer"], ["30", "30 seconds"], ["60", "1 minute"], ["120", "2 minutes"], ["300", "5 minutes"]];
+
 function scheduleForm(ctx, base, tableRow) {
-  const mode = select("Mode", [["online", "Online: each player plays from their own browser"], ["table", "At a physical table, with a scorekeeper"]]);
-  const keeper = select("Scorekeeper", ctx.clubMembers.map((m) => [m.member_id, m.display_name]));
+  const when = labelled("Date and time", (id) => h("input", { id, type: "datetime-local", "data-testid": "schedule-when" }));
+  const mode = select("Mode", [["online", "Online: each player plays from their own browser"], ["table", "At a physical table, with a scorekeeper"]], { "data-testid": "schedule-mode" });
+  // nobody seated at the table keeps its score (he would see every role): the API says so too
+  const seated = new Set(tableRow.members.map((m) => m.member_id));
+  const keeper = select("Scorekeeper", ctx.clubMembers.filter((m) => !seated.has(m.member_id)).map((m) => [m.member_id, m.display_name]), { "data-testid": "schedule-keeper" });
   const keeperRow = h("div", { class: "field", hidden: true }, keeper.label, keeper.control);
+  const rules = rulesetPicker(ctx.cards ? "cards" : "dice");
+  const timer = select("Decision timer", TIMERS, { "data-testid": "schedule-timer" });
   mode.control.addEventListener("change", () => {
     keeperRow.hidden = mode.control.value !== "table";
   });
   const form = actionForm({
     label: `Schedule table ${tableRow.table}'s game`,
     testid: "schedule-game",
-    fields: [mode],
+    fields: [when, mode],
     submit: "Schedule the game",
     className: "stacked",
     send: (id) => {
       const body = { mode: mode.control.value, command_id: id };
+      // nothing ticked: the league's own game (a card table of eight: the two-Renegade set)
+      if (rules.picked().length) body.ruleset = rules.value();
       if (mode.control.value === "table") body.scorekeeper = keeper.control.value;
+      // the local date and time typed, sent as the instant it names (with its UTC offset)
+      if (when.control.value) body.starts_at = new Date(when.control.value).toISOString();
+      if (timer.control.value) body.options = { decision_timeout_seconds: Number(timer.control.value) };
       return post(`${base}/tables/${tableRow.table}/game`, body);
     },
     done: (answer) =>
@@ -136,7 +166,10 @@ function scheduleForm(ctx, base, tableRow) {
         return game && (!answer.game_created || game.status !== null); // an online game exists at once
       }, `Table ${answer.table}'s game ${answer.game_id} is scheduled.`),
   });
-  form.insertBefore(keeperRow, form.querySelector("button[type=submit]"));
+  const submit = form.querySelector("button[type=submit]");
+  form.insertBefore(keeperRow, submit);
+  form.insertBefore(rules.node, submit);
+  form.insertBefore(h("div", { class: "field" }, timer.label, timer.control), submit);
   return disclosure(`Schedule table ${tableRow.table}'s game`, form);
 }
 
@@ -313,7 +346,7 @@ function tableCard(ctx, tournament, round, tableRow) {
     { class: "round-table", "data-testid": "round-table", "data-table": tableRow.table },
     h("h5", null, `Table ${tableRow.table}`),
     memberList(tableRow),
-    gameLinks(game, ctx.accountId, tableRow.members),
+    gameLinks(game, ctx.accountId, tableRow.members, href(`/league/${enc(ctx.leagueId)}/start`, { tournament: tournament.tournament_id, round: round.round, table: tableRow.table })),
     tableRow.forfeits.length
       ? h(
           "ul",
