@@ -1,4 +1,5 @@
 """`bang-league rules run FILE [--json] [--trace]`: replay a game record and show where it stands.
+`bang-league rules position FILE --at N`: the same game as a position record from input N.
 
 A referee's tool: hand it a rule case or a club's table game, of the dice game
 (``bang-dice-record``) or the card game (``bang-cards-record``), and it prints the resulting
@@ -18,7 +19,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from services.game.records import RecordError
+from services.game.records import RecordError, position_record, read_record, write_record
 from services.game.records.dispatch import (
     read_any_record,
     replay_any_record,
@@ -71,6 +72,23 @@ def run(
         Console(file=sys.stdout).print(_table(state))
     else:
         Console(file=sys.stdout).print(_card_table(state))
+
+
+@app.command("position")
+def position(
+    file: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, readable=True, help="A dice game record (JSON).")
+    ],
+    at: Annotated[int, typer.Option("--at", help="Inputs played before the position (0: none).")],
+) -> None:
+    """Print the record as a position record from input N on: the game's state after its first
+    N inputs as the position, the inputs after them as its inputs (docs/game-records.md)."""
+    try:
+        record = position_record(read_record(file), at)
+    except RecordError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(ERROR_EXIT) from None
+    typer.echo(write_record(record), nl=False)
 
 
 def _table(state: dict[str, Any]) -> Table:
