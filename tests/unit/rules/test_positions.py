@@ -1,8 +1,8 @@
 """Positions of any point a game reaches (docs/game-records.md, ``position``): written from a
 random game of every module set at random stable points, a position reads back the same (JSON
-and the record format, which the schema accepts), a new game started from it stands where the original stood (the same
-position written again, the same question, the same legal answers) and, given the remaining
-inputs, plays on with exactly the same events.
+and the record format, which the schema accepts), a new game started from it stands where the
+original stood (the same position written again, the same question, the same legal answers)
+and, given the remaining inputs, plays on with exactly the same events.
 
 Every module set the engine plays is played at least once (``MODULE_SETS``); hypothesis adds
 random sets and table sizes (derandomised in CI, tests/conftest.py)."""
