@@ -116,8 +116,16 @@ def _check_position(seats: Sequence[Seat], position: Position, rules: Rules) -> 
     if position.active_player is not None:
         if position.active_player not in by_id:
             raise InvalidSetup(f"the active player {position.active_player} has no seat")
+        # seats out of play that keep their turn: the Ghost (OS5), the eliminated before an
+        # outbreak (UA4, a Boneyard reveal); an eliminated player's own turn may just have ended
+        active = next((pp for pp in position.players if pp.player == position.active_player), None)
+        ghost = active is not None and bool(active.ghost_since)
+        before_outbreak = ModuleId.UA4 in rules.modules and not (
+            position.boneyard and position.boneyard.outbreak_turn is not None
+        )
         out_of_play_turns = ModuleId.OS5 in rules.modules or ModuleId.UA4 in rules.modules
-        if position.active_player in dead and not (turn_on and out_of_play_turns):
+        keeps_turn = ghost or before_outbreak or (turn_on and out_of_play_turns)
+        if position.active_player in dead and not keeps_turn:
             raise InvalidSetup(f"the active player {position.active_player} is eliminated")
     if position.dice is not None:
         if position.active_player is None:
