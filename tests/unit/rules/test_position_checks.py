@@ -290,7 +290,9 @@ REFUSED: list[tuple[str, tuple[ModuleId, ...], dict[str, Any], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("modules", "fields", "fragment"), [c[1:] for c in REFUSED], ids=[c[0] for c in REFUSED])
+@pytest.mark.parametrize(
+    ("modules", "fields", "fragment"), [c[1:] for c in REFUSED], ids=[c[0] for c in REFUSED]
+)
 def test_a_position_no_game_reaches_is_refused_in_words(
     modules: tuple[ModuleId, ...], fields: dict[str, Any], fragment: str
 ) -> None:
@@ -345,7 +347,12 @@ def test_the_ghost_keeps_his_turn_and_his_token_holder_his_token() -> None:
     game = start(
         (OS5,),
         players=[
-            {"player": "p3", "life": 0, "ghost_since": 2, "eliminated": {"turn": 2, "by": "p2", "cause": "shoot1"}},
+            {
+                "player": "p3",
+                "life": 0,
+                "ghost_since": 2,
+                "eliminated": {"turn": 2, "by": "p2", "cause": "shoot1"},
+            },
             {"player": "p4", "life": 5, "ghost_tokens": ["beer"]},
         ],
         active_player="p3",

@@ -118,8 +118,8 @@ def _check_position(seats: Sequence[Seat], position: Position, rules: Rules) -> 
             raise InvalidSetup(f"the active player {position.active_player} has no seat")
         # seats out of play that keep their turn: the Ghost (OS5), the eliminated before an
         # outbreak (UA4, a Boneyard reveal); an eliminated player's own turn may just have ended
-        active = next((pp for pp in position.players if pp.player == position.active_player), None)
-        ghost = active is not None and bool(active.ghost_since)
+        entry = next((pp for pp in position.players if pp.player == position.active_player), None)
+        ghost = entry is not None and bool(entry.ghost_since)
         before_outbreak = ModuleId.UA4 in rules.modules and not (
             position.boneyard and position.boneyard.outbreak_turn is not None
         )
