@@ -4,6 +4,8 @@ reach is refused in words naming the player and the rule (``positions.check_expa
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -13,6 +15,7 @@ from services.game.rules.dice import Game, InvalidSetup, PlayerId, Role, Seat, n
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.abilities import Ability
 from services.game.rules.dice.modules import rules_for
+from services.game.rules.dice.positions import position_of
 from services.game.rules.dice.vocabulary import Face, SpecialRole
 from services.game.rules.ruleset import ModuleId
 
@@ -362,3 +365,25 @@ def test_the_ghost_keeps_his_turn_and_his_token_holder_his_token() -> None:
     assert p3.ghost and not p3.alive and (p3.eliminated_by, p3.eliminated_turn) == ("p2", 2)
     assert game.state.by_id["p4"].ghost_gift == (Face.BEER,)
     assert game.awaiting is not None and game.awaiting.player == "p3"  # the Ghost's roll
+
+
+def test_the_documented_example_is_a_position_the_rules_accept() -> None:
+    docs = (Path(__file__).parents[3] / "docs" / "game-records.md").read_text()
+    example = docs.split("An example, a UA1+UA2+UA4 game", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    written = json.loads("{" + example + "}")["position"]
+    game = start((UA1, UA2, UA4), **written)
+    state = game.state
+    assert state.turn is None and state.last_turn_number == 7
+    assert state.duels is not None and state.duels.held == {"p2": [Face.SHOOT1]}
+    assert state.rage is not None and state.rage.hands == {"p2": ["r07"]}
+    assert state.boneyard is not None and state.boneyard.shown == ["b04", "b09"]
+    assert game.awaiting is not None and (game.awaiting.player, game.awaiting.decision) == ("p4", "rage_draw")
+    assert position_of(state, seats((UA1, UA2, UA4))) == position(**written)
+
+
+def test_l_ours_may_be_listed_at_his_full_life() -> None:
+    """L'Ours gives the Sheriff +3 life instead of +2: paul_regret's 9 + 3 = 12."""
+    game = start((OS3,), players=[{"player": "p1", "life": 12, "arrows": 1}])
+    assert (game.state.by_id["p1"].life, game.state.by_id["p1"].max_life) == (12, 12)
+    with pytest.raises(InvalidSetup, match="p1 cannot have 13 life"):
+        start((OS3,), players=[{"player": "p1", "life": 13}])
