@@ -285,6 +285,49 @@ REFUSED: list[tuple[str, tuple[ModuleId, ...], dict[str, Any], str]] = [
         "a die not rolled yet (null) needs the turn in progress (in_turn)",
     ),
     (
+        "a player with no seat named by a field",
+        (UA1, UA2),
+        {"wound_tokens": {"owed": ["p9"]}},
+        "p9 owes a wound token, but has no seat",
+    ),
+    (
+        "a window that is no turn's",
+        (OS3,),
+        {"special_roles": {"windows_closed": ["yesterday"]}},
+        "'yesterday' is not a window of a turn",
+    ),
+    (
+        "Pixie Pete's pair not among his last cards",
+        (UA2, UA3),
+        {
+            "players": [{"player": "p2", "life": 6, "rage": ["r01", "r02"]}],
+            "rage_deck": {"pair": ["r02", "r07"]},
+        },
+        "Pixie Pete's pair of Rage cards are the last cards he drew",
+    ),
+    (
+        "a face the die does not have",
+        (OS1,),
+        {
+            "active_player": "p2",
+            "turn": 2,
+            "dice": ["shoot1", "beer", "beer", "arrow", "whiskey"],
+            "in_turn": {"hand": ["base", "base", "base", "base", "loudmouth"], "to_roll": []},
+        },
+        "die 4 is a loudmouth die: it cannot show whiskey",
+    ),
+    (
+        "a loss step that deals none",
+        (),
+        {
+            "active_player": "p2",
+            "turn": 2,
+            "dice": ["shoot1", "beer", "beer", "arrow", "gatling"],
+            "in_turn": {"dice_final": True, "batch": {"step": "picnic"}},
+        },
+        "'picnic' is not a step that deals losses",
+    ),
+    (
         "a die of another module",
         (),
         {"active_player": "p2", "turn": 2, "in_turn": {"hand": ["base", "base", "base", "base", "duel"]}},

@@ -18,6 +18,7 @@ turn is as short as it always was.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from services.game.rules.dice import events as ev
@@ -598,8 +599,6 @@ def check_expansions(seats: Sequence[ev.Seat], pos: ev.Position, rules: Rules) -
         needs(ModuleId.OS4, "the position holds a step's losses back")
     if pos.wound_tokens:
         needs(ModuleId.UA1, "the position states the duels")
-        for p in pos.wound_tokens.owed:
-            _seated(by_id, p, "owes a wound token")
     if pos.rage_deck:
         needs(ModuleId.UA2, "the position states the Rage deck")
         for card in pos.rage_deck.discard:
@@ -620,6 +619,26 @@ def check_expansions(seats: Sequence[ev.Seat], pos: ev.Position, rules: Rules) -
             raise InvalidSetup("a Boneyard card is face up twice")
         if outbreak is not None and outbreak > pos.turn:
             raise InvalidSetup(f"the outbreak of turn {outbreak} is after the position's turn {pos.turn}")
+    for who, what in _players_named(pos):
+        _seated(by_id, who, what)
+    if sp:
+        for key in sp.windows_closed:
+            if not _WINDOW_KEY.fullmatch(key):
+                raise InvalidSetup(
+                    f"{key!r} is not a window of a turn (S:<turn>, R:<turn>:<roll>, L:<turn>, E:<turn>)"
+                )
+        if sp.pending is not None and sp.pending.window not in _windows():
+            raise InvalidSetup(
+                f"{sp.pending.window!r} is not a role window ({', '.join(sorted(_windows()))})"
+            )
+    if pos.held_losses and pos.held_losses.step not in (*BATCH_STEPS, "indian_attack"):
+        raise InvalidSetup(f"{pos.held_losses.step!r} is not a step whose losses can be held")
+    if pos.rage_deck and pos.rage_deck.pair:
+        pair = list(pos.rage_deck.pair)
+        if not any(list(pp.rage or ())[-len(pair) :] == pair for pp in pos.players):
+            raise InvalidSetup(
+                "Pixie Pete's pair of Rage cards are the last cards he drew: list them last in his rage"
+            )
     if pos.turn_ended and pos.in_turn:
         raise InvalidSetup("a turn is either over (turn_ended) or in progress (in_turn), not both")
     if (pos.turn_ended or pos.in_turn) and pos.active_player is None:
@@ -636,12 +655,17 @@ def _check_turn(by_id: dict[PlayerId, ev.Seat], pos: ev.Position, tp: ev.TurnPos
     for name in tp.hand:
         if name not in rules.die_kinds:
             raise InvalidSetup(f"{name!r} is not a die of this game ({', '.join(rules.die_kinds)})")
-    size = len(tp.hand) if tp.hand else None
-    if pos.dice is not None and size is not None and len(pos.dice) != size:
+    active = next((pp for pp in pos.players if pp.player == pos.active_player), None)
+    zombie = active is not None and bool(active.zombie)
+    kinds = [rules.die_kinds[n] for n in tp.hand] or [rules.die_kinds["base"]] * (3 if zombie else 5)
+    count = len(kinds)
+    if pos.dice is not None and len(pos.dice) != count:
         raise InvalidSetup(
-            f"{pos.active_player} rolls {size} dice, so the position shows {size} dice, not {len(pos.dice)}"
+            f"{pos.active_player} rolls {count} dice, so the position shows {count} dice, not {len(pos.dice)}"
         )
-    count = size or (len(pos.dice) if pos.dice is not None else 5)
+    for n, (face, kind) in enumerate(zip(pos.dice or (), kinds, strict=False)):
+        if face is not None and face not in kind.faces:
+            raise InvalidSetup(f"die {n} is a {kind.name} die: it cannot show {face}")
     dice_named = [*(tp.to_roll or ()), *tp.rolled, *tp.preset, *tp.cancelled]
     dice_named += [a.die for a in (*tp.targets, *tp.second_targets)]
     for die in dice_named:
@@ -658,6 +682,68 @@ def _check_turn(by_id: dict[PlayerId, ev.Seat], pos: ev.Position, tp: ev.TurnPos
     for step in tp.steps_done:
         if step not in STEPS:
             raise InvalidSetup(f"{step!r} is not a resolving step ({', '.join(STEPS)})")
+    for step in [*(a.step for a in tp.arrows_instead), *([tp.batch.step] if tp.batch else [])]:
+        if step not in BATCH_STEPS:
+            raise InvalidSetup(f"{step!r} is not a step that deals losses ({', '.join(BATCH_STEPS)})")
+    if tp.doubled is not None and not all(0 <= d < count for d in (tp.doubled.shot_die, tp.doubled.beer_die)):
+        raise InvalidSetup(f"{pos.active_player} has dice 0 to {count - 1}: a doubled shot names two of them")
+
+
+BATCH_STEPS = ("dynamite", "shots", "gatling", "bullet", "duel")
+"""The steps that deal losses as one batch (``state.BatchKind``)."""
+_WINDOW_KEY = re.compile(r"[SRLE]:[0-9]+(:[0-9]+)?")
+
+
+def _windows() -> frozenset[str]:
+    from services.game.rules.dice.old_saloon.special_roles import Window
+
+    return frozenset(w.value for w in Window)
+
+
+def _players_named(pos: ev.Position) -> list[tuple[PlayerId, str]]:
+    """Every player a position's fields name beyond ``players``, with what names him."""
+    named: list[tuple[PlayerId | None, str]] = []
+    for pp in pos.players:
+        if pp.eliminated:
+            named.append((pp.eliminated.by, f"eliminated {pp.player}"))
+    tp = pos.in_turn or None
+    if tp is not None:
+        named += [(a.player, "answered for a step") for a in tp.arrows_instead]
+        if tp.batch is not None:
+            named += [(tp.batch.source, "is the source of a step")]
+            named += [(p, "lost life in a step") for p in (*tp.batch.lost, *tp.batch.discards_answered)]
+    if pos.held_losses:
+        h = pos.held_losses
+        named += [(h.source, "is the source of held losses")]
+        named += [(p, "has a held loss") for p in (*(x.player for x in h.hits), *h.answers)]
+    sp = pos.special_roles or None
+    if sp is not None:
+        if sp.pending is not None:
+            u = sp.pending
+            named += [
+                (u.player, "used a role"),
+                (u.target, "is a role's target"),
+                (u.other, "is a role's target"),
+            ]
+        named += [(g.player, "has a held gain") for g in sp.held_gains]
+        named += [(g.source, "gave a held gain") for g in sp.held_gains]
+        named += [(sp.gains_cancelled_of, "had his gains cancelled"), (sp.extra_turn, "has an extra turn")]
+        if sp.held_eliminations is not None:
+            named += [(p, "awaits his elimination") for p in sp.held_eliminations.players]
+            named += [(sp.held_eliminations.source, "eliminates")]
+    w = pos.wound_tokens or None
+    if w is not None:
+        named += [(p, "owes a wound token") for p in w.owed]
+        named += [(p, "was challenged") for p in w.challenged]
+        named += [(w.thrower, "throws"), (w.loser, "lost a duel"), (w.winner, "won a duel")]
+    r = pos.rage_deck or None
+    if r is not None:
+        named += [(p, "lost life this turn") for p in r.lost]
+        named += [(p, "drew a Rage card") for p in (*r.drawn, *r.owed_now)]
+    b = pos.boneyard or None
+    if b is not None:
+        named += [(x.player, "revealed a Boneyard card") for x in b.reveals]
+    return [(p, what) for p, what in named if p is not None]
 
 
 def _seated(by_id: dict[PlayerId, ev.Seat], player: PlayerId, what: str) -> None:
