@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from services.game.rules.dice import Game, InvalidSetup, PlayerId, Role, Seat, new_game
+from services.game.rules.dice import Game, InvalidSetup, PlayerId, Role, Seat, new_game, parse_command
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.abilities import Ability
 from services.game.rules.dice.modules import rules_for
@@ -430,3 +430,49 @@ def test_l_ours_may_be_listed_at_his_full_life() -> None:
     assert (game.state.by_id["p1"].life, game.state.by_id["p1"].max_life) == (12, 12)
     with pytest.raises(InvalidSetup, match="p1 cannot have 13 life"):
         start((OS3,), players=[{"player": "p1", "life": 13}])
+
+
+_DISAGREEING_SEATS = [
+    ("p1", "renegade", "calamity_janet", "main_droite"),
+    ("p2", "deputy", "molly_stark", "le_bien"),
+    ("p3", "outlaw", "vera_custer", "le_vilain"),
+    ("p4", "sheriff", "bill_noface", "l_ours"),
+    ("p5", "deputy", "jose_delgado", "le_doc"),
+    ("p6", "renegade", "jourdonnais", "main_gauche"),
+    ("p7", "outlaw", "elena_fuente", "le_joueur"),
+    ("p8", "outlaw", "suzy_lafayette", "le_mauvais"),
+]
+
+
+def test_fields_that_disagree_when_played_on_are_refused_and_change_nothing() -> None:
+    """A beer already aimed in a turn whose closed role windows were left out: each field is one
+    a game reaches, together they are not. When playing on shows it, the input is refused in
+    words (``game._position_cannot_be_played``) and changes nothing."""
+    modules = (OS1, OS2, OS3, OS4, ModuleId.OS5, UA1, UA2, UA3, UA4, ModuleId.UA5)
+    table = [
+        Seat(player=PlayerId(p), role=Role(r), character=c, special=SpecialRole(s))  # type: ignore[arg-type]
+        for p, r, c, s in _DISAGREEING_SEATS
+    ]
+    disagreeing = position(
+        players=[{"player": "p4", "life": 12, "rage": ["r17"]}],
+        active_player="p4",
+        dice=["dynamite", "beer", "beer", "duel", "whiskey"],
+        rolls_used=3,
+        in_turn={
+            "hand": ["base", "base", "base", "duel", "duel"],
+            "dice_final": True,
+            "rolled": [3, 4],
+            "targets": [{"die": 1, "target": "p4", "face": "beer"}],
+            "answered": ["saloon_die"],
+        },
+        wound_tokens={"whiskeys": 1},
+        rage_deck={"draws": 1},
+    )
+    game = Game.start(table, disagreeing, rules_for(modules))
+    # Le Joueur's window, closed in the original, opens again: p4 rerolls with a beer aimed
+    for text in ("p7 use le_joueur", "p4 pass", "p4 roll dynamite shoot2 arrow duel duel", "p4 pass"):
+        game.play(parse_command(text))
+    standing, events = position_of(game.state, table), list(game.events)
+    with pytest.raises(InvalidSetup, match="cannot be played from this position: its fields disagree"):
+        game.play(parse_command("p4 arrow chief"))
+    assert position_of(game.state, table) == standing and game.events == events

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import msgspec
 import pytest
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 
 from services.game.records import read_record, record_to_object
 from services.game.records.model import GameRecord
-from services.game.rules.dice import Game, GameCommand, Seat
+from services.game.rules.dice import Game, GameCommand, RuleError, Seat
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.modules import rules_for
 from services.game.rules.dice.positions import position_of
@@ -129,3 +130,78 @@ def test_random_module_sets_resume_from_any_stable_point(
         chosen.add(ModuleId.UA2)
     modules = tuple(sorted(m for m in chosen if MODULES[m].min_players <= players))
     check_positions(modules, players, seed)
+
+
+_WORDS = ["p1", "p2", "p9", "r03", "b05", "shoot1", "beer", "arrow", "duel", "whiskey", "S:3", "shots", "x"]
+
+
+def _changed(rng: random.Random, written: dict[str, Any]) -> dict[str, Any]:
+    """``written`` (a position as JSON data) with one field changed: flipped, renumbered,
+    renamed, cut short or emptied."""
+    paths: list[list[Any]] = []
+
+    def walk(value: Any, path: list[Any]) -> None:
+        if path:
+            paths.append(path)
+        if isinstance(value, dict):
+            for key, child in value.items():
+                walk(child, [*path, key])
+        elif isinstance(value, list):
+            for n, child in enumerate(value):
+                walk(child, [*path, n])
+
+    walk(written, [])
+    path = rng.choice(paths)
+    parent: Any = written
+    for key in path[:-1]:
+        parent = parent[key]
+    old = parent[path[-1]]
+    if isinstance(old, bool):
+        new: Any = not old
+    elif isinstance(old, int):
+        new = rng.randint(0, 12)
+    elif isinstance(old, str):
+        new = rng.choice(_WORDS)
+    elif isinstance(old, list):
+        new = old[: rng.randint(0, len(old))] if old else [rng.choice(["p1", "beer", 3])]
+    else:
+        new = {} if isinstance(old, dict) else None
+    parent[path[-1]] = new
+    return written
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_a_position_changed_in_one_field_is_refused_in_words_or_plays_on(seed: int) -> None:
+    """Never a crash: a position an import or a scorekeeper gets wrong is refused (InvalidSetup),
+    or it is a game whose inputs are answered: played, or refused as a RuleError that changes
+    nothing (fields that disagree in a way only playing on shows: ``game._position_cannot_be_played``)."""
+    rng = random.Random(seed)
+    modules = OS + UA
+    rules = rules_for(modules)
+    seats = random_seats(8, rng, rules, modules)
+    game = Game.start(seats, rules=rules)
+    written: list[dict[str, Any]] = []
+    while not game.is_over and len(written) < 20:
+        if rng.random() < 0.3:
+            written.append(msgspec.to_builtins(position_of(game.state, seats)))
+        game.play(random_command(game, rng))
+    for original in written * 3:
+        changed = _changed(rng, json.loads(json.dumps(original)))
+        try:
+            position = msgspec.convert(changed, ev.Position)
+        except msgspec.ValidationError:
+            continue  # the record's reader refuses its shape first
+        try:
+            resumed = Game.start(seats, position, rules)
+        except RuleError:
+            continue
+        for _ in range(20):
+            if resumed.is_over:
+                break
+            standing = position_of(resumed.state, seats)
+            try:
+                resumed.play(random_command(resumed, rng))
+            except RuleError:
+                assert position_of(resumed.state, seats) == standing, "a refused input changes nothing"
+                break

@@ -633,6 +633,17 @@ def check_expansions(seats: Sequence[ev.Seat], pos: ev.Position, rules: Rules) -
             )
     if pos.held_losses and pos.held_losses.step not in (*BATCH_STEPS, "indian_attack"):
         raise InvalidSetup(f"{pos.held_losses.step!r} is not a step whose losses can be held")
+    if pos.held_losses and not pos.held_losses.hits:
+        raise InvalidSetup("held losses hold at least one player's loss")
+    if sp and sp.pending is not None and sp.pending.die is not None:
+        dice = len(pos.dice) if pos.dice is not None and pos.in_turn else 0
+        if not 0 <= sp.pending.die < dice:
+            raise InvalidSetup(
+                f"{sp.pending.player}'s power names die {sp.pending.die}, which the turn does not show"
+            )
+    w = pos.wound_tokens or None
+    if w is not None and (w.thrower is not None or w.loser is not None) and not w.challenged:
+        raise InvalidSetup("a duel under way (thrower, loser) names the player challenged")
     if pos.rage_deck and pos.rage_deck.pair:
         pair = list(pos.rage_deck.pair)
         if not any(list(pp.rage or ())[-len(pair) :] == pair for pp in pos.players):
