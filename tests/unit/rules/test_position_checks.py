@@ -476,3 +476,18 @@ def test_fields_that_disagree_when_played_on_are_refused_and_change_nothing() ->
     with pytest.raises(InvalidSetup, match="cannot be played from this position: its fields disagree"):
         game.play(parse_command("p4 arrow chief"))
     assert position_of(game.state, table) == standing and game.events == events
+
+
+def test_a_position_s_numbers_and_names_are_bounded() -> None:
+    """A negative die or count would index from the end: refused where the record is read."""
+    for fields, path in [
+        (
+            {"in_turn": {"targets": [{"die": -1, "target": "p1", "face": "shoot1"}]}},
+            "$.in_turn.targets[0].die",
+        ),
+        ({"wound_tokens": {"draws": 100_001}}, "$.wound_tokens.draws"),
+        ({"in_turn": {"answered": ["x" * 65]}}, "$.in_turn.answered[0]"),
+    ]:
+        with pytest.raises(msgspec.ValidationError) as refused:
+            position(**fields)
+        assert path in str(refused.value)

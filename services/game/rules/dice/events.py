@@ -8,7 +8,7 @@ lost, eliminations and the result are outputs that an audit recomputes and compa
 
 from __future__ import annotations
 
-from typing import ClassVar, get_args
+from typing import Annotated, ClassVar, get_args
 
 import msgspec
 
@@ -46,6 +46,12 @@ class Seat(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     series' previous game (1), on top of the Sheriff's +2; omitted when 0."""
 
 
+Small = Annotated[int, msgspec.Meta(ge=0, le=100_000)]
+"""A count, a turn or a die of a position: never negative, bounded like a record's turns."""
+Word = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+"""A step, window, decision, die kind or card name of a position: the checks say which exist."""
+
+
 class PositionPart(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fields=True):
     """A part of a position's expansion fields: defaults never written, unknown fields refused."""
 
@@ -54,7 +60,7 @@ class Eliminated(PositionPart, frozen=True, kw_only=True):
     """How a player listed at 0 life left the game, as his result will say (turn 0 and nobody:
     before the record started)."""
 
-    turn: int = 0
+    turn: Small = 0
     by: PlayerId | None = None
     cause: Cause | None = None
 
@@ -63,8 +69,8 @@ class ZombiePosition(PositionPart, frozen=True, kw_only=True):
     """UA4: a plain zombie, back in play since the outbreak of turn ``since`` with ``max_life``
     (the number of players alive then); no ability, no role power."""
 
-    since: int
-    max_life: int
+    since: Small
+    max_life: Small
 
 
 class SpecialPosition(PositionPart, frozen=True, kw_only=True):
@@ -87,7 +93,7 @@ class PlayerPosition(msgspec.Struct, frozen=True, kw_only=True):
     arrows: int = 0
     eliminated: Eliminated | msgspec.UnsetType = msgspec.UNSET
     """With ``life`` 0: when, by whom and how he was eliminated (unset: before the record)."""
-    ghost_since: int | msgspec.UnsetType = msgspec.UNSET
+    ghost_since: Small | msgspec.UnsetType = msgspec.UNSET
     """OS5: the eliminated player is the Ghost since this turn."""
     ghost_tokens: tuple[Face, ...] | msgspec.UnsetType = msgspec.UNSET
     """OS5: the Ghost token faces this player holds (the face twice with the x2 token)."""
@@ -96,7 +102,7 @@ class PlayerPosition(msgspec.Struct, frozen=True, kw_only=True):
     """UA4: the living Renegade who became the Zombie Master at the outbreak."""
     wounds: tuple[Face, ...] | msgspec.UnsetType = msgspec.UNSET
     """UA1: the wound tokens he holds face up, by symbol (one of each at most)."""
-    rage: tuple[str, ...] | msgspec.UnsetType = msgspec.UNSET
+    rage: tuple[Word, ...] | msgspec.UnsetType = msgspec.UNSET
     """UA2: the Rage cards he holds face down, in the order drawn."""
     special: SpecialPosition | msgspec.UnsetType = msgspec.UNSET
     """OS3: his special role card revealed or used."""
@@ -105,80 +111,80 @@ class PlayerPosition(msgspec.Struct, frozen=True, kw_only=True):
 class Aim(PositionPart, frozen=True, kw_only=True):
     """A die (0-based, as in the inputs) already aimed at a player, used as ``face``."""
 
-    die: DieIndex
+    die: Small
     target: PlayerId
     face: Face
 
 
 class DoubledShot(PositionPart, frozen=True, kw_only=True):
-    shot_die: DieIndex
-    beer_die: DieIndex
+    shot_die: Small
+    beer_die: Small
 
 
 class ArrowsInstead(PositionPart, frozen=True, kw_only=True):
     """Bart Cassidy's answer for one step: ``count`` arrows taken instead of life."""
 
-    step: str
+    step: Word
     player: PlayerId
-    count: int
+    count: Small
 
 
 class LossBatch(PositionPart, frozen=True, kw_only=True):
     """The step whose losses are being answered (Pedro Ramirez's discards, hit-backs)."""
 
-    step: str
+    step: Word
     """``dynamite``, ``shots``, ``gatling``, ``bullet`` (OS1) or ``duel`` (UA1)."""
     source: PlayerId | None = None
-    lost: dict[PlayerId, int] = {}
+    lost: dict[PlayerId, Small] = {}
     """Life each player lost in it so far."""
     discards_answered: tuple[PlayerId, ...] = ()
-    hit_backs: int = 0
+    hit_backs: Small = 0
 
 
 class TurnPosition(PositionPart, frozen=True, kw_only=True):
     """The active player's turn, already started, at a point in its middle: what it has done so
     far. ``{}`` is a turn started and nothing done yet; with ``dice``, ``rolls_used`` may be 0."""
 
-    hand: tuple[str, ...] = ()
+    hand: tuple[Word, ...] = ()
     """The kind of each die (``base``, ``loudmouth``, ``coward``, ``duel``, ``wound``, ``rage``)
     when not five base dice (a zombie's three base dice need not be said)."""
-    to_roll: tuple[DieIndex, ...] | None = None
+    to_roll: tuple[Small, ...] | None = None
     """The dice about to be rolled (the next input is their roll)."""
     dice_final: bool = False
     """Rolling is over: the dice resolve (``dice`` top-level shows them)."""
-    arrows_to_take: int = 0
+    arrows_to_take: Small = 0
     """Arrow faces of the last roll still to take their token."""
-    broken_arrows_to_act: int = 0
-    bullets_to_act: int = 0
-    rolled: tuple[DieIndex, ...] = ()
+    broken_arrows_to_act: Small = 0
+    bullets_to_act: Small = 0
+    rolled: tuple[Small, ...] = ()
     """The dice of the last roll."""
-    preset: tuple[DieIndex, ...] = ()
+    preset: tuple[Small, ...] = ()
     """Dice set before the first roll (a Ghost token, a revealed Rage card, the wound dynamite)."""
-    cancelled: tuple[DieIndex, ...] = ()
+    cancelled: tuple[Small, ...] = ()
     """UA1: final dice a wound token cancelled."""
     targets: tuple[Aim, ...] = ()
     second_targets: tuple[Aim, ...] = ()
     """The second symbol of a double face (OS1)."""
     doubled: DoubledShot | None = None
-    answered: tuple[str, ...] = ()
+    answered: tuple[Word, ...] = ()
     """The once-per-turn (or per-roll) decisions already answered, by decision name."""
     arrows_instead: tuple[ArrowsInstead, ...] = ()
-    steps_done: tuple[str, ...] = ()
+    steps_done: tuple[Word, ...] = ()
     """Of ``dynamite``, ``shots``, ``beers``, ``gatling``: the resolving steps already done."""
     batch: LossBatch | None = None
 
 
 class Hit(PositionPart, frozen=True, kw_only=True):
     player: PlayerId
-    amount: int
+    amount: Small
     cause: Cause
-    die: DieIndex | None = None
+    die: Small | None = None
 
 
 class HeldLossesPosition(PositionPart, frozen=True, kw_only=True):
     """OS4: a step's losses held back while players are asked about them (Molly Stark)."""
 
-    step: str
+    step: Word
     source: PlayerId | None = None
     hits: tuple[Hit, ...] = ()
     answers: dict[PlayerId, bool] = {}
@@ -189,16 +195,16 @@ class PowerUse(PositionPart, frozen=True, kw_only=True):
 
     player: PlayerId
     role: SpecialRole
-    window: str
+    window: Word
     target: PlayerId | None = None
     other: PlayerId | None = None
-    die: DieIndex | None = None
+    die: Small | None = None
     face: Face | None = None
 
 
 class HeldGain(PositionPart, frozen=True, kw_only=True):
     player: PlayerId
-    amount: int
+    amount: Small
     cause: GainCause
     source: PlayerId | None = None
 
@@ -212,7 +218,7 @@ class HeldEliminations(PositionPart, frozen=True, kw_only=True):
 class SpecialRolesPosition(PositionPart, frozen=True, kw_only=True):
     """OS3's table-wide business at this point (each seat's card is in its ``Seat``)."""
 
-    windows_closed: tuple[str, ...] = ()
+    windows_closed: tuple[Word, ...] = ()
     """Windows of this turn already closed: ``S:<turn>`` (start), ``R:<turn>:<roll>`` (after a
     roll), ``L:<turn>`` (after the last roll), ``E:<turn>`` (end of turn)."""
     pending: PowerUse | None = None
@@ -231,15 +237,15 @@ class WoundsPosition(PositionPart, frozen=True, kw_only=True):
 
     owed: tuple[PlayerId, ...] = ()
     """Duel losers still to draw a wound token, in order."""
-    draws: int = 0
+    draws: Small = 0
     """Wound tokens drawn so far in the game (the next draw's number)."""
-    throws: int = 0
+    throws: Small = 0
     """Duel throws so far in the game."""
-    whiskeys: int = 0
+    whiskeys: Small = 0
     """This turn's: whiskeys drunk, …"""
     discard_due: bool = False
     applied: bool = False
-    duels_used: int = 0
+    duels_used: Small = 0
     challenged: tuple[PlayerId, ...] = ()
     thrower: PlayerId | None = None
     dynamite_set: bool = False
@@ -253,25 +259,25 @@ class RagePosition(PositionPart, frozen=True, kw_only=True):
     """UA2: the Rage deck. Face down in the pile: every card neither held nor discarded (a draw
     names the card drawn, so the pile's order is never needed)."""
 
-    discard: tuple[str, ...] = ()
-    lost: dict[PlayerId, int] = {}
+    discard: tuple[Word, ...] = ()
+    lost: dict[PlayerId, Small] = {}
     """Life each player lost in this turn (or the turn just over), for the end-of-turn draws."""
     drawn: tuple[PlayerId, ...] = ()
     """Who drew for that turn already."""
     revealed: bool = False
     """The active player revealed his cards this turn."""
-    arrows_to_take: int = 0
+    arrows_to_take: Small = 0
     """Arrow symbols of the cards just revealed still to take a token."""
-    draws: int = 0
+    draws: Small = 0
     """Cards drawn so far in the game (the next draw's number)."""
     owed_now: tuple[PlayerId, ...] = ()
     """Draws owed at once (a whiskey with no wound token to discard)."""
-    pair: tuple[str, ...] = ()
+    pair: tuple[Word, ...] = ()
     """Pixie Pete's cards of the draw on now (the last ones of his ``rage``)."""
 
 
 class Reveal(PositionPart, frozen=True, kw_only=True):
-    turn: int
+    turn: Small
     player: PlayerId
 
 
@@ -279,14 +285,14 @@ class BoneyardPosition(PositionPart, frozen=True, kw_only=True):
     """UA4: the Boneyard before the outbreak (face down: every card not face up), or the
     outbreak's turn (the Boneyard is then out of the game)."""
 
-    shown: tuple[str, ...] = ()
+    shown: tuple[Word, ...] = ()
     """Cards face up, in the order revealed."""
     reveals: tuple[Reveal, ...] = ()
     """(turn, player) of the reveals of this turn (or of the turn just over)."""
-    blocked_turn: int | None = None
-    triggered_turn: int | None = None
-    outbreak_turn: int | None = None
-    draws: int = 0
+    blocked_turn: Small | None = None
+    triggered_turn: Small | None = None
+    outbreak_turn: Small | None = None
+    draws: Small = 0
     """Reveals so far in the game (the next draw's number)."""
 
 
