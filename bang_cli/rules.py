@@ -1,6 +1,7 @@
 """`bang-league rules run FILE [--json] [--trace]`: replay a game record and show where it stands.
-`bang-league rules position FILE --at N [--unknown-deck]`: a card record restated from its
-resting point after N inputs (a new record starting from that position).
+`bang-league rules position FILE --at N [--unknown-deck]`: the same game as a position record
+from its resting point after N inputs (a dice or a card record; --unknown-deck: the card deck's
+order forgotten there).
 
 A referee's tool: hand it a rule case or a club's table game, of the dice game
 (``bang-dice-record``) or the card game (``bang-cards-record``), and it prints the resulting
@@ -20,7 +21,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from services.game.records import RecordError
+from services.game.records import RecordError, position_record, write_record
 from services.game.records.cards import CardRecord, restate_card_record, write_card_record
 from services.game.records.dispatch import (
     read_any_record,
@@ -79,29 +80,32 @@ def run(
 @app.command("position")
 def position(
     file: Annotated[
-        Path, typer.Argument(exists=True, dir_okay=False, readable=True, help="A card game record (JSON).")
+        Path, typer.Argument(exists=True, dir_okay=False, readable=True, help="A game record (JSON).")
     ],
-    at: Annotated[int, typer.Option("--at", min=0, help="After how many inputs (a resting point).")],
+    at: Annotated[int, typer.Option("--at", min=0, help="Inputs played before the position (0: none).")],
     unknown_deck: Annotated[
         bool,
         typer.Option(
             "--unknown-deck",
-            help="Forget the deck's order there: each card then taken is named (table top N).",
+            help="The card game: forget the deck's order there; each card then taken is named (table top N).",
         ),
     ] = False,
 ) -> None:
-    """Print the card record restated from the position after its first N inputs, the rest of
-    its inputs following (with --unknown-deck each card taken from the deck named as it was)."""
+    """Print the record as a position record from input N on: the game's state after its first
+    N inputs as the position, the inputs after them as its inputs (docs/game-records.md)."""
     try:
         record = read_any_record(file)
-        if not isinstance(record, CardRecord):
-            typer.echo("error: a record is restated from a position in the card game only", err=True)
+        if isinstance(record, CardRecord):
+            typer.echo(write_card_record(restate_card_record(record, at, unknown_deck=unknown_deck)))
+            return
+        if unknown_deck:
+            typer.echo("error: --unknown-deck is for a card game record (dice have no deck)", err=True)
             raise typer.Exit(ERROR_EXIT)
-        restated = restate_card_record(record, at, unknown_deck=unknown_deck)
+        restated = position_record(record, at)
     except RecordError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(ERROR_EXIT) from None
-    typer.echo(write_card_record(restated))
+    typer.echo(write_record(restated), nl=False)
 
 
 def _table(state: dict[str, Any]) -> Table:

@@ -1,4 +1,5 @@
-"""`bang-league rules run`: the sub-app alone (bang_cli.main also mounts other areas' commands)."""
+"""`bang-league rules run` and `rules position`: the sub-app alone (bang_cli.main also mounts
+other areas' commands)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from bang_cli.rules import ERROR_EXIT, app
@@ -132,3 +134,45 @@ def test_an_illegal_input_exits_2_naming_it(tmp_path: Path, inputs: list[str], m
 def test_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["run", str(tmp_path / "nope.json")])
     assert result.exit_code == 2
+
+
+X4 = Path(__file__).parents[1] / "scenarios" / "undead" / "ua1_x4_dynamite_token_and_shoot1_token.yaml"
+
+
+def _record(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load(path.read_text())
+    data.pop("expect", None)
+    return data
+
+
+def test_position_from_any_input_ends_where_the_record_ends(tmp_path: Path) -> None:
+    """`rules position FILE --at N`: the state after N inputs as the position, the rest as its
+    inputs; run, it ends where the whole record ends (duels, wound tokens, Rage draws of UA1+UA2)."""
+    original = write(tmp_path, _record(X4))
+    whole = runner.invoke(app, ["run", str(original), "--json"])
+    assert whole.exit_code == 0, whole.output
+    inputs = _record(X4)["inputs"]
+    for at in range(len(inputs) + 1):
+        result = runner.invoke(app, ["position", str(original), "--at", str(at)])
+        assert result.exit_code == 0, result.output
+        written = json.loads(result.stdout)
+        assert written["inputs"] == inputs[at:]
+        resumed = tmp_path / f"at{at}.json"
+        resumed.write_text(result.stdout)
+        after = runner.invoke(app, ["run", str(resumed), "--json"])
+        assert after.exit_code == 0, after.output
+        end, expected = json.loads(after.stdout), json.loads(whole.stdout)
+        end.pop("events"), expected.pop("events")  # a position record holds fewer events
+        assert end == expected
+
+
+def test_position_out_of_range_or_of_a_finished_game_exits_2(tmp_path: Path) -> None:
+    path = write(tmp_path, SEED_EXAMPLE)
+    result = runner.invoke(app, ["position", str(path), "--at", "2"])
+    assert result.exit_code == ERROR_EXIT
+    assert "record: it has 1 inputs: a position is from input 0 to 1" in result.stderr
+    ended = _record(X4.parent / "ua4_the_zombies_win_when_every_survivor_falls.yaml")
+    path = write(tmp_path, ended)
+    result = runner.invoke(app, ["position", str(path), "--at", str(len(ended["inputs"]))])
+    assert result.exit_code == ERROR_EXIT
+    assert "the game is over: a finished game is not a position to play on" in result.stderr

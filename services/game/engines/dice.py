@@ -252,6 +252,8 @@ class DiceEngine:
                     seat["role"] = None
                     if "special" in seat:
                         seat["special"] = None
+            if data.get("position"):
+                _redact_position(data["position"], own or (lambda seat: False))
         return data
 
     def view(
@@ -500,3 +502,19 @@ def dice_finish(ended: GameEnded, payload: Mapping[str, Any] | None = None) -> G
 
 
 __all__ = ["DiceEngine", "Position", "awaiting_detail", "dice_finish"]
+
+
+def _redact_position(position: dict[str, Any], own: Callable[[str], bool]) -> None:
+    """A starting position's face-down Rage cards (UA2: a player's ``rage``, Pixie Pete's
+    ``pair``) are their holder's alone: everyone else sees how many, not which (null each)."""
+    holders: dict[str, str] = {}
+    for entry in position.get("players", ()):
+        cards = entry.get("rage")
+        if cards:
+            holders.update(dict.fromkeys(cards, entry["player"]))
+            if not own(entry["player"]):
+                entry["rage"] = [None] * len(cards)
+    deck = position.get("rage_deck")
+    pair = deck.get("pair") if deck else None
+    if pair and not own(holders.get(pair[0], "")):
+        deck["pair"] = [None] * len(pair)  # type: ignore[index]

@@ -14,6 +14,7 @@ from services.game.records.summary import summarize
 from services.game.records.trace import trace_line
 from services.game.records.writer import (
     inputs_from_events,
+    position_record,
     record_from_events,
     record_to_object,
     write_record,
@@ -31,6 +32,7 @@ __all__ = [
     "RecordMeta",
     "RecordOptions",
     "inputs_from_events",
+    "position_record",
     "read_record",
     "record_from_events",
     "record_to_object",

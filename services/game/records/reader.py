@@ -59,6 +59,7 @@ from services.game.rules.dice import (
     parse_command,
 )
 from services.game.rules.dice import commands as cmd
+from services.game.rules.dice import events as pos
 from services.game.rules.dice.modules import rules_of
 from services.game.rules.dice.vocabulary import SpecialRole
 from services.game.rules.ruleset import BASE_DICE, Ruleset, RulesetError, check_ruleset, ruleset_of
@@ -80,20 +81,43 @@ class _Seat(msgspec.Struct, forbid_unknown_fields=True):
     """UA5: a designated Sheriff's extra life (the rules check it is on the Sheriff, with UA5)."""
 
 
+CardId = Annotated[str, msgspec.Meta(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+"""A Rage or Boneyard card id (``r07``, ``b03``): the rules check it is one of the deck's."""
+Few = Annotated[list[Face], msgspec.Meta(max_length=8)]
+
+
 class _PlayerPosition(msgspec.Struct, forbid_unknown_fields=True):
     player: PlayerRef
     life: Count
     arrows: Count = 0
+    # the expansions' (docs/game-records.md): the engine's own strict parts, checked by the rules
+    eliminated: pos.Eliminated | None = None
+    ghost_since: Turn | None = None
+    ghost_tokens: Few | None = None
+    zombie: pos.ZombiePosition | None = None
+    zombie_master: bool | None = None
+    wounds: Few | None = None
+    rage: Annotated[list[CardId], msgspec.Meta(max_length=32)] | None = None
+    special: pos.SpecialPosition | None = None
 
 
 class _Position(msgspec.Struct, forbid_unknown_fields=True):
     players: SeatList[_PlayerPosition] = []
     active_player: PlayerRef | None = None
     turn: Turn = 1
-    dice: SeatList[Face] | None = None
+    dice: SeatList[Face | None] | None = None
+    """A null die: not rolled yet (only with ``in_turn``)."""
     rolls_used: Count = 1
     chief_holder: PlayerRef | None = None
     """OS2: the player holding the Chief's Arrow (one of his arrows)."""
+    turn_ended: bool | None = None
+    in_turn: pos.TurnPosition | None = None
+    held_losses: pos.HeldLossesPosition | None = None
+    sheriff: PlayerRef | None = None
+    special_roles: pos.SpecialRolesPosition | None = None
+    wound_tokens: pos.WoundsPosition | None = None
+    rage_deck: pos.RagePosition | None = None
+    boneyard: pos.BoneyardPosition | None = None
 
 
 Word = Annotated[str, msgspec.Meta(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")]
@@ -342,16 +366,44 @@ def at_position(message: str) -> str:
     return f"{message} - at `$.position`"
 
 
+def _given(value: Any) -> Any:
+    """A field the record leaves out is UNSET in the engine's position (never written back)."""
+    if value is None:
+        return msgspec.UNSET
+    return tuple(value) if isinstance(value, list) else value
+
+
 def _position(p: _Position) -> Position:
     return Position(
         players=tuple(
-            PlayerPosition(player=PlayerId(pp.player), life=pp.life, arrows=pp.arrows) for pp in p.players
+            PlayerPosition(
+                player=PlayerId(pp.player),
+                life=pp.life,
+                arrows=pp.arrows,
+                eliminated=_given(pp.eliminated),
+                ghost_since=_given(pp.ghost_since),
+                ghost_tokens=_given(pp.ghost_tokens),
+                zombie=_given(pp.zombie),
+                zombie_master=_given(pp.zombie_master),
+                wounds=_given(pp.wounds),
+                rage=_given(pp.rage),
+                special=_given(pp.special),
+            )
+            for pp in p.players
         ),
         active_player=None if p.active_player is None else PlayerId(p.active_player),
         turn=p.turn,
         dice=None if p.dice is None else tuple(p.dice),
         rolls_used=p.rolls_used,
         chief_holder=None if p.chief_holder is None else PlayerId(p.chief_holder),
+        turn_ended=_given(p.turn_ended),
+        in_turn=_given(p.in_turn),
+        held_losses=_given(p.held_losses),
+        sheriff=msgspec.UNSET if p.sheriff is None else PlayerId(p.sheriff),
+        special_roles=_given(p.special_roles),
+        wound_tokens=_given(p.wound_tokens),
+        rage_deck=_given(p.rage_deck),
+        boneyard=_given(p.boneyard),
     )
 
 

@@ -13,7 +13,9 @@ from typing import Any
 
 import msgspec
 
+from services.game.records.errors import MalformedRecord
 from services.game.records.model import FORMAT, VERSION, GameRecord, RecordMeta, RecordOptions
+from services.game.records.replay import replay_record
 from services.game.rules.dice import (
     ChooseTarget,
     Decline,
@@ -46,17 +48,19 @@ from services.game.rules.dice.commands import (
     TakeLoss,
     UseRole,
 )
+from services.game.rules.dice.errors import InvalidSetup
 from services.game.rules.dice.old_saloon import characters as os4
 from services.game.rules.dice.old_saloon import chief_arrow as os2
 from services.game.rules.dice.old_saloon import ghost as os5
 from services.game.rules.dice.old_saloon import saloon_dice as os1
 from services.game.rules.dice.old_saloon import special_roles as os3
+from services.game.rules.dice.positions import position_of
 from services.game.rules.dice.undead import characters as ua3
 from services.game.rules.dice.undead import duels as ua1
 from services.game.rules.dice.undead import rage as ua2
 from services.game.rules.dice.undead import zombies as ua4
 from services.game.rules.dice.vocabulary import ArrowReason, Face, RollingEnd, SpecialRole
-from services.game.rules.ruleset import BASE_DICE, Ruleset
+from services.game.rules.ruleset import BASE_DICE, GameType, Ruleset
 
 
 def inputs_from_events(events: Iterable[Event]) -> list[GameCommand]:
@@ -165,6 +169,29 @@ def record_from_events(
         options=options or RecordOptions(),
         meta=meta or RecordMeta(),
         ruleset=ruleset,
+    )
+
+
+def position_record(record: GameRecord, at: int) -> GameRecord:
+    """The record ``record`` as a position record from input ``at`` on: its first ``at`` inputs
+    played (0: none), the game's state written as its ``position`` (``positions.position_of``),
+    the inputs after them as its inputs. Replaying it gives the same continuation. A table
+    record: the seeded dice, seed and meta of the original are not carried over (its seats
+    are). Raises ``MalformedRecord`` when ``at`` is out of range or the game is over by then,
+    ``IllegalInput`` when an input before ``at`` is refused."""
+    if record.ruleset.game_type is not GameType.DICE:
+        raise MalformedRecord("record: only a dice game's record can be written as a position record")
+    if not 0 <= at <= len(record.inputs):
+        raise MalformedRecord(
+            f"record: it has {len(record.inputs)} inputs: a position is from input 0 to {len(record.inputs)}"
+        )
+    game = replay_record(msgspec.structs.replace(record, inputs=record.inputs[:at]))
+    try:
+        position = position_of(game.state, record.seats)
+    except InvalidSetup as e:
+        raise MalformedRecord(f"input {at}: {e}") from None
+    return GameRecord(
+        seats=record.seats, inputs=record.inputs[at:], position=position, ruleset=record.ruleset
     )
 
 

@@ -13,6 +13,7 @@ from services.game.rules.dice import events as ev
 from services.game.rules.dice.errors import InvalidSetup
 from services.game.rules.dice.kinds import BASE_HAND, ZOMBIE_HAND
 from services.game.rules.dice.modules import BASE_GAME_RULES, Rules
+from services.game.rules.dice.positions import apply_position
 from services.game.rules.dice.state import (
     BatchKind,
     DamageBatch,
@@ -75,6 +76,8 @@ def initial_state(started: ev.GameStarted, rules: Rules = BASE_GAME_RULES) -> Ga
         state.last_active_seat = first.seat - 1
     for start in rules.starts:
         start(state, started)
+    if pos is not None:
+        apply_position(state, pos)  # what the expansions and the middle of a turn hold
     state.version = 1
     return state
 

@@ -7,12 +7,14 @@ rebuilds the same game from it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 from services.game.rules.dice import commands as cmd
 from services.game.rules.dice import events as ev
 from services.game.rules.dice.awaiting import Awaiting
 from services.game.rules.dice.decide import awaiting, execute
+from services.game.rules.dice.errors import InvalidSetup, RuleError
 from services.game.rules.dice.evolve import evolve, fold, initial_state
 from services.game.rules.dice.flow import advance
 from services.game.rules.dice.legal import LegalCommands
@@ -41,7 +43,11 @@ class Game:
             evolve(state, event)
             events.append(event)
 
-        advance(state, emit)
+        if position is None:
+            advance(state, emit)
+        else:
+            with _position_cannot_be_played("it"):
+                advance(state, emit)
         return cls(state, events)
 
     @classmethod
@@ -52,7 +58,17 @@ class Game:
     def play(self, command: cmd.GameCommand, *, implicit_passes: bool = True) -> list[ev.Event]:
         """Apply one command; raises a RuleError (and changes nothing) if it is not legal.
         ``implicit_passes``: the command closes any role window still open (``decide.execute``)."""
-        produced = execute(self.state, command, implicit_passes=implicit_passes)
+        first = self.events[0]
+        if type(first) is not ev.GameStarted or first.position is None:
+            produced = execute(self.state, command, implicit_passes=implicit_passes)
+        else:  # a hand-made position may state a turn no game reaches: refused, changing nothing
+            before = self.state.clone()
+            try:
+                with _position_cannot_be_played(f"'{command}'"):
+                    produced = execute(self.state, command, implicit_passes=implicit_passes)
+            except InvalidSetup:
+                self.state = before
+                raise
         self.events.extend(produced)
         return produced
 
@@ -74,3 +90,20 @@ class Game:
     def __repr__(self) -> str:
         status = "over" if self.is_over else f"awaiting {self.awaiting.describe()}"  # type: ignore[union-attr]
         return f"<Game {len(self.state.players)} players, {len(self.events)} events, {status}>"
+
+
+@contextmanager
+def _position_cannot_be_played(what: str) -> Iterator[None]:
+    """A game started from a position states its middle itself (``positions``): the checks
+    refuse what the rules cannot reach field by field, but fields may still disagree with each
+    other in ways only playing on shows (a window reopened after the dice were aimed). Such a
+    position is refused when it shows, in words, rather than failing inside the engine."""
+    try:
+        yield
+    except RuleError:
+        raise
+    except (AssertionError, IndexError, KeyError, StopIteration, TypeError, ValueError) as e:
+        raise InvalidSetup(
+            f"{what} cannot be played from this position: its fields disagree with each other "
+            "(a turn no game reaches: check in_turn, special_roles, wound_tokens, held_losses)"
+        ) from e

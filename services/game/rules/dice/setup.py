@@ -9,11 +9,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+import msgspec
+
 from services.game.rules.dice.characters import Character
 from services.game.rules.dice.errors import InvalidSetup
 from services.game.rules.dice.events import GameStarted, Position, Seat
 from services.game.rules.dice.modules import ARROW_TOKENS, BASE_GAME_RULES, Rules
-from services.game.rules.dice.vocabulary import CharacterId, Face, PlayerId, Role
+from services.game.rules.dice.positions import check_expansions
+from services.game.rules.dice.vocabulary import CharacterId, Face, PlayerId, Role, SpecialRole
 from services.game.rules.ruleset import MODULES, ModuleId
 
 SHERIFF, DEPUTY, OUTLAW, RENEGADE = Role.SHERIFF, Role.DEPUTY, Role.OUTLAW, Role.RENEGADE
@@ -70,51 +73,75 @@ def new_game(
         check(seats)
     pile = rules.arrow_tokens
     if position is not None:
-        pile = _check_position(seats, position, characters, rules.arrow_tokens)
+        pile = _check_position(seats, position, rules)
     return GameStarted(seats=tuple(seats), arrow_pile=pile, position=position)
 
 
-def _check_position(
-    seats: Sequence[Seat],
-    position: Position,
-    characters: Mapping[CharacterId, Character],
-    tokens: int = ARROW_TOKENS,
-) -> int:
+def _check_position(seats: Sequence[Seat], position: Position, rules: Rules) -> int:
+    characters: Mapping[CharacterId, Character] = rules.characters
+    tokens = rules.arrow_tokens
     by_id = {s.player: s for s in seats}
+    for pp in position.players:
+        if pp.player not in by_id:
+            raise InvalidSetup(f"the position names {pp.player}, who has no seat")
+    check_expansions(seats, position, rules)  # first: the base checks read what it vouches for
+    special = position.special_roles
+    # OS3: players at 0 life whose elimination waits for Main Gauche's window are still in
+    held_out = set(special.held_eliminations.players) if special and special.held_eliminations else set()
     held = 0
     listed: set[str] = set()
     for pp in position.players:
-        seat = by_id.get(pp.player)
-        if seat is None:
-            raise InvalidSetup(f"the position names {pp.player}, who has no seat")
+        seat = by_id[pp.player]
         if pp.player in listed:  # a second entry would count its arrows twice
             raise InvalidSetup(f"the position lists {pp.player} twice")
         listed.add(pp.player)
         bonus = (2 if seat.role is Role.SHERIFF and len(seats) > 3 else 0) + seat.legacy_bonus
+        if seat.special is SpecialRole.L_OURS:
+            bonus += 1  # L'Ours: +3 instead of the Sheriff's +2
         max_life = characters[seat.character].life + bonus
+        if pp.zombie:
+            max_life = pp.zombie.max_life
         if not 0 <= pp.life <= max_life:
             raise InvalidSetup(f"{pp.player} cannot have {pp.life} life (0 to {max_life})")
-        if pp.arrows < 0 or (pp.life == 0 and pp.arrows):
+        if pp.arrows < 0 or (pp.life == 0 and pp.arrows and pp.player not in held_out):
             raise InvalidSetup(f"{pp.player} cannot hold {pp.arrows} arrows")
         held += pp.arrows
-    if held >= tokens:
+    # the pile is empty only in the middle of an Indian attack (its losses held: OS3, OS4)
+    attack_on = bool(held_out or position.held_losses)
+    if held > tokens or (held == tokens and not attack_on):
         raise InvalidSetup(f"players hold {held} arrows; at most {tokens - 1} can be out")
-    dead = {pp.player for pp in position.players if pp.life == 0}
-    _check_not_over(seats, dead)
+    dead = {pp.player for pp in position.players if pp.life == 0 and pp.player not in held_out}
+    _check_not_over(seats, dead, position)
+    turn_on = bool(position.in_turn or position.turn_ended)
     if position.active_player is not None:
         if position.active_player not in by_id:
             raise InvalidSetup(f"the active player {position.active_player} has no seat")
-        if position.active_player in dead:
+        # seats out of play that keep their turn: the Ghost (OS5), the eliminated before an
+        # outbreak (UA4, a Boneyard reveal); an eliminated player's own turn may just have ended
+        entry = next((pp for pp in position.players if pp.player == position.active_player), None)
+        ghost = entry is not None and bool(entry.ghost_since)
+        before_outbreak = ModuleId.UA4 in rules.modules and not (
+            position.boneyard and position.boneyard.outbreak_turn is not None
+        )
+        out_of_play_turns = ModuleId.OS5 in rules.modules or ModuleId.UA4 in rules.modules
+        keeps_turn = ghost or before_outbreak or (turn_on and out_of_play_turns)
+        if position.active_player in dead and not keeps_turn:
             raise InvalidSetup(f"the active player {position.active_player} is eliminated")
     if position.dice is not None:
         if position.active_player is None:
             raise InvalidSetup("a position with dice needs an active player")
-        if len(position.dice) != 5 or not all(isinstance(f, Face) for f in position.dice):
-            raise InvalidSetup("a position's dice are exactly five faces")
         active = by_id[position.active_player]
         max_rolls = 1 + characters[active.character].rerolls
-        if not 1 <= position.rolls_used <= max_rolls:
-            raise InvalidSetup(f"{active.player}'s rolls_used is 1 to {max_rolls}")
+        if position.in_turn:
+            if not all(f is None or isinstance(f, Face) for f in position.dice):
+                raise InvalidSetup("a position's dice are faces (null: not rolled yet)")
+            if not 0 <= position.rolls_used <= max_rolls + 1:
+                raise InvalidSetup(f"{active.player}'s rolls_used is 0 to {max_rolls + 1}")
+        else:
+            if len(position.dice) != 5 or not all(isinstance(f, Face) for f in position.dice):
+                raise InvalidSetup("a position's dice are exactly five faces")
+            if not 1 <= position.rolls_used <= max_rolls:
+                raise InvalidSetup(f"{active.player}'s rolls_used is 1 to {max_rolls}")
     if position.chief_holder is not None:
         if tokens == ARROW_TOKENS:
             raise InvalidSetup("a position gives the Chief's Arrow to a player, but OS2 is not played")
@@ -126,10 +153,26 @@ def _check_position(
     return tokens - held
 
 
-def _check_not_over(seats: Sequence[Seat], dead: set[PlayerId]) -> None:
+def _check_not_over(seats: Sequence[Seat], dead: set[PlayerId], position: Position) -> None:
     """A position must be a game still in progress: the end is only checked after an
     elimination, so a finished position would otherwise play on."""
     living = [s for s in seats if s.player not in dead]
+    if position.boneyard and position.boneyard.outbreak_turn is not None:  # UA4: the zombie win
+        zombies = {pp.player for pp in position.players if pp.zombie or pp.zombie_master}
+        if not any(s.player not in zombies for s in living):
+            raise InvalidSetup("the position is a finished game: no survivor of the outbreak is alive")
+        if not any(s.player in zombies for s in living):
+            raise InvalidSetup("the position is a finished game: no zombie and no Zombie Master is alive")
+        return
+    if position.sheriff:  # OS3: Le Bien is the Sheriff, the Sheriff of the seats a Deputy
+        seats = [
+            msgspec.structs.replace(
+                s,
+                role=SHERIFF if s.player == position.sheriff else DEPUTY if s.role is SHERIFF else s.role,
+            )
+            for s in seats
+        ]
+        living = [s for s in seats if s.player not in dead]
     if len(seats) == 3:
         if len(living) < 2:
             raise InvalidSetup("the position is a finished game: fewer than two players are alive")
