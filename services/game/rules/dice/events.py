@@ -49,6 +49,9 @@ class Seat(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 Small = Annotated[int, msgspec.Meta(ge=0, le=100_000)]
 """A count, a turn or a die of a position: never negative, bounded like a record's turns."""
 Word = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Key = Annotated[str, msgspec.Meta(min_length=1, max_length=160)]
+"""A decision answered, by the engine's key: a name, then what it was for (a step, a player id
+of up to 64 characters: ``molly_take-left:shots:p1``)."""
 """A step, window, decision, die kind or card name of a position: the checks say which exist."""
 
 
@@ -166,7 +169,7 @@ class TurnPosition(PositionPart, frozen=True, kw_only=True):
     second_targets: tuple[Aim, ...] = ()
     """The second symbol of a double face (OS1)."""
     doubled: DoubledShot | None = None
-    answered: tuple[Word, ...] = ()
+    answered: tuple[Key, ...] = ()
     """The once-per-turn (or per-roll) decisions already answered, by decision name."""
     arrows_instead: tuple[ArrowsInstead, ...] = ()
     steps_done: tuple[Word, ...] = ()
