@@ -390,3 +390,52 @@ async def test_a_seat_that_ran_out_of_time_warns_the_organiser(
     line = next(s for s in seats["seats"] if s["seat"] == waiting)
     assert line["timeouts"] >= 1
     assert any(f"(seat {waiting}) ran out of time" in w for w in seats["warnings"]), seats["warnings"]
+
+
+REPLACE = """
+mutation ($input: ReplaceSeatInput!) {
+  replaceSeat(input: $input) { seat bot turn replaced { displayName } substitute { memberId displayName } }
+}
+"""
+LINK = """
+mutation ($input: SendLoginLinkInput!) { sendLoginLink(input: $input) { memberId invite { acceptPath } } }
+"""
+
+
+async def test_graphql_replaces_a_seat_and_sends_a_login_link_with_rests_rules(
+    app: Litestar, client: httpx.AsyncClient
+) -> None:
+    c = await clubs(app, client)
+    zed = await registered(client, c, "Zed")
+    ids = [p.account_id for p in c.players]
+    await league_with_tables(client, c, [[zed, *ids[:3]]])
+    scheduled = await post(client, f"{ROUND}/tables/1/game", c.organiser, {"mode": "online"})
+    zed_seat = next(
+        p["id"]
+        for p in (await client.get(f"/games/{scheduled['game_id']}")).json()["players"]
+        if p["member_id"] == zed
+    )
+    given = {
+        "leagueId": LEAGUE,
+        "gameId": scheduled["game_id"],
+        "seat": zed_seat,
+        "memberId": c.keeper.account_id,
+    }
+
+    async def ask(who: Person, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+        response = await client.post(
+            "/graphql", json={"query": query, "variables": variables}, headers=who.auth
+        )
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    refused = await ask(c.players[0], REPLACE, {"input": given})
+    assert refused["data"] is None and "organiser" in refused["errors"][0]["message"]
+    link = await ask(c.organiser, LINK, {"input": {"clubId": c.home, "memberId": zed}})
+    assert link["data"]["sendLoginLink"]["memberId"] == zed
+    assert link["data"]["sendLoginLink"]["invite"]["acceptPath"].startswith("/accounts/invites/")
+    replaced = await ask(c.organiser, REPLACE, {"input": given})
+    answer = replaced["data"]["replaceSeat"]
+    assert (answer["seat"], answer["bot"], answer["replaced"]["displayName"]) == (zed_seat, False, "Zed")
+    assert answer["substitute"]["memberId"] == c.keeper.account_id
