@@ -14,6 +14,7 @@ import { current } from "../../session.js";
 import { empty, failure, load } from "../../status.js";
 import { actionForm, disclosure, doneNotice, labelled, select, textInput, VISIBILITY_CHOICES } from "./forms.js";
 import { resultSheetForm } from "./result-sheet.js";
+import { seatsPanel } from "./seats.js";
 
 const enc = encodeURIComponent;
 const READY_TRIES = 40;
@@ -323,6 +324,7 @@ function tableCard(ctx, tournament, round, tableRow) {
       : null,
     ctx.organises && open && !game ? scheduleForm(ctx, base, tableRow) : null,
     ctx.organises && open ? forfeitForm(ctx, base, tableRow) : null,
+    ctx.voids && game && !game.voided && game.mode === "online" && game.status === "ongoing" ? seatsPanel(ctx, game) : null,
     ctx.voids && game && !game.voided ? voidForm(ctx, game) : null,
     sheetWanted(ctx, game) ? sheetForm(ctx, tournament, round, base, tableRow, game) : null,
   );
@@ -494,7 +496,7 @@ export function renderLeague(main, { args, signal }) {
       loaded = await profile({ signal });
       const data = await fetchLeague(leagueId, signal);
       const clubId = data.league.club.club_id;
-      if (mayOrganise(loaded, clubId)) clubMembers = (await get(`/clubs/${enc(clubId)}/members?limit=100`, { signal })).items;
+      if (holds(loaded, clubId, "admin", "organiser", "referee")) clubMembers = (await get(`/clubs/${enc(clubId)}/members?limit=100`, { signal })).items;
       return data;
     },
     draw,
