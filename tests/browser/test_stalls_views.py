@@ -80,10 +80,19 @@ async def _warnings(page: Page) -> str:
     return await page.get_by_test_id("game-warnings").inner_text()
 
 
+async def _open_league(page: Page) -> None:
+    """The organiser's league page, read afresh (the same address again is loaded again)."""
+    if page.url.endswith(f"#/league/{LEAGUE}"):
+        await page.reload()
+    else:
+        await page.goto(f"/#/league/{LEAGUE}")
+    await page.get_by_test_id("game-seats").locator("[data-testid=game-seat]").first.wait_for()
+
+
 async def _league_page_until(page: Page, words: str) -> None:
     """The organiser's league page, reloaded until its game's warnings say ``words``."""
     for _ in range(20):
-        await page.goto(f"/#/league/{LEAGUE}")
+        await _open_league(page)
         warnings = page.get_by_test_id("game-warnings")
         await warnings.wait_for()
         if words in await warnings.inner_text():
@@ -123,23 +132,24 @@ async def test_a_stalled_league_game_is_warned_of_its_member_gets_a_login_and_it
             await tuco_page.get_by_label("Choose a password").fill(PASSWORD)
             await tuco_page.get_by_role("button", name="Create my account").click()
             await tuco_page.get_by_test_id("signed-in-as").filter(has_text="Tuco Ramírez").wait_for()
-        await page.goto(f"/#/league/{LEAGUE}")
-        await page.get_by_test_id("game-seats").locator("[data-testid=game-seat]").first.wait_for()
+        await _open_league(page)
         assert not await page.get_by_test_id("no-login").count()  # Tuco has a login now
 
         # a seat runs out of time: the server plays its default, and the page says so
         assert await _time_out(browser_dsn) >= 1
         await _league_page_until(page, "ran out of time once")
-        timed_out = (await _warnings(page)).split("ran out of time once")[0].rsplit("\n", 1)[-1]
+        said = (await _warnings(page)).split("ran out of time once")[0].rsplit("\n", 1)[-1]
+        timed_out = said.rsplit("(seat ", 1)[1].split(")")[0]  # "Ada Stall (seat p4) " -> p4
 
         # the organiser replaces that seat, picking the substitute by name
         form = page.get_by_test_id("replace-seat")
         await page.get_by_text("Replace this seat", exact=True).first.click()
         seat_choice = form.get_by_label("Seat")
-        seat = await seat_choice.input_value()
+        seat = timed_out
+        await seat_choice.select_option(value=seat)
         shown = await seat_choice.locator(f"option[value={seat}]").inner_text()
         replaced_name = shown.split(": ", 1)[1]
-        assert replaced_name in timed_out or "(seat " + seat + ")" in timed_out
+        assert replaced_name in said
         await form.get_by_label("Who takes it over").select_option(label="Sam Sub")
         await form.get_by_role("button", name="Replace this seat").click()
         done = page.get_by_test_id("form-done").filter(has_text="Sam Sub plays seat")

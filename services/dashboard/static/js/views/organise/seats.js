@@ -7,7 +7,7 @@
 import { get, post } from "../../api.js";
 import { h, mount } from "../../dom.js";
 import { failure } from "../../status.js";
-import { actionForm, disclosure, inviteBox, problemNotice, select, textInput } from "./forms.js";
+import { actionForm, disclosure, doneNotice, inviteBox, problemNotice, select, textInput } from "./forms.js";
 
 const enc = encodeURIComponent;
 const BOT = "bot";
@@ -75,8 +75,8 @@ function replaceForm(ctx, panel, answer) {
       },
       done: async (done) => {
         const taker = done.substitute ? done.substitute.display_name : "A bot";
-        await panel.reload();
-        return `${taker} plays seat ${done.seat.slice(1)} from now on, in place of ${done.replaced.display_name}.`;
+        await panel.reload(); // the seats as they are now (this form is drawn anew)
+        panel.said(`${taker} plays seat ${done.seat.slice(1)} from now on, in place of ${done.replaced.display_name}.`);
       },
     }),
   );
@@ -84,11 +84,14 @@ function replaceForm(ctx, panel, answer) {
 
 /** The seats panel of an ongoing online league game (organisers and referees of its club). */
 export function seatsPanel(ctx, game) {
-  const place = h("div", { class: "game-seats", "data-testid": "game-seats", "data-game": game.game_id });
+  const place = h("div");
   const notice = h("div", { "aria-live": "polite" });
   const panel = {
     gameId: game.game_id,
     clubId: ctx.data.league.club.club_id,
+    said(words) {
+      mount(notice, doneNotice(words));
+    },
     async reload() {
       let answer;
       try {
@@ -109,10 +112,9 @@ export function seatsPanel(ctx, game) {
           : null,
         h("ul", { class: "seat-list" }, answer.seats.map((line) => seatRow(ctx, line, panel))),
         answer.status === "ongoing" ? replaceForm(ctx, panel, answer) : null,
-        notice,
       );
     },
   };
   panel.reload();
-  return place;
+  return h("div", { class: "game-seats", "data-testid": "game-seats", "data-game": game.game_id }, place, notice);
 }
