@@ -225,7 +225,8 @@ class SeatReplacedAnswer(msgspec.Struct, frozen=True, kw_only=True):
     league_id: str
     game_id: str
     seat: str
-    replaced: Person
+    replaced: Person | None
+    """Who held the seat until now; None: a bot did."""
     substitute: Person | None
     """None: a bot plays the seat from now on."""
     bot: bool
@@ -930,12 +931,13 @@ class LeagueOrganiser:
         )
         replaced = outcome.events[0]
         assert isinstance(replaced, SeatReplaced)
-        names = await self._names(state, [replaced.replaced])
+        held = replaced.replaced or None  # "": a bot held it
+        names = await self._names(state, [held] if held else [])
         answer = SeatReplacedAnswer(
             league_id=league_id,
             game_id=game_id,
             seat=replaced.player,
-            replaced=_person(replaced.replaced, names),
+            replaced=None if held is None else _person(held, names),
             substitute=None
             if substitute is None
             else Person(member_id=substitute.member_id, display_name=substitute.name),

@@ -155,7 +155,7 @@ class SeatReplaced(LifecycleEvent, frozen=True, kw_only=True):
     player: str
     """The seat (``p2``)."""
     replaced: str
-    """The member who held the seat until now."""
+    """The member who held the seat until now; empty when a bot did."""
     member_id: str | None
     """The substitute; None for a bot."""
     name: str

@@ -354,7 +354,7 @@ class ManagedSeatReplaced:
     league_id: strawberry.ID
     game_id: strawberry.ID
     seat: str
-    replaced: ManagedMember
+    replaced: ManagedMember | None = strawberry.field(description="Who held the seat until now; null: a bot.")
     substitute: ManagedMember | None
     bot: bool
     turn: int
@@ -744,7 +744,7 @@ class LeagueMutation:
             league_id=strawberry.ID(a.league_id),
             game_id=strawberry.ID(a.game_id),
             seat=a.seat,
-            replaced=ManagedMember.of(a.replaced),
+            replaced=_maybe(a.replaced),
             substitute=_maybe(a.substitute),
             bot=a.bot,
             turn=a.turn,

@@ -439,3 +439,24 @@ async def test_graphql_replaces_a_seat_and_sends_a_login_link_with_rests_rules(
     answer = replaced["data"]["replaceSeat"]
     assert (answer["seat"], answer["bot"], answer["replaced"]["displayName"]) == (zed_seat, False, "Zed")
     assert answer["substitute"]["memberId"] == c.keeper.account_id
+
+
+async def test_a_member_takes_a_seat_back_from_a_bot(app: Litestar, client: httpx.AsyncClient) -> None:
+    c = await clubs(app, client)
+    ids = [p.account_id for p in c.players]
+    await league_with_tables(client, c, [ids[:4]])
+    scheduled = await post(client, f"{ROUND}/tables/1/game", c.organiser, {"mode": "online"})
+    game_id = scheduled["game_id"]
+    path = f"/leagues/{LEAGUE}/games/{game_id}/seats/p3/replace"
+    to_bot = await post(client, path, c.organiser, {"bot": True, "reason": "gone"})
+    assert to_bot["replaced"]["member_id"] in ids[:4] and to_bot["substitute"] is None
+    back = await post(client, path, c.organiser, {"member_id": c.keeper.account_id})
+    assert back["replaced"] is None and back["substitute"]["display_name"] == c.keeper.display_name
+    seats = (await client.get(f"/leagues/{LEAGUE}/games/{game_id}/seats", headers=c.organiser.auth)).json()
+    line = next(s for s in seats["seats"] if s["seat"] == "p3")
+    assert (line["bot"], line["member"]["member_id"]) == (False, c.keeper.account_id)
+    assert [r["member_id"] for r in seats["replacements"]] == [None, c.keeper.account_id]
+    audit = (await client.get(f"/games/{game_id}/audit")).json()
+    assert audit["clean"], audit
+    replay = next(check["detail"] for check in audit["checks"] if check["name"] == "rules replay")
+    assert "2 seats replaced by an organiser (p3 to a bot in turn 1, p3 to Kim Keeper in turn 1)" in replay

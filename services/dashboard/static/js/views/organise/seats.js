@@ -76,7 +76,7 @@ function replaceForm(ctx, panel, answer) {
       done: async (done) => {
         const taker = done.substitute ? done.substitute.display_name : "A bot";
         await panel.reload(); // the seats as they are now (this form is drawn anew)
-        panel.said(`${taker} plays seat ${done.seat.slice(1)} from now on, in place of ${done.replaced.display_name}.`);
+        panel.said(`${taker} plays seat ${done.seat.slice(1)} from now on, in place of ${done.replaced ? done.replaced.display_name : "a bot"}.`);
       },
     }),
   );
