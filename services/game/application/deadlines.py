@@ -54,7 +54,7 @@ from event_store.postgres_store import CONNECTION_ERRORS
 from event_store.wakeups import WakeupSource
 from services.game import schema
 from services.game.application.codec import GAME_CATEGORY, game_id_of, game_stream
-from services.game.application.lifecycle import GameAbandoned, GameMode, SeatReplaced
+from services.game.application.lifecycle import DecisionTimedOut, GameAbandoned, GameMode, SeatReplaced
 from services.game.application.service import GameService, PlayOutcome
 from services.game.application.session import GameSession, GameStatus
 from services.game.engines import ENDING_TYPES, OPENING_TYPES
@@ -267,7 +267,12 @@ class Sweeper:
         # between this host and the database). Reading the stream again next time is exact.
         self.service.forget(game_id)
         timed_out = outcome.events[0]
-        log.info("decision timed out in game %s at version %d: %s", game_id, outcome.version, timed_out)
+        if isinstance(timed_out, DecisionTimedOut):
+            log.info("decision timed out in game %s at version %d: %s", game_id, outcome.version, timed_out)
+        else:
+            # a bot's move for a seat it took over: its events may show what only that seat sees
+            # (a card drawn into the hand), so the line names the game and version alone
+            log.info("a bot played a replaced seat in game %s, now at version %d", game_id, outcome.version)
         report.applied.append(outcome)
 
     async def run(self, stop: asyncio.Event) -> None:

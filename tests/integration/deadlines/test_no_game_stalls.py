@@ -7,11 +7,14 @@ and a seat a bot took over (``SeatReplaced``) is played at once, with no time li
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
+import asyncpg
 import pytest
 
 from event_store import EventMetadata, PostgresEventStore
+from services.game.application.deadlines import Sweeper, deadlines_subscription
 from services.game.application.errors import InvalidGameSpec, NotAllowed
 from services.game.application.lifecycle import DecisionTimedOut, GameMode, GameOptions, SeatReplaced
 from services.game.application.service import (
@@ -29,6 +32,7 @@ from services.game.rules.ruleset import GameType, Ruleset, refusal, ruleset_of
 
 ORGANISER = Actor(kind=ActorKind.ORGANISER, id="club-organiser")
 MEMBERS = tuple(Member(member_id=f"m{i}", name=f"Player {i}") for i in range(1, 9))
+LOGGER = "services.game.application.deadlines"
 MAX_DEFAULTS = 5_000
 CARD_DEFAULTS = 600
 """An absent card table never ends by defaults (nobody plays a card: nobody is ever shot), so
@@ -185,3 +189,67 @@ async def test_the_audit_accepts_an_organisers_replacement_and_refuses_anybody_e
     report = await audit_game(game_store, "forged")
     assert not report.clean
     assert f"seat p2 was replaced by player:{holder}, who may not replace a seat" in report.verdict
+
+
+async def test_the_sweeper_logs_a_bots_move_without_its_events(
+    game_store: PostgresEventStore,
+    game_service: GameService,
+    pg_pool: asyncpg.Pool,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A bot's move may draw cards into its seat's hand: the log line names the game alone."""
+    game_id = "logged-bots"
+    await game_service.create_game(
+        NewGame(
+            mode=GameMode.ONLINE,
+            player_count=4,
+            members=MEMBERS[:4],
+            game_id=game_id,
+            ruleset=ruleset_of((), GameType.CARDS),
+        ),
+        command_id="create",
+        actor=ORGANISER,
+    )
+    for seat in ("p1", "p2", "p3", "p4"):
+        await game_service.replace_seat(game_id, seat, None, actor=ORGANISER, command_id=f"bot-{seat}")
+    projection = deadlines_subscription(game_store)
+    sweeper = Sweeper(pg_pool, game_service)
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        for _ in range(10):
+            await projection.run_until_idle()
+            await sweeper.sweep()
+    lines = [r.getMessage() for r in caplog.records if r.name == LOGGER]
+    assert len(lines) >= 10
+    assert all(
+        line.startswith(f"a bot played a replaced seat in game {game_id}, now at version") for line in lines
+    )
+
+
+async def test_a_timed_card_game_gets_its_deadlines_and_its_defaults(
+    game_store: PostgresEventStore, game_service: GameService, pg_pool: asyncpg.Pool
+) -> None:
+    """A league's card games have a limit by default now: the projection folds their appends
+    event by event, between the automatic steps of one too, and asks what the game awaits."""
+    game_id = "timed-cards"
+    await game_service.create_game(
+        NewGame(
+            mode=GameMode.ONLINE,
+            player_count=4,
+            members=MEMBERS[:4],
+            game_id=game_id,
+            options=GameOptions(decision_timeout_seconds=60),
+            ruleset=ruleset_of((), GameType.CARDS),
+        ),
+        command_id="create",
+        actor=ORGANISER,
+    )
+    projection = deadlines_subscription(game_store)
+    await projection.run_until_idle()
+    row = await pg_pool.fetchrow("SELECT * FROM game_deadlines WHERE game_id = $1", game_id)
+    session = await game_service.load(game_id)
+    assert session.game is not None
+    question = session.engine.question(session.game)
+    assert row is not None and question is not None
+    assert (row["awaiting_player"], row["awaiting_decision"]) == (question.player, question.decision)
+    report = await Sweeper(pg_pool, game_service, clock=lambda: row["due_at"]).sweep()
+    assert [type(o.events[0]) for o in report.applied] == [DecisionTimedOut]
