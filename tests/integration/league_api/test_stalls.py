@@ -313,6 +313,11 @@ async def test_a_bot_takes_a_seat_over_and_plays_it_and_the_game_is_rated_for_no
     state = (await client.get(f"/games/{game_id}")).json()
     bot_seat = next(p for p in state["players"] if p["id"] == seat["id"])
     assert (bot_seat["bot"], bot_seat["member_id"], bot_seat["name"]) == (True, None, "Bot")
+    query = {"query": "query ($id: ID!) { game(id: $id) { players { id bot memberId name } } }"}
+    read = (await client.post("/graphql", json={**query, "variables": {"id": game_id}})).json()
+    assert not read.get("errors"), read
+    shown = next(p for p in read["data"]["game"]["players"] if p["id"] == seat["id"])
+    assert shown == {"id": seat["id"], "bot": True, "memberId": None, "name": "Bot"}
     people = {p.account_id: p for p in c.players}
     ended = await play_out(app, client, game_id, people, random.Random(3))
     assert ended["status"] == "ended"
