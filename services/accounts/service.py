@@ -184,6 +184,21 @@ class AccountService:
             invite_id=invite_id, token=token, display_name=name, login=preset, expires_at=expires_at
         )
 
+    async def issue_claim(
+        self, connection: asyncpg.Connection, account_id: str, *, issued_by: str
+    ) -> IssuedInvite | None:
+        """A new invite that claims ``account_id``, a member registered by name who has no login
+        yet (on the caller's connection, in its transaction); None when the account has a login
+        (or is no account). Links issued before stay good until one of them is used: the first
+        accepted sets the login, and the others are refused as used."""
+        row = await connection.fetchrow(
+            "SELECT display_name FROM accounts WHERE account_id = $1 AND password_hash IS NULL FOR UPDATE",
+            account_id,
+        )
+        if row is None:
+            return None
+        return await self._issue(connection, row["display_name"], None, issued_by, claims=account_id)
+
     async def register_unclaimed(
         self, connection: asyncpg.Connection, display_name: str, *, login: str | None, registered_by: str
     ) -> tuple[str, IssuedInvite]:

@@ -50,6 +50,8 @@ from services.clubs.errors import (
     GrantNotHeld,
     InvalidClubInput,
     LastAdmin,
+    LoginExists,
+    NotAMember,
     RoleNotHeld,
     RoleRequired,
     ScorekeeperSeated,
@@ -202,6 +204,8 @@ PROBLEMS: dict[type[BaseException], Problem] = {
     RoleRequired: Problem(403, "role-required", "You do not hold the role this needs in this club"),
     RoleNotHeld: Problem(404, "role-not-held", "The account does not hold this role here", "role"),
     LastAdmin: Problem(409, "last-admin", "A club keeps at least one admin", "role"),
+    LoginExists: Problem(409, "login-exists", "The member has a login already", "member_id"),
+    NotAMember: Problem(404, "not-a-member", "No such member in this club", "member_id"),
     ClubError: Problem(422, "refused", "Refused"),
     # accounts and clubs (issue 11): members registered by name, invites, API tokens
     InviteClaimsAccount: Problem(

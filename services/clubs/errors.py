@@ -99,3 +99,22 @@ class GrantNotHeld(ClubError):
         )
         self.field = "grants"
 
+
+
+class LoginExists(ClubError):
+    """The member has set up a login already: a login link is for a member who has none (409)."""
+
+    def __init__(self, display_name: str) -> None:
+        super().__init__(
+            f"{display_name} has a login already: they sign in with it (a login link is only for a "
+            "member registered by name who has not set one up)"
+        )
+        self.field = "member_id"
+
+
+class NotAMember(ClubError):
+    """The account is not a member of this club (404; says nothing of the account elsewhere)."""
+
+    def __init__(self, club_id: str, account_id: str) -> None:
+        super().__init__(f"club {club_id!r} has no member {account_id!r}")
+        self.field = "member_id"

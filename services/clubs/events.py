@@ -67,12 +67,24 @@ class MemberRegistered(ClubEvent, frozen=True, kw_only=True):
     registered_by: str
 
 
+class LoginLinkSent(ClubEvent, frozen=True, kw_only=True):
+    """An admin or organiser made a new link with which a member who has no login (registered
+    by name) sets one up: the invite ``invite_id`` claims that member's account (single use,
+    expiring; its secret is in no event)."""
+
+    club_id: str
+    account_id: str
+    invite_id: str
+    sent_by: str
+
+
 CLUB_EVENTS: tuple[type[ClubEvent], ...] = (
     ClubFounded,
     RoleGranted,
     RoleRevoked,
     MemberInvited,
     MemberRegistered,
+    LoginLinkSent,
 )
 
 CLUBS_MAPPER = Mapper()

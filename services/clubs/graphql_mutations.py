@@ -61,6 +61,15 @@ class RegisterMemberInput:
     )
 
 
+@strawberry.input(
+    description="`POST /clubs/{clubId}/members/{memberId}/login-link` (admin or organiser): a new link "
+    "with which a member who has no login sets one up on his own account."
+)
+class SendLoginLinkInput:
+    club_id: str
+    member_id: str
+
+
 @strawberry.input(description="`POST /clubs/{clubId}/roles` (admin only).")
 class GrantRoleInput:
     club_id: str
@@ -316,6 +325,23 @@ class ClubMutation:
             display_name=member.display_name,
             invite=None if member.invite is None else ClubInviteLink.of(member.invite),
             new=new,
+        )
+
+    @strawberry.mutation(
+        description="A new single-use, expiring link with which a member who has no login (registered by "
+        "name) sets one up on his own account (admin or organiser), as "
+        "`POST /clubs/{clubId}/members/{memberId}/login-link`."
+    )
+    async def send_login_link(self, info: Info, input: SendLoginLinkInput) -> RegisteredClubMember:
+        caller = await _caller(info)
+        club_id = check_id("input.clubId", input.club_id)
+        member_id = check_id("input.memberId", input.member_id)
+        member = await _clubs(info).send_login_link(caller, club_id, member_id)
+        return RegisteredClubMember(
+            member_id=strawberry.ID(member.member_id),
+            display_name=member.display_name,
+            invite=None if member.invite is None else ClubInviteLink.of(member.invite),
+            new=True,
         )
 
     @strawberry.mutation(description="Grant a role in a club (admin only), as `POST /clubs/{clubId}/roles`.")

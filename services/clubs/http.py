@@ -164,6 +164,21 @@ class ClubController(Controller):
         return Response(member, status_code=201 if made else 200)
 
     @post(
+        "/{club_id:str}/members/{member_id:str}/login-link",
+        operation_id="sendLoginLink",
+        summary="A new link with which a member who has no login sets one up on his own account "
+        "(admin or organiser); single use, expiring",
+        security=SECURED,
+    )
+    async def login_link(
+        self, club_id: str, member_id: str, caller: Principal, clubs: ClubService
+    ) -> Response[RegisteredMember]:
+        member = await clubs.send_login_link(
+            caller, check_id("club_id", club_id), check_id("member_id", member_id)
+        )
+        return Response(member, status_code=201)
+
+    @post(
         "/{club_id:str}/roles",
         operation_id="grantRole",
         summary="Grant a role in the club (admin only); granting a held role changes nothing",

@@ -33,6 +33,8 @@ from services.clubs.errors import (
     GrantNotHeld,
     InvalidClubInput,
     LastAdmin,
+    LoginExists,
+    NotAMember,
     RoleNotHeld,
     ScorekeeperSeated,
 )
@@ -40,6 +42,7 @@ from services.clubs.events import (
     CLUBS_MAPPER,
     ClubEvent,
     ClubFounded,
+    LoginLinkSent,
     MemberInvited,
     MemberRegistered,
     RoleGranted,
@@ -202,6 +205,19 @@ async def is_member(pool: asyncpg.Pool | asyncpg.Connection, club_id: str, accou
         account_id,
     )
     return found is not None
+
+
+async def without_login(pool: asyncpg.Pool | asyncpg.Connection, ids: Iterable[str]) -> frozenset[str]:
+    """The accounts among ``ids`` that nobody can sign in as yet: members registered by name who
+    have not set up their login (``send_login_link`` makes them a link)."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return frozenset()
+    rows = await pool.fetch(
+        "SELECT account_id FROM accounts WHERE account_id = ANY($1::text[]) AND password_hash IS NULL",
+        wanted,
+    )
+    return frozenset(row["account_id"] for row in rows)
 
 
 class TableSeats(Protocol):
@@ -611,6 +627,29 @@ class ClubService:
             ]  # fmt: skip
             await self._append(connection, club_id, facts)
         return RegisteredMember(member_id=account_id, display_name=name, invite=_invite_link(issued)), True
+
+    async def send_login_link(self, principal: Principal, club_id: str, member_id: str) -> RegisteredMember:
+        """A new link with which ``member_id``, a member of the club with no login (registered by
+        name), sets up his login on his own account (admin or organiser of the club, as of now).
+        ``NotAMember`` for an account that holds no role here, ``LoginExists`` for one with a
+        login. The link's secret is in the answer only: no event, no log line carries it."""
+        async with self._pool.acquire() as connection, connection.transaction():
+            await self._locked_club(connection, club_id, principal, Role.ADMIN, Role.ORGANISER)
+            if not await is_member(connection, club_id, member_id):
+                raise NotAMember(club_id, member_id)
+            issued = await self._accounts.issue_claim(connection, member_id, issued_by=principal.account_id)
+            if issued is None:
+                name = (await display_names(connection, [member_id])).get(member_id, member_id)
+                raise LoginExists(name)
+            sent = LoginLinkSent(
+                club_id=club_id,
+                account_id=member_id,
+                invite_id=issued.invite_id,
+                sent_by=principal.account_id,
+            )
+            await self._append(connection, club_id, [sent])
+        link = _invite_link(issued)
+        return RegisteredMember(member_id=member_id, display_name=issued.display_name, invite=link)
 
     # -- API tokens -----------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import msgspec
 
 from services.game.results import GameType
 from services.league.result_sheet import ResultSheet
-from services.league.vocabulary import MEMBERS_ONLY, PointsScheme, SeatingPolicy
+from services.league.vocabulary import DEFAULT_DECISION_SECONDS, MEMBERS_ONLY, PointsScheme, SeatingPolicy
 
 
 class LeagueCommand(msgspec.Struct, frozen=True, kw_only=True):
@@ -46,6 +46,8 @@ class FoundLeague(LeagueCommand, frozen=True, kw_only=True):
     """``dice`` or ``cards``."""
     visibility: str = MEMBERS_ONLY
     """``public`` or ``members`` (its club's members only)."""
+    decision_seconds: int = DEFAULT_DECISION_SECONDS
+    """Each decision's time in the league's online games."""
 
 
 class SetLeagueVisibility(LeagueCommand, frozen=True, kw_only=True):

@@ -14,7 +14,7 @@ import msgspec
 
 from event_store import Mapper
 from services.game.results import GameResult, GameType
-from services.league.vocabulary import MEMBERS_ONLY, PointsScheme, SeatingPolicy
+from services.league.vocabulary import DEFAULT_DECISION_SECONDS, MEMBERS_ONLY, PointsScheme, SeatingPolicy
 
 
 class LeagueEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True):
@@ -52,6 +52,9 @@ class LeagueFounded(LeagueEvent, frozen=True, kw_only=True):
     visibility: str = MEMBERS_ONLY
     """``public`` or ``members`` (services/league/visibility.py). Leagues founded before the
     setting existed are members-only."""
+    decision_seconds: int = DEFAULT_DECISION_SECONDS
+    """Each decision's time in the league's online games (the schedule's ``options`` may set
+    another for one game). Leagues founded before the setting existed have the default: 24 hours."""
 
 
 class LeagueVisibilityChanged(LeagueEvent, frozen=True, kw_only=True):

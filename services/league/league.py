@@ -56,9 +56,11 @@ from services.league.events import (
 from services.league.result_sheet import check_sheet
 from services.league.seating import Seating, SeatingHistory, Table, has_sheriff, pick_sheriff, seat_round
 from services.league.vocabulary import (
+    DEFAULT_DECISION_SECONDS,
     MEMBERS_ONLY,
     PointsScheme,
     SeatingPolicy,
+    check_decision_seconds,
     check_game_type,
     check_id,
     check_table_size,
@@ -115,6 +117,8 @@ class LeagueState:
     """``dice`` or ``cards``: every game of the league is of this type."""
     visibility: str = MEMBERS_ONLY
     """``public`` or ``members``: who may read the league (services/league/visibility.py)."""
+    decision_seconds: int = DEFAULT_DECISION_SECONDS
+    """Each decision's time in the league's online games."""
     seasons: dict[str, SeasonState] = field(default_factory=dict)
     tournaments: dict[str, TournamentState] = field(default_factory=dict)
     games: dict[str, tuple[str, int, int]] = field(default_factory=dict)
@@ -183,6 +187,7 @@ def decide(state: LeagueState, command: LeagueAggregateCommand) -> list[LeagueEv
                 seating=command.seating.validate(game_type),
                 game_type=game_type,
                 visibility=check_visibility(command.visibility),
+                decision_seconds=check_decision_seconds(command.decision_seconds),
             )
         ]
     if not state.exists:
@@ -464,6 +469,7 @@ def evolve(state: LeagueState, event: LeagueEvent) -> LeagueState:
             state.league_id, state.club_id, state.name = event.league_id, event.club_id, event.name
             state.points, state.seating = event.points, event.seating
             state.game_type, state.visibility = event.game_type, event.visibility
+            state.decision_seconds = event.decision_seconds
         case LeagueVisibilityChanged():
             state.visibility = event.visibility
         case SeasonOpened():

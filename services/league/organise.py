@@ -25,7 +25,7 @@ import secrets
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Generic, TypeVar
 
 import asyncpg
@@ -34,11 +34,12 @@ import msgspec
 from services.clubs.errors import ClubNotFound, ScorekeeperSeated
 from services.clubs.names import name_book
 from services.clubs.roles import Principal, Role, require
-from services.clubs.service import ClubService, is_member
+from services.clubs.service import ClubService, is_member, without_login
 from services.game.application.codec import game_stream
-from services.game.application.errors import GameIdTaken
-from services.game.application.lifecycle import GameContext, GameMode, GameOptions
+from services.game.application.errors import GameIdTaken, GameNotFound
+from services.game.application.lifecycle import GameContext, GameMode, GameOptions, SeatReplaced, seat_id
 from services.game.application.service import Member, NewGame, TableSeat, check_new_ruleset
+from services.game.application.session import GameSession, GameStatus
 from services.game.edge.gateway import Created, GameGateway
 from services.game.edge.http import RulesetIn
 from services.game.edge.tokens import Principal as GameCaller
@@ -88,7 +89,7 @@ from services.league.reservations import Reservation, mark_result_sheet, reserva
 from services.league.result_sheet import EIGHT_PLAYERS, NOT_REPLAYABLE, ResultSheet
 from services.league.service import CommandResult, LeagueService
 from services.league.visibility import readable_league
-from services.league.vocabulary import MEMBERS_ONLY, PointsScheme, SeatingPolicy
+from services.league.vocabulary import DEFAULT_DECISION_SECONDS, MEMBERS_ONLY, PointsScheme, SeatingPolicy
 from services.runtime.idempotency import CommandIdReused
 
 T = TypeVar("T")
@@ -118,6 +119,8 @@ class LeagueAnswer(msgspec.Struct, frozen=True, kw_only=True):
     """``dice`` or ``cards``: every game of the league is of this type."""
     visibility: str
     """``public`` (anyone may read it) or ``members`` (its club's members only)."""
+    decision_seconds: int = DEFAULT_DECISION_SECONDS
+    """Each decision's time in the league's online games."""
 
 
 class VisibilityAnswer(msgspec.Struct, frozen=True, kw_only=True):
@@ -183,7 +186,12 @@ class ScheduledAnswer(msgspec.Struct, frozen=True, kw_only=True):
     ruleset: str | None = None
     """The scheduled rules (``dice OS1``; None: the league's base game)."""
     decision_timeout_seconds: int | None = None
-    """The scheduled decision timer (None: none)."""
+    """The decision timer: a table game's as scheduled (None: none), an online game's as it was
+    created (the league's ``decision_seconds`` unless the schedule set one)."""
+    without_login: list[Person] = []
+    """The table's members who cannot sign in yet (registered by name, no login): an online
+    game waits on them until they do, a timeout plays for them, or their seat is replaced. Send
+    each a login link (``POST /clubs/{club_id}/members/{member_id}/login-link``)."""
 
 
 class ScheduleOfGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -206,6 +214,51 @@ class StartSeat(msgspec.Struct, frozen=True, kw_only=True):
     role: str
     character: str
     special: str | None = None
+
+
+class SeatLine(msgspec.Struct, frozen=True, kw_only=True):
+    seat: str
+    member: Person | None
+    """Who holds the seat now; None when a bot plays it."""
+    bot: bool
+    has_login: bool
+    """False: a member registered by name who cannot sign in yet (send him a login link)."""
+    timeouts: int
+    """Decisions of this seat that ran out of time since its holder took it."""
+
+
+class SeatsAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    game_id: str
+    status: str
+    decision_timeout_seconds: int | None
+    seats: list[SeatLine]
+    waiting_on: str | None
+    """The seat whose decision the game awaits (None: nobody's, or the game is over)."""
+    waiting_since: datetime | None
+    due_at: datetime | None
+    """When the awaited decision's time runs out (None: the game has no time limit)."""
+    overdue: bool
+    """The awaited decision is past its time: the server plays its default within seconds."""
+    warnings: list[str]
+    """In words, what keeps the game from moving: a seat whose holder cannot sign in, a seat
+    that keeps running out of time, a decision past its time."""
+    replacements: list[dict[str, object]]
+    """Every seat that changed hands, in order (seat, replaced, member_id or None for a bot, name, turn)."""
+
+
+class SeatReplacedAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    game_id: str
+    seat: str
+    replaced: Person | None
+    """Who held the seat until now; None: a bot did."""
+    substitute: Person | None
+    """None: a bot plays the seat from now on."""
+    bot: bool
+    turn: int
+    """The game's turn when the seat changed hands."""
+    version: int
 
 
 class ForfeitAnswer(msgspec.Struct, frozen=True, kw_only=True):
@@ -315,6 +368,7 @@ class LeagueOrganiser:
         seating: SeatingPolicy | None = None,
         game_type: str = GameType.DICE.value,
         visibility: str = MEMBERS_ONLY,
+        decision_seconds: int = DEFAULT_DECISION_SECONDS,
         command_id: str | None = None,
     ) -> Done[LeagueAnswer]:
         require(caller, club_id, *ORGANISING)
@@ -328,6 +382,7 @@ class LeagueOrganiser:
             seating=seating or SeatingPolicy(),
             game_type=game_type,
             visibility=visibility,
+            decision_seconds=decision_seconds,
         )
         existing = await self._league.load_league(league_id)
         if existing.exists and existing.club_id != club_id:
@@ -345,6 +400,7 @@ class LeagueOrganiser:
             seating=founded.seating,
             game_type=founded.game_type,
             visibility=founded.visibility,
+            decision_seconds=founded.decision_seconds,
         )
         return Done(answer, not result.duplicate)
 
@@ -577,6 +633,13 @@ class LeagueOrganiser:
             ruleset=command.ruleset,
             decision_timeout_seconds=command.decision_timeout_seconds,
         )
+        if mode is GameMode.ONLINE:
+            # the league's decision time, unless this schedule set one (docs/league.md)
+            setup = setup or NewGame(mode=GameMode.ONLINE, player_count=0)
+            if setup.options.decision_timeout_seconds is None:
+                limit = state.decision_seconds
+                timed = msgspec.structs.replace(setup.options, decision_timeout_seconds=limit)
+                setup = msgspec.structs.replace(setup, options=timed)
         held = await reserve(self._pool, wanted)
         # the same reservation, whoever made it and whether its sheet is in since (a retry)
         if msgspec.structs.replace(held, scheduled_by=wanted.scheduled_by, result_sheet=False) != wanted:
@@ -587,6 +650,7 @@ class LeagueOrganiser:
             )
         result = await self._run(command, command_id, caller, asked)
         names = await self._names(state, [*seated.members, *([scorekeeper] if scorekeeper else [])])
+        unable = await without_login(self._pool, seated.members)
         created = False
         if mode is GameMode.TABLE:
             if scorekeeper is not None:
@@ -606,7 +670,10 @@ class LeagueOrganiser:
             game_created=created,
             starts_at=held.starts_at,
             ruleset=held.ruleset,
-            decision_timeout_seconds=held.decision_timeout_seconds,
+            decision_timeout_seconds=held.decision_timeout_seconds
+            if mode is GameMode.TABLE or setup is None
+            else setup.options.decision_timeout_seconds,
+            without_login=[_person(m, names) for m in seated.members if m in unable],
         )
         return Done(answer, bool(result.events) and not result.duplicate)
 
@@ -904,6 +971,137 @@ class LeagueOrganiser:
         closed = _only(result, RoundClosed, command_id)
         answer = RoundClosedAnswer(league_id=league_id, tournament_id=tournament_id, round=closed.round)
         return Done(answer, not result.duplicate)
+
+    async def seats(self, caller: Principal, league_id: str, game_id: str) -> SeatsAnswer:
+        """A league game's seats and what keeps it from moving (a referee, an organiser or an
+        admin of the league's club)."""
+        state = await self._organised(caller, league_id, *VOIDING)
+        session = await self._league_game(state, game_id)
+        holders = [session.seat_members.get(seat_id(i)) for i in range(session.created.player_count)]
+        members = [m for m in holders if m is not None]
+        names = await self._names(state, members)
+        unable = await without_login(self._pool, members)
+        lines = [
+            SeatLine(
+                seat=seat_id(i),
+                member=None if m is None else _person(m, names),
+                bot=seat_id(i) in session.bot_seats,
+                has_login=m is not None and m not in unable,
+                timeouts=session.timeouts.get(seat_id(i), 0),
+            )
+            for i, m in enumerate(holders)
+        ]
+        limit = session.created.options.decision_timeout_seconds
+        question = None
+        if session.status is GameStatus.ONGOING and session.game is not None:
+            question = session.engine.question(session.game)
+        waiting = None if question is None or question.random or question.table else question.player
+        since = session.last_event_at if waiting is not None else None
+        due = None if since is None or limit is None else since + timedelta(seconds=limit)
+        overdue = due is not None and datetime.now(UTC) > due
+        warnings = []
+        for line in lines:
+            who = "a bot" if line.member is None else line.member.display_name
+            if line.member is not None and not line.has_login:
+                warnings.append(
+                    f"{who} (seat {line.seat}) has no login and cannot play: "
+                    "send a login link, or replace the seat"
+                )
+            if line.timeouts:
+                times = "once" if line.timeouts == 1 else f"{line.timeouts} times"
+                warnings.append(f"{who} (seat {line.seat}) ran out of time {times}")
+        if waiting is not None and overdue:
+            line = next(x for x in lines if x.seat == waiting)
+            who = "a bot" if line.member is None else line.member.display_name
+            warnings.append(f"the game has waited on {who} (seat {waiting}) past the time for a decision")
+        if waiting is not None and limit is None:
+            warnings.append("the game has no time limit: it waits on each player for as long as it takes")
+        return SeatsAnswer(
+            league_id=league_id,
+            game_id=game_id,
+            status=session.status.value,
+            decision_timeout_seconds=limit,
+            seats=lines,
+            waiting_on=waiting,
+            waiting_since=since,
+            due_at=due,
+            overdue=overdue,
+            warnings=warnings,
+            replacements=[
+                {
+                    "seat": r.player,
+                    "replaced": r.replaced,
+                    "member_id": r.member_id,
+                    "name": r.name,
+                    "turn": r.turn,
+                }
+                for _, r in session.replacements
+            ],
+        )
+
+    async def replace_seat(
+        self,
+        caller: Principal,
+        league_id: str,
+        game_id: str,
+        seat: str,
+        *,
+        member_id: str | None,
+        bot: bool,
+        reason: str = "",
+        command_id: str | None = None,
+    ) -> Done[SeatReplacedAnswer]:
+        """Give ``seat`` of one of the league's ongoing online games to a member of its club or
+        to a bot (a referee, an organiser or an admin of the club, as of now): ``SeatReplaced`` in
+        the game's stream (docs/game-service.md, "Replacing a seat")."""
+        state = await self._organised(caller, league_id, *VOIDING)
+        if (member_id is None) == (not bot):
+            raise InvalidCommand(
+                "`member_id`: name the member who takes the seat over, or send `bot: true` for a bot "
+                "(one of the two)"
+            )
+        await self._league_game(state, game_id)
+        substitute = None
+        if member_id is not None:
+            if not await is_member(self._pool, state.club_id, member_id):
+                raise InvalidCommand(f"`member_id`: {member_id!r} is not a member of club {state.club_id!r}")
+            name = (await self._names(state, [member_id]))[member_id]
+            substitute = Member(member_id=member_id, name=name)
+        outcome = await self._gateway.replace_seat(
+            GameCaller.of_account(caller),
+            game_id,
+            seat,
+            substitute,
+            reason=reason,
+            command_id=command_id_or_new(command_id),
+        )
+        replaced = outcome.events[0]
+        assert isinstance(replaced, SeatReplaced)
+        held = replaced.replaced or None  # "": a bot held it
+        names = await self._names(state, [held] if held else [])
+        answer = SeatReplacedAnswer(
+            league_id=league_id,
+            game_id=game_id,
+            seat=replaced.player,
+            replaced=None if held is None else _person(held, names),
+            substitute=None
+            if substitute is None
+            else Person(member_id=substitute.member_id, display_name=substitute.name),
+            bot=substitute is None,
+            turn=replaced.turn,
+            version=outcome.version,
+        )
+        return Done(answer, not outcome.duplicate)
+
+    async def _league_game(self, state: LeagueState, game_id: str) -> GameSession:
+        """One of the league's scheduled games, as the game server holds it (404 otherwise: a
+        game of another league, or one not created yet)."""
+        if game_id not in state.games:
+            raise UnknownEntity("game", game_id)
+        try:
+            return await self._gateway.service.load(game_id)
+        except GameNotFound:
+            raise UnknownEntity("game", game_id) from None
 
     async def close_season(
         self, caller: Principal, league_id: str, season_id: str, *, command_id: str | None = None

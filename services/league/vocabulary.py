@@ -49,6 +49,22 @@ or the members of its club only (``members``, the default: a league founded befo
 existed is members-only)."""
 
 
+DEFAULT_DECISION_SECONDS = 24 * 60 * 60
+"""A league's online games give each decision this long (24 hours: correspondence play, one
+move a day at least) unless the league or the schedule says otherwise; past it the decision's
+documented default is played (docs/game-service.md, "Timeouts")."""
+MAX_DECISION_SECONDS = 14 * 24 * 60 * 60
+
+
+def check_decision_seconds(value: int) -> int:
+    if not 1 <= value <= MAX_DECISION_SECONDS:
+        raise InvalidCommand(
+            f"`decision_seconds`: a decision's time is 1 second to 14 days ({MAX_DECISION_SECONDS} s), "
+            f"not {value}"
+        )
+    return value
+
+
 def check_visibility(value: str) -> str:
     if value not in VISIBILITIES:
         raise InvalidCommand(

@@ -54,7 +54,14 @@ from event_store import (
 )
 from event_store.wakeups import WakeupSource
 from services.game.application.codec import GAME_CATEGORY, GAME_MAPPER, game_id_of
-from services.game.application.lifecycle import GameAbandoned, GameCreated, PlayerJoined, SeatsDealt, seat_id
+from services.game.application.lifecycle import (
+    GameAbandoned,
+    GameCreated,
+    PlayerJoined,
+    SeatReplaced,
+    SeatsDealt,
+    seat_id,
+)
 from services.game.results import GameFinish, GameResult
 from services.game.results.decoder import FINISH_TYPES, decode_game_fact, identity_of
 from services.ratings import pools, store
@@ -72,6 +79,7 @@ _HANDLED = (
             GameCreated.__name__,
             PlayerJoined.__name__,
             SeatsDealt.__name__,
+            SeatReplaced.__name__,
             GameAbandoned.__name__,
             store.GAME_VOIDED,
             store.RESULT_SHEET,
@@ -210,6 +218,12 @@ class RatingsProjection:
             if event.type not in _HANDLED:
                 await store.advance(connection, number, event.position, games)
                 return
+        if event.type == SeatReplaced.__name__:
+            replaced = GAME_MAPPER.to_domain(event)
+            assert isinstance(replaced, SeatReplaced)
+            await _replace_seat(connection, number, game_id, replaced)
+            await store.advance(connection, number, event.position, games)
+            return
         domain = decode_game_fact(event)
         if isinstance(domain, GameCreated):
             game_type, ruleset = identity_of(domain)
@@ -253,6 +267,24 @@ async def _void(
         await store.request_rebuild(connection, request, reason)
 
 
+BOT_SEAT = ""
+"""A seat a bot plays, among a game's remembered members: nobody to rate."""
+
+
+async def _replace_seat(
+    connection: asyncpg.Connection, number: int, game_id: str, replaced: SeatReplaced
+) -> None:
+    """The seat's result goes to whoever holds it at the end (docs/ratings.md, "A replaced
+    seat"): the substitute from now on, or nobody for a bot."""
+    members = await store.seats_of(connection, number, game_id)
+    if members is None:
+        return  # no deal seen (a game this generation does not rate)
+    index = int(replaced.player.removeprefix("p")) - 1
+    if 0 <= index < len(members):
+        members[index] = BOT_SEAT if replaced.member_id is None else replaced.member_id
+        await store.remember_seats(connection, number, game_id, members)
+
+
 async def _rate(
     connection: asyncpg.Connection,
     target: store.Generation,
@@ -270,6 +302,11 @@ async def _rate(
     try:
         if members is None:
             raise InvalidOutcome("no SeatsDealt before GameEnded: nobody to rate")
+        if BOT_SEAT in members:
+            bot = seat_id(members.index(BOT_SEAT))
+            raise InvalidOutcome(
+                f"a bot played seat {bot} at the end: a game a bot finished is rated for nobody"
+            )
         seats: dict[str, LeaguePlayerId] = {seat_id(i): LeaguePlayerId(m) for i, m in enumerate(members)}
         game_type, ruleset = await store.rules_of(connection, target.generation, game_id)
         outcome = from_finish(finish, seats, game_id, game_type=game_type, ruleset=ruleset)

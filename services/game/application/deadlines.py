@@ -6,7 +6,9 @@ Its read model, ``game_deadlines``, has one row per ongoing game that set
 ``decision_timeout_seconds``: the limit, the version and ``recorded_at`` of the game's latest
 event, the decision the engine awaits (NULL while it awaits dice: dice never time out) and
 ``due_at`` = latest event + limit. The row appears with ``GameStarted``, follows every event
-and goes with ``GameEnded`` or ``GameAbandoned``. It is written in the transaction that moves
+and goes with ``GameEnded`` or ``GameAbandoned``. A seat a bot took over (``SeatReplaced``) is
+due at once, whatever the limit (a game with no limit gets a row then): the sweeper's
+``apply_timeout`` has the bot answer. It is written in the transaction that moves
 the checkpoint, so every event is applied exactly once, and replaying from position 0 gives
 the same table (every column comes from the events).
 
@@ -52,7 +54,7 @@ from event_store.postgres_store import CONNECTION_ERRORS
 from event_store.wakeups import WakeupSource
 from services.game import schema
 from services.game.application.codec import GAME_CATEGORY, game_id_of, game_stream
-from services.game.application.lifecycle import GameAbandoned, GameMode
+from services.game.application.lifecycle import DecisionTimedOut, GameAbandoned, GameMode, SeatReplaced
 from services.game.application.service import GameService, PlayOutcome
 from services.game.application.session import GameSession, GameStatus
 from services.game.engines import ENDING_TYPES, OPENING_TYPES
@@ -99,7 +101,7 @@ class DeadlineProjection:
             self._folds.pop(game_id, None)
             return
         known = await tx.fetchval("SELECT version FROM game_deadlines WHERE game_id = $1", game_id)
-        if known is None and event.type not in OPENING_TYPES:
+        if known is None and event.type not in OPENING_TYPES and event.type != SeatReplaced.__name__:
             return  # a game without a limit, still in its lobby, or over: nothing falls due
         if known is not None and event.version <= known:
             # applied already: the checkpoint went back (a restored backup) but the row did not
@@ -108,8 +110,9 @@ class DeadlineProjection:
         options = session.created.options
         windows = session.mode is GameMode.ONLINE and session.engine.table_questions
         limit = options.decision_timeout_seconds
-        if (limit is None or limit < 1) and not windows:
-            # Only GameStarted gets here: never asked again. (The service refuses limits below
+        if (limit is None or limit < 1) and not windows and not session.bot_seats:
+            # Only GameStarted (or a seat a member took over) gets here: asked again when a
+            # bot takes over a seat. (The service refuses limits below
             # one second; an imported stream could still carry one, and must not stop the
             # projection for every other game.)
             self._folds.pop(game_id, None)
@@ -126,6 +129,8 @@ class DeadlineProjection:
         due = None if decision is None else options.limit_for(decision.table and windows)
         if due is not None and due < 1:
             due = None
+        if decision is not None and not decision.table and decision.player in session.bot_seats:
+            due = 0  # a bot plays the seat: its answer is due at once
         if due is None:
             decision = None
         await tx.execute(
@@ -140,7 +145,7 @@ class DeadlineProjection:
                    awaiting_decision = EXCLUDED.awaiting_decision, due_at = EXCLUDED.due_at
             """,
             game_id,
-            due or options.limit_for(windows) or limit,
+            due or options.limit_for(windows) or limit or 1,  # the column wants a positive limit
             event.version,
             event.recorded_at,
             None if decision is None else decision.player,
@@ -262,7 +267,12 @@ class Sweeper:
         # between this host and the database). Reading the stream again next time is exact.
         self.service.forget(game_id)
         timed_out = outcome.events[0]
-        log.info("decision timed out in game %s at version %d: %s", game_id, outcome.version, timed_out)
+        if isinstance(timed_out, DecisionTimedOut):
+            log.info("decision timed out in game %s at version %d: %s", game_id, outcome.version, timed_out)
+        else:
+            # a bot's move for a seat it took over: its events may show what only that seat sees
+            # (a card drawn into the hand), so the line names the game and version alone
+            log.info("a bot played a replaced seat in game %s, now at version %d", game_id, outcome.version)
         report.applied.append(outcome)
 
     async def run(self, stop: asyncio.Event) -> None:

@@ -145,6 +145,33 @@ class EntryTakenBack(LifecycleEvent, frozen=True, kw_only=True):
     """The entry as it was entered, in its text form (``p2 reroll 0 2``)."""
 
 
+class SeatReplaced(LifecycleEvent, frozen=True, kw_only=True):
+    """An organiser (or the league's referee) gave a seat of an ongoing game to somebody else:
+    from the next event on, ``member_id`` plays ``player`` (sees its role and hand, makes its
+    decisions) and ``replaced`` no longer does. ``member_id`` None: a bot plays the seat (the
+    server's heuristic bot, ``services/game/bots``), and its moves are the server's. The rules
+    never see this: the seat, its role and its hand stay what they were."""
+
+    player: str
+    """The seat (``p2``)."""
+    replaced: str
+    """The member who held the seat until now; empty when a bot did."""
+    member_id: str | None
+    """The substitute; None for a bot."""
+    name: str
+    """The substitute's display name (a bot's: ``Bot``)."""
+    reason: str = ""
+    by: str | None = None
+    """The account that replaced the seat."""
+    turn: int = 0
+    """The turn the game was in when the seat changed hands (the engine's turn number): who
+    played which turns is read from the replacements in order."""
+
+
+BOT_NAME = "Bot"
+"""How a bot that took over a seat is named on every page."""
+
+
 LIFECYCLE_EVENTS: tuple[type[LifecycleEvent], ...] = (
     GameCreated,
     PlayerJoined,
@@ -153,6 +180,7 @@ LIFECYCLE_EVENTS: tuple[type[LifecycleEvent], ...] = (
     DecisionTimedOut,
     GameAbandoned,
     EntryTakenBack,
+    SeatReplaced,
 )
 
 
@@ -161,6 +189,7 @@ def seat_id(index: int) -> str:
 
 
 __all__ = [
+    "BOT_NAME",
     "LIFECYCLE_EVENTS",
     "DecisionTimedOut",
     "EntryTakenBack",
@@ -170,6 +199,7 @@ __all__ = [
     "GameMode",
     "GameOptions",
     "PlayerJoined",
+    "SeatReplaced",
     "SeatsDealt",
     "SeedRevealed",
     "seat_id",

@@ -63,6 +63,7 @@ from services.game.application.errors import (
     VersionOutOfRange,
 )
 from services.game.application.lifecycle import (
+    BOT_NAME,
     DecisionTimedOut,
     EntryTakenBack,
     GameAbandoned,
@@ -71,6 +72,7 @@ from services.game.application.lifecycle import (
     GameMode,
     GameOptions,
     PlayerJoined,
+    SeatReplaced,
     SeatsDealt,
     SeedRevealed,
     seat_id,
@@ -99,7 +101,7 @@ from services.game.fairness.registry import (
 from services.game.fairness.vault import SeedVault
 from services.game.fairness.versions import Fairness
 from services.game.rules.ruleset import BASE_DICE, GameType, ModuleId, Ruleset, RulesetError, check_ruleset
-from services.game.timeouts import default_command
+from services.game.timeouts import bot_command, default_command
 
 GameCommand = Command
 """A command of the game's engine (its msgspec Struct; ``str(command)`` is its text form)."""
@@ -671,18 +673,24 @@ class GameService:
         open_to_table = question.table and session.mode is GameMode.ONLINE
         if question.table and not open_to_table:
             return None
-        limit = session.created.options.limit_for(open_to_table)
-        if limit is None or (now - session.last_event_at).total_seconds() < limit:
-            return None
-        command = default_command(engine, session.game)
-        if command is None:
-            return None
-        working = engine.copy(session.game)
-        events: list[msgspec.Struct] = [
-            DecisionTimedOut(
-                player=question.player, decision=question.decision, applied=engine.public_text(command)
+        events: list[msgspec.Struct] = []
+        if question.player in session.bot_seats and not question.table and not question.random:
+            # a bot plays the seat (``SeatReplaced``): it answers at once, with no time limit
+            command = bot_command(session.game, question.player, f"{game_id}:{session.version}")
+        else:
+            limit = session.created.options.limit_for(open_to_table)
+            if limit is None or (now - session.last_event_at).total_seconds() < limit:
+                return None
+            default = default_command(engine, session.game)
+            if default is None:
+                return None
+            command = default
+            events.append(
+                DecisionTimedOut(
+                    player=question.player, decision=question.decision, applied=engine.public_text(command)
+                )
             )
-        ]
+        working = engine.copy(session.game)
         events += engine.play(working, command)
         events += await self._server_rolls(session, working, events)
         command_id = f"{_TIMEOUT_COMMANDS}{game_id}/{session.version}"
@@ -699,6 +707,77 @@ class GameService:
         except ConcurrencyError:
             self.forget(game_id)
             return None  # somebody acted meanwhile: the decision is no longer overdue
+
+    async def replace_seat(
+        self,
+        game_id: str,
+        seat: str,
+        substitute: Member | None,
+        *,
+        actor: Actor,
+        command_id: str,
+        reason: str = "",
+    ) -> PlayOutcome:
+        """Give ``seat`` of an ongoing online game to ``substitute`` (None: a bot), as the event
+        ``SeatReplaced``. Only an organiser's actor: whoever calls this has checked the caller's
+        current role in the game's club (``services/league/organise.py``). Refused: a table game
+        (its scorekeeper enters every seat), a game not started or over, an unknown seat, a
+        substitute seated already. A retry of the same command id answers with its first answer."""
+        if actor.kind is not ActorKind.ORGANISER:
+            raise NotAllowed("only the game's organiser or referee replaces a seat")
+        _check_command_id(command_id, actor)
+        asked = {"seat": seat, "substitute": substitute, "reason": reason}
+        fingerprint = command_fingerprint("replace-seat", asked, actor)
+
+        async def same_replacement(events: list[msgspec.Struct]) -> bool:
+            return len(events) == 1 and isinstance(events[0], SeatReplaced)
+
+        for _ in range(_CONFLICT_RETRIES):
+            session = await self.load(game_id)
+            trace = session.commands.get(command_id)
+            if trace is not None:
+                if await self._is_retry(session, trace, fingerprint, actor, same_replacement):
+                    return await self._replayed_outcome(session, trace.first_version, trace.last_version)
+                raise CommandIdReused(command_id)
+            if session.mode is not GameMode.ONLINE:
+                raise InvalidGameSpec(
+                    f"game {game_id} is a table game: its scorekeeper enters every seat, nobody replaces one"
+                )
+            game = _playable(session)
+            if seat not in {seat_id(i) for i in range(session.created.player_count)}:
+                raise InvalidGameSpec(f"game {game_id} has no seat {seat!r}")
+            holder = session.seat_members.get(seat)
+            if substitute is not None:
+                if substitute.member_id == holder:
+                    raise InvalidGameSpec(f"{substitute.name} plays seat {seat} already")
+                elsewhere = session.seat_of(substitute.member_id)
+                if elsewhere is not None:
+                    raise InvalidGameSpec(
+                        f"{substitute.name} plays seat {elsewhere} of this game: nobody plays two seats"
+                    )
+            elif seat in session.bot_seats:
+                raise InvalidGameSpec(f"a bot plays seat {seat} already")
+            event = SeatReplaced(
+                player=seat,
+                replaced=holder if holder is not None else "",
+                member_id=None if substitute is None else substitute.member_id,
+                name=BOT_NAME if substitute is None else substitute.name,
+                reason=reason,
+                by=actor.id,
+                turn=session.engine.turn_number(game),
+            )
+            try:
+                return await self._append(
+                    session,
+                    [event],
+                    command_id=command_id,
+                    actor=actor,
+                    fingerprint=fingerprint,
+                    expected_version=session.version,
+                )
+            except (ConcurrencyError, DuplicateEventConflict):
+                self.forget(game_id)
+        raise ConcurrencyError(game_stream(game_id), "a stable version", -1)
 
     async def abandon(self, game_id: str, reason: str, *, actor: Actor, command_id: str) -> PlayOutcome:
         if actor.kind is ActorKind.PLAYER:

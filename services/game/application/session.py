@@ -12,11 +12,13 @@ from event_store import RecordedEvent
 from services.game.application.codec import GAME_MAPPER
 from services.game.application.corrections import Entries
 from services.game.application.lifecycle import (
+    DecisionTimedOut,
     EntryTakenBack,
     GameAbandoned,
     GameCreated,
     GameMode,
     PlayerJoined,
+    SeatReplaced,
     SeatsDealt,
     SeedRevealed,
     seat_id,
@@ -61,6 +63,12 @@ class GameSession:
     """Random values the game has consumed so far (an online game's dice faces)."""
     entries: Entries = field(default_factory=Entries)
     """The commands' entries since the start, and which were taken back (``corrections.py``)."""
+    replacements: list[tuple[int, SeatReplaced]] = field(default_factory=list)
+    """Every seat that changed hands (``SeatReplaced``), with its version, in order."""
+    bot_seats: set[str] = field(default_factory=set)
+    """Seats a bot plays now (the server answers their questions)."""
+    timeouts: dict[str, int] = field(default_factory=dict)
+    """Seat → its decisions that ran out of time since its holder took it (``DecisionTimedOut``)."""
     _engine: GameEngine | None = None
 
     @property
@@ -102,6 +110,9 @@ class GameSession:
             last_event_at=self.last_event_at,
             faces_rolled=self.faces_rolled,
             entries=self.entries.copy(),
+            replacements=list(self.replacements),
+            bot_seats=set(self.bot_seats),
+            timeouts=dict(self.timeouts),
             _engine=self._engine,
         )
 
@@ -112,7 +123,25 @@ class GameSession:
         return None
 
     def member_names(self) -> dict[str, str]:
-        return {j.member_id: j.name for j in self.joined}
+        names = {j.member_id: j.name for j in self.joined}
+        for _, replaced in self.replacements:
+            if replaced.member_id is not None:
+                names.setdefault(replaced.member_id, replaced.name)
+        return names
+
+    def holders(self, seat: str) -> list[tuple[str | None, str, int]]:
+        """Who held ``seat``, in order: (member id or None for a bot, name, from turn)."""
+        names = {j.member_id: j.name for j in self.joined}
+        first = self.seat_members.get(seat)
+        held: list[tuple[str | None, str, int]] = []
+        for _, r in self.replacements:
+            if r.player == seat:
+                if not held:
+                    held.append((r.replaced, names.get(r.replaced, r.replaced), 1))
+                held.append((r.member_id, r.name, r.turn))
+        if not held and first is not None:
+            held.append((first, names.get(first, first), 1))
+        return held
 
     def apply(
         self,
@@ -152,12 +181,24 @@ class GameSession:
                     self.seed_revealed = seed
                 case GameAbandoned():
                     self.abandoned = True
+                case SeatReplaced(player=seat, member_id=member):
+                    # the seat is the substitute's from now on; a bot's is nobody's
+                    self.replacements.append((version, event))
+                    self.timeouts.pop(seat, None)
+                    if member is None:
+                        self.seat_members.pop(seat, None)
+                        self.bot_seats.add(seat)
+                    else:
+                        self.seat_members[seat] = member
+                        self.bot_seats.discard(seat)
                 case EntryTakenBack():
                     # the game is the fold of the entries that stand: folded again without this one
                     if self.entries.take_back(event):
                         self.game, self.faces_rolled = self.entries.refold(engine)
+                case DecisionTimedOut(player=seat):
+                    self.timeouts[seat] = self.timeouts.get(seat, 0) + 1
                 case _:
-                    pass  # lifecycle facts that change nothing here (DecisionTimedOut)
+                    pass  # lifecycle facts that change nothing here
         self.version = version
         if at is not None:
             self.last_event_at = at

@@ -46,6 +46,7 @@ from services.game.audit.report import (
     failed,
     passed,
 )
+from services.game.audit.seats import check_replacements
 from services.game.audit.seed import SeedChecks, check_seed
 from services.game.audit.stream import GameStream, StoredEvent, decode_stream, parse_stream
 from services.game.audit.words import referee_words, win_words
@@ -138,12 +139,13 @@ def audit_events(game_id: str, events: Sequence[StoredEvent], chain: Verificatio
     ruleset = BASE_DICE if stream.created is None else stream.created.ruleset
     replay = replay_events(stream.engine, ruleset)
     corrected = check_corrections(stream.corrections, ruleset)
+    replaced, replacements = check_replacements(stream)
     checks = [
         check_chain(chain),
         seed.commitment,
         seed.deal,
         seed.rolls,
-        _replay_check(replay, stream.corrections, corrected),
+        _replay_check(replay, stream.corrections, corrected or replaced, replacements),
         check_result(stream, replay),
     ]
     problems = [c.detail for c in checks if not c.passed]
@@ -198,9 +200,12 @@ def explain_chain_problem(problem: ChainProblem) -> str:
 # --- 5. the replay, 6. the result ---------------------------------------------------------------
 
 
-def _replay_check(replay: Replay, corrections: list[Correction], corrected: str | None) -> AuditCheck:
+def _replay_check(
+    replay: Replay, corrections: list[Correction], corrected: str | None, replacements: str = ""
+) -> AuditCheck:
     """The replay of the entries that stand; ``corrected``: the first take-back the ruling does
-    not allow (``audit/corrections.py``), named before what the replay finds after it."""
+    not allow (``audit/corrections.py``) or replacement of a seat it does not accept
+    (``audit/seats.py``), named before what the replay finds after it."""
     if corrected is not None:
         return failed(REPLAY, corrected)
     if replay.divergence is not None:
@@ -210,7 +215,8 @@ def _replay_check(replay: Replay, corrections: list[Correction], corrected: str 
     return passed(
         REPLAY,
         f"{replay.inputs} inputs replayed, all legal; all {replay.compared} game events match the rules"
-        + taken_back_words(corrections),
+        + taken_back_words(corrections)
+        + replacements,
     )
 
 

@@ -18,6 +18,7 @@ from services.game.application.lifecycle import (
     GameCreated,
     GameMode,
     PlayerJoined,
+    SeatReplaced,
     SeatsDealt,
     SeedRevealed,
 )
@@ -33,6 +34,8 @@ class StoredEvent(msgspec.Struct, frozen=True):
     """The decoded event, or ``Unreadable`` when its stored data does not decode."""
     command_id: str | None = None
     """The command that appended it (its metadata): one command's events are one entry."""
+    actor: str | None = None
+    """Who sent that command (its metadata: ``organiser:<id>``, ``player:<id>``, ``system``)."""
 
     @property
     def is_engine_event(self) -> bool:
@@ -51,7 +54,7 @@ def decode_stream(recorded: Sequence[RecordedEvent], mapper: Mapper) -> list[Sto
             event = mapper.to_domain(r)
         except EventStoreError as error:
             event = Unreadable(type=r.type, reason=str(error))
-        decoded.append(StoredEvent(r.version, event, r.metadata.command_id))
+        decoded.append(StoredEvent(r.version, event, r.metadata.command_id, r.metadata.actor))
     return decoded
 
 
@@ -68,6 +71,8 @@ class GameStream:
     """The rules engine's events in stream order, from GameStarted on, less the entries taken back."""
     corrections: list[Correction] = field(default_factory=list)
     """The entries taken back at a table (``EntryTakenBack``), in order."""
+    replacements: list[StoredEvent] = field(default_factory=list)
+    """The seats that changed hands (``SeatReplaced``), in order (``audit/seats.py`` checks them)."""
     ended: StoredEvent | None = None
     revealed: StoredEvent | None = None
     abandoned: StoredEvent | None = None
@@ -111,6 +116,8 @@ def parse_stream(events: Sequence[StoredEvent]) -> GameStream:
                 stream.revealed = stored
             case GameAbandoned() if stream.abandoned is None:
                 stream.abandoned = stored
+            case SeatReplaced():
+                stream.replacements.append(stored)
             case EntryTakenBack():
                 stream.engine, correction = take_back(stream.engine, stored, events, stream.is_table)
                 stream.corrections.append(correction)

@@ -22,6 +22,7 @@ from services.game.application.lifecycle import (
     GameAbandoned,
     GameCreated,
     PlayerJoined,
+    SeatReplaced,
     SeatsDealt,
     SeedRevealed,
 )
@@ -405,6 +406,10 @@ def _describe_lifecycle(event: msgspec.Struct) -> str:
             return f"the game was abandoned ({reason})"
         case EntryTakenBack(from_version=first, command=command):
             return f"entry {first} was taken back ({command})"
+        case SeatReplaced(player=p, member_id=None, turn=turn):
+            return f"a bot took over seat {p} in turn {turn}"
+        case SeatReplaced(player=p, name=name, turn=turn):
+            return f"{name} took over seat {p} in turn {turn}"
         case Unreadable(type=type_name):
             return f"an unreadable {type_name}"
     # the card game's events have words of their own; an event type added later still gets words

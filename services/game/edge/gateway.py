@@ -49,6 +49,7 @@ from services.game.application.service import (
     GameService,
     Member,
     NewGame,
+    PlayOutcome,
     TableSeat,
     check_new_ruleset,
     derived_game_id,
@@ -384,6 +385,26 @@ class GameGateway:
             game_id=game_id, member_id=member.member_id, token=token, state=redact_state(session, viewer)
         )
 
+    async def replace_seat(
+        self,
+        principal: Principal,
+        game_id: str,
+        seat: str,
+        substitute: Member | None,
+        *,
+        reason: str,
+        command_id: str,
+    ) -> PlayOutcome:
+        """Give a seat to ``substitute`` (None: a bot), as ``principal``, whose right to (its
+        current role in the game's club) the caller checked (``LeagueOrganiser.replace_seat``)."""
+        actor = Actor(kind=ActorKind.ORGANISER, id=principal.subject)
+        outcome = await self.service.replace_seat(
+            game_id, seat, substitute, actor=actor, command_id=command_id, reason=reason
+        )
+        if not outcome.duplicate:
+            self.fanout.announce(game_id, outcome.version)
+        return outcome
+
     async def game_type(self, game_id: str) -> GameType:
         """The game's type, which says how its commands read (``GameNotFound`` for no game)."""
         return (await self.service.load(game_id)).created.ruleset.game_type
@@ -621,6 +642,7 @@ class GameGateway:
                 game_id=game_id,
                 series_id=session.created.context.series_id,
                 previous_game_id=session.created.context.previous_game_id,
+                notes=seat_holders(session),
             ),
             ruleset=session.created.ruleset,
         )
@@ -726,9 +748,25 @@ def _card_record(session: GameSession, visible: dict[str, Any], online: bool) ->
             seed=visible["seed"],
             fairness=None if fairness is None else msgspec.to_builtins(fairness),
         ),
-        meta=RecordMeta(game_id=session.game_id),
+        meta=RecordMeta(game_id=session.game_id, notes=seat_holders(session)),
     )
     return card_record_to_object(card_record)
+
+
+def seat_holders(session: GameSession) -> str | None:
+    """Who played which seat, in words, for a game whose seats changed hands (``SeatReplaced``):
+    the record's ``meta.notes`` says it. None when every seat kept its player."""
+    if not session.replacements:
+        return None
+    seats = sorted({r.player for _, r in session.replacements}, key=lambda s: int(s[1:]))
+    parts = []
+    for seat in seats:
+        held = session.holders(seat)
+        spans = [
+            f"{'a bot' if member is None else name} from turn {max(turn, 1)}" for member, name, turn in held
+        ]
+        parts.append(f"seat {seat}: " + ", then ".join(spans))
+    return "Who played which seat: " + "; ".join(parts) + "."
 
 
 def _refuse_a_seated_creator(principal: Principal, spec: NewGame) -> None:

@@ -84,6 +84,9 @@ class GamePlayer:
     in_play_ids: list[int] | None = strawberry.field(
         default=None, description="The card game: the ids of the cards in play."
     )
+    bot: bool = strawberry.field(
+        default=False, description="A bot took this seat over (its member id is null, its name `Bot`)."
+    )
 
 
 @strawberry.type(description="The one decision the game waits for.")

@@ -134,7 +134,10 @@ def viewer_for(principal: Principal | None, session: GameSession, *, keeps_score
         return Viewer(member_id=principal.subject) if principal.game_id == session.game_id else PUBLIC
     if session.mode is GameMode.TABLE and keeps_score:
         return Viewer(scorekeeper=True)
-    if principal.kind is TokenKind.ACCOUNT and any(j.member_id == principal.subject for j in session.joined):
+    if principal.kind is TokenKind.ACCOUNT and (
+        any(j.member_id == principal.subject for j in session.joined)
+        or session.seat_of(principal.subject) is not None  # a substitute (``SeatReplaced``)
+    ):
         return Viewer(member_id=principal.subject)
     return PUBLIC
 

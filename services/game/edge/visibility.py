@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from services.game.application.lifecycle import GameCreated, GameMode
+from services.game.application.lifecycle import BOT_NAME, GameCreated, GameMode
 from services.game.application.session import GameSession, GameStatus
 
 
@@ -90,6 +90,17 @@ def redact_state(session: GameSession, viewer: Viewer) -> dict[str, Any]:
         "fairness": None if session.created.derivations is None else session.created.derivations.text,
         "context": msgspec.to_builtins(session.created.context),
         "joined": [{"member_id": j.member_id, "name": j.name} for j in session.joined],
+        "replacements": [
+            {
+                "seat": r.player,
+                "replaced": r.replaced,
+                "member_id": r.member_id,
+                "name": r.name,
+                "turn": r.turn,
+                "version": version,
+            }
+            for version, r in session.replacements
+        ],
     }
     if game is None:
         out.update(players=[], arrow_pile=None, active_player=None, turn=None, awaiting=None, result=None)
@@ -104,7 +115,10 @@ def redact_state(session: GameSession, viewer: Viewer) -> dict[str, Any]:
         {
             "id": p["id"],
             "member_id": session.seat_members.get(p["id"]),
-            "name": names.get(session.seat_members.get(p["id"], ""), None),
+            "name": BOT_NAME
+            if p["id"] in session.bot_seats
+            else names.get(session.seat_members.get(p["id"], ""), None),
+            "bot": p["id"] in session.bot_seats,
             **{k: v for k, v in p.items() if k != "id"},
         }
         for p in view["players"]

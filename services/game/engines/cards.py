@@ -54,6 +54,7 @@ from services.game.rules.cards.decide import awaiting
 from services.game.rules.cards.deck import card as card_of
 from services.game.rules.cards.errors import InvalidSetup
 from services.game.rules.cards.evolve import evolve
+from services.game.rules.cards.flow import next_move
 from services.game.rules.cards.state import GameState, PlayerState
 from services.game.rules.cards.summary import role_public
 from services.game.rules.cards.vocabulary import CardId, CheckReason, PlayerId
@@ -145,9 +146,13 @@ class CardEngine:
         return game.play(command)  # the card game asks nothing of the table: nothing to pass
 
     def question(self, game: Game) -> Question | None:
-        q = awaiting(game.state)
-        if q is None:
+        # None between the events of one step, as the interface says (the deadlines projection
+        # folds an append event by event and asks after each): nothing is asked until the
+        # automatic steps are done
+        move = next_move(game.state)
+        if not isinstance(move, Awaiting):
             return None
+        q = move
         return Question(
             player=q.player,
             decision=q.decision.value,

@@ -31,8 +31,10 @@ from services.league.edge.http import (
     FoundLeagueRequest,
     OpenSeasonRequest,
     OpenTournamentRequest,
+    ReplaceSeatRequest,
     ResultSheetRequest,
     ScheduleRequest,
+    SeatId,
     SeatRoundRequest,
     StartGameRequest,
     VisibilityRequest,
@@ -79,6 +81,9 @@ class FoundLeagueInput:
         default=None, description="`dice` (the default) or `cards`: what every game of the league is."
     )
     visibility: str | None = strawberry.field(default=None, description=VISIBILITY + " Default `members`.")
+    decision_seconds: int | None = strawberry.field(
+        default=None, description="Each decision's time in the league's online games; default 86400 (24 h)."
+    )
     command_id: str | None = None
 
 
@@ -221,6 +226,17 @@ class StartTableGameInput:
     command_id: str | None = None
 
 
+@strawberry.input(description="`POST /leagues/{leagueId}/games/{gameId}/seats/{seat}/replace`.")
+class ReplaceSeatInput:
+    league_id: str
+    game_id: str
+    seat: str = strawberry.field(description="The seat: `p1` to `p8`.")
+    member_id: str | None = strawberry.field(default=None, description="The member who takes it over.")
+    bot: bool | None = strawberry.field(default=None, description="True: a bot takes it over.")
+    reason: str | None = None
+    command_id: str | None = None
+
+
 @strawberry.input(description="`POST /leagues/{leagueId}/games/{gameId}/void`.")
 class VoidGameInput:
     league_id: str
@@ -256,6 +272,7 @@ class ManagedLeague:
     name: str
     game_type: str = strawberry.field(description="`dice` or `cards`: what every game of the league is.")
     visibility: str = strawberry.field(description=VISIBILITY)
+    decision_seconds: int = strawberry.field(description="Each decision's time in the league's online games.")
     new: bool = strawberry.field(description=NEW)
 
 
@@ -326,6 +343,10 @@ class ManagedGame:
         default=None, description="The scheduled rules (`dice OS1`); null: the league's base game."
     )
     decision_timeout_seconds: int | None = strawberry.field(default=None, description="The decision timer.")
+    without_login: list[ManagedMember] = strawberry.field(
+        default_factory=list,
+        description="The table's members who cannot sign in yet: send each a login link.",
+    )
     new: bool = strawberry.field(description=NEW)
 
 
@@ -353,6 +374,18 @@ class ManagedRoundClosed:
 class ManagedSeasonClosed:
     league_id: strawberry.ID
     season_id: strawberry.ID
+    new: bool = strawberry.field(description=NEW)
+
+
+@strawberry.type(description="A seat that changed hands: its substitute (null: a bot) plays it from now on.")
+class ManagedSeatReplaced:
+    league_id: strawberry.ID
+    game_id: strawberry.ID
+    seat: str
+    replaced: ManagedMember | None = strawberry.field(description="Who held the seat until now; null: a bot.")
+    substitute: ManagedMember | None
+    bot: bool
+    turn: int
     new: bool = strawberry.field(description=NEW)
 
 
@@ -465,6 +498,7 @@ class LeagueMutation:
             seating=None if body.seating is None else body.seating.to_policy(),
             game_type=body.game_type,
             visibility=body.visibility,
+            decision_seconds=body.decision_seconds,
             command_id=body.command_id,
         )
         a = done.answer
@@ -474,6 +508,7 @@ class LeagueMutation:
             name=a.name,
             game_type=a.game_type,
             visibility=a.visibility,
+            decision_seconds=a.decision_seconds,
             new=done.new,
         )
 
@@ -612,6 +647,7 @@ class LeagueMutation:
             starts_at=None if a.starts_at is None else a.starts_at.isoformat(),
             ruleset=a.ruleset,
             decision_timeout_seconds=a.decision_timeout_seconds,
+            without_login=[ManagedMember.of(m) for m in a.without_login],
             new=done.new,
         )
 
@@ -733,6 +769,34 @@ class LeagueMutation:
                 ManagedSheetElimination(member=ManagedMember.of(e.member), by=_maybe(e.by), turn=e.turn)
                 for e in a.eliminations
             ],
+            new=done.new,
+        )
+
+    @strawberry.mutation(
+        description="Give a seat of one of the league's ongoing online games to a member of its club or "
+        "to a bot (a referee, organiser or admin), as `POST …/games/{gameId}/seats/{seat}/replace`."
+    )
+    async def replace_seat(self, info: Info, input: ReplaceSeatInput) -> ManagedSeatReplaced:
+        ids, body = _request(input, ReplaceSeatRequest, "league_id", "game_id", "seat")
+        done = await _organiser(info).replace_seat(
+            await _caller(info),
+            _id("league_id", ids["league_id"]),
+            bounded("input.gameId", ids["game_id"], GameId),
+            bounded("input.seat", ids["seat"], SeatId),
+            member_id=body.member_id,
+            bot=body.bot,
+            reason=body.reason,
+            command_id=body.command_id,
+        )
+        a = done.answer
+        return ManagedSeatReplaced(
+            league_id=strawberry.ID(a.league_id),
+            game_id=strawberry.ID(a.game_id),
+            seat=a.seat,
+            replaced=_maybe(a.replaced),
+            substitute=_maybe(a.substitute),
+            bot=a.bot,
+            turn=a.turn,
             new=done.new,
         )
 

@@ -52,6 +52,8 @@ from services.league.organise import (
     ScheduleOfGame,
     SeasonAnswer,
     SeasonClosedAnswer,
+    SeatReplacedAnswer,
+    SeatsAnswer,
     StartSeat,
     TournamentAnswer,
     VisibilityAnswer,
@@ -59,13 +61,21 @@ from services.league.organise import (
 )
 from services.league.result_sheet import ResultSheet, SheetElimination, SheetSeat
 from services.league.service import LeagueService
-from services.league.vocabulary import MAX_TABLE, MIN_TABLE, PointsScheme, SeatingPolicy
+from services.league.vocabulary import (
+    DEFAULT_DECISION_SECONDS,
+    MAX_DECISION_SECONDS,
+    MAX_TABLE,
+    MIN_TABLE,
+    PointsScheme,
+    SeatingPolicy,
+)
 
 T = TypeVar("T")
 MAX_POINTS = 100
 MAX_ENROLMENT = 500
 """Members enrolled by one request (a large club's season; more is several requests)."""
 MAX_SEATED_TABLES = 100
+SeatId = Annotated[str, msgspec.Meta(pattern=r"^p[1-8]$", description="a seat: p1 to p8")]
 
 Points = Annotated[int, msgspec.Meta(ge=0, le=MAX_POINTS)]
 TableSize = Annotated[int, msgspec.Meta(ge=MIN_TABLE, le=MAX_TABLE)]
@@ -115,6 +125,9 @@ class FoundLeagueRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
     visibility: Literal["public", "members"] = "members"
     """Who may read its standings, rounds and tables: anyone (``public``) or its club's members
     only (``members``, the default). Changed later at ``POST /leagues/{id}/visibility``."""
+    decision_seconds: Annotated[int, msgspec.Meta(ge=1, le=MAX_DECISION_SECONDS)] = DEFAULT_DECISION_SECONDS
+    """Each decision's time in the league's online games (default 86400: 24 hours); past it
+    the decision's documented default is played for the player (docs/game-service.md)."""
     command_id: CommandId | None = None
 
 
@@ -275,6 +288,16 @@ class CloseRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     command_id: CommandId | None = None
 
 
+class ReplaceSeatRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Who takes the seat over: a member of the league's club (``member_id``) or a bot
+    (``bot: true``), exactly one of the two."""
+
+    member_id: Identifier | None = None
+    bot: bool = False
+    reason: Reason = ""
+    command_id: CommandId | None = None
+
+
 class VoidRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     reason: Annotated[Reason, msgspec.Meta(min_length=1)]
     command_id: CommandId | None = None
@@ -323,6 +346,7 @@ class ClubLeagueController(Controller):
             seating=None if data.seating is None else data.seating.to_policy(),
             game_type=data.game_type,
             visibility=data.visibility,
+            decision_seconds=data.decision_seconds,
             command_id=data.command_id,
         )
         return answered(done)
@@ -616,6 +640,53 @@ class LeagueManagementController(Controller):
         return answered(done)
 
 
+class LeagueGameSeatsController(Controller):
+    """A league game's seats for the league's organisers and referees: who holds each, who has
+    no login, which seat the game waits on and since when; and replacing a seat."""
+
+    path = "/leagues/{league_id:str}/games/{game_id:str}/seats"
+    tags = ["league management"]
+
+    @get(
+        operation_id="leagueGameSeats",
+        summary="A league game's seats: who holds each, who has no login, who the game waits on and "
+        "whether past the deadline (referee, organiser or admin)",
+        security=SECURED,
+    )
+    async def seats(
+        self, league_id: str, game_id: str, caller: Principal, organiser: LeagueOrganiser
+    ) -> SeatsAnswer:
+        return await organiser.seats(caller, _id("league_id", league_id), bounded("game_id", game_id, GameId))
+
+    @post(
+        "/{seat:str}/replace",
+        operation_id="replaceSeat",
+        summary="Give a seat of an ongoing online league game to a substitute member or a bot "
+        "(referee, organiser or admin)",
+        security=SECURED,
+    )
+    async def replace(
+        self,
+        league_id: str,
+        game_id: str,
+        seat: str,
+        data: ReplaceSeatRequest,
+        caller: Principal,
+        organiser: LeagueOrganiser,
+    ) -> Response[SeatReplacedAnswer]:
+        done = await organiser.replace_seat(
+            caller,
+            _id("league_id", league_id),
+            bounded("game_id", game_id, GameId),
+            bounded("seat", seat, SeatId),
+            member_id=data.member_id,
+            bot=data.bot,
+            reason=data.reason,
+            command_id=data.command_id,
+        )
+        return answered(done)
+
+
 class LeagueGameAuditController(Controller):
     path = "/leagues/{league_id:str}/games/{game_id:str}/audit"
     tags = ["league management"]
@@ -653,6 +724,7 @@ class GameScheduleController(Controller):
 LEAGUE_CONTROLLERS = (
     ClubLeagueController,
     LeagueManagementController,
+    LeagueGameSeatsController,
     LeagueGameAuditController,
     GameScheduleController,
 )

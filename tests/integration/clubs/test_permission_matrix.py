@@ -42,7 +42,12 @@ def test_the_matrix_covers_every_club_route(app: Litestar) -> None:
         for method in getattr(route, "methods", ())
         if method not in ("OPTIONS", "HEAD")
     }
-    names = {"{id}": "{club_id}", "{account}": "{account_id}", "{token}": "{token_id}"}
+    names = {
+        "{id}": "{club_id}",
+        "{account}": "{account_id}",
+        "{token}": "{token_id}",
+        "{member}": "{member_id}",
+    }
     documented = {
         (method, re.sub(r"\{\w+\}", lambda m: names.get(m[0], m[0]), path)) for method, path, _ in rows
     }
@@ -73,6 +78,12 @@ async def test_every_cell_of_the_matrix(app: Litestar, client: httpx.AsyncClient
     callers["foreign admin"], callers["foreign organiser"] = mallory, olga
     target = await person(app, client, "target", "Tess Target")
     await grant(client, rosa, home, target, "player")
+    # a member registered by name, who has no login yet: the login link's member
+    registered = await client.post(
+        "/clubs/" + home + "/members", json={"display_name": "Nobody Yet"}, headers=rosa.auth
+    )
+    assert registered.status_code == 201, registered.text
+    unclaimed = registered.json()["member_id"]
 
     columns, rows = matrix()
     for method, path, cells in rows:
@@ -80,7 +91,7 @@ async def test_every_cell_of_the_matrix(app: Litestar, client: httpx.AsyncClient
             caller = callers[column]
             headers = {} if caller is None else caller.auth
             url = path.replace("{id}", home).replace("{account}", target.account_id)
-            url = url.replace("{role}", "player")
+            url = url.replace("{role}", "player").replace("{member}", unclaimed)
             if "{token}" in url:  # the caller's own API token (anonymous: any id)
                 token_id = "none" if caller is None else await own_token(client, caller)
                 url = url.replace("{token}", token_id)

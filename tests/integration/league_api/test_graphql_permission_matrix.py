@@ -126,7 +126,7 @@ def targets(client: httpx.AsyncClient, c: Clubs) -> dict[str, Target]:
     target = c.players[-1]
     path_inputs = {
         "league": "leagueId", "season": "seasonId", "tournament": "tournamentId", "round": "round",
-        "table": "table", "game": "gameId",
+        "table": "table", "game": "gameId", "seat": "seat",
     }  # fmt: skip
 
     def as_league_input(route: str) -> Target:
@@ -172,6 +172,12 @@ def targets(client: httpx.AsyncClient, c: Clubs) -> dict[str, Target]:
         made = await post(client, "/me/tokens", caller, {"label": "to revoke"})
         return {"tokenId": made["token_id"]}
 
+    async def unclaimed_member(caller: Person | None) -> dict[str, Any]:
+        registered = await post(
+            client, f"/clubs/{c.home}/members", c.organiser, {"display_name": "Unclaimed"}
+        )
+        return {"clubId": c.home, "memberId": registered["member_id"]}
+
     async def new_league(caller: Person | None) -> dict[str, Any]:
         return {"clubId": c.home, "name": f"League {next(counter)}"}
 
@@ -185,6 +191,7 @@ def targets(client: httpx.AsyncClient, c: Clubs) -> dict[str, Target]:
         "POST /me/tokens": api_token,
         "DELETE /me/tokens/{token}": own_api_token,
         "POST /clubs/{id}/leagues": new_league,
+        "POST /clubs/{id}/members/{member}/login-link": unclaimed_member,
     }
     for route in league:
         by_twin[f"POST {route}"] = as_league_input(route)

@@ -139,6 +139,12 @@ def targets(client: httpx.AsyncClient, c: Clubs) -> dict[str, Target]:
         await post(client, path, org, {"mode": "table"})
         return {"tournament": seated["tournament"], "round": "1", "table": "1"}, {}
 
+    async def replacing() -> tuple[dict[str, str], dict[str, Any]]:
+        seated = await seated_round()
+        path = f"/leagues/{LEAGUE}/tournaments/{seated['tournament']}/rounds/1/tables/1/game"
+        game = await post(client, path, org, {"mode": "online"})
+        return {"game": game["game_id"], "seat": "p1"}, {"bot": True}
+
     cards_league: list[str] = []
 
     async def result_sheet() -> tuple[dict[str, str], dict[str, Any]]:
@@ -179,6 +185,7 @@ def targets(client: httpx.AsyncClient, c: Clubs) -> dict[str, Target]:
         f"{base}/tournaments/{{tournament}}/rounds/{{round}}/forfeits": forfeit,
         f"{base}/tournaments/{{tournament}}/rounds/{{round}}/close": closing_round,
         f"{base}/games/{{game}}/void": void,
+        f"{base}/games/{{game}}/seats/{{seat}}/replace": replacing,
     }
 
 

@@ -81,6 +81,7 @@ const DESCRIBE = {
   PlayerJoined: (e) => `${e.name ?? e.member_id ?? "a player"} joined`,
   SeatsDealt: () => "seats dealt",
   SeedRevealed: () => "dice seed revealed",
+  SeatReplaced: (e) => `${e.member_id ? e.name : "a bot"} took over seat ${e.player} in turn ${e.turn}`,
   GameStarted: (e, seen) =>
     `game started: ${(e.seats ?? []).map((s) => seat(s, seen)).join(", ")}${e.arrow_pile !== undefined ? `; arrow pile ${e.arrow_pile}` : ""}`,
   TurnStarted: (e) => `turn ${e.turn}: ${e.player}`,

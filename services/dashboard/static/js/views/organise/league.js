@@ -16,6 +16,7 @@ import { actionForm, disclosure, doneNotice, labelled, select, textInput, VISIBI
 import { resultSheetForm } from "./result-sheet.js";
 import { timerWords, whenWords } from "./start-game.js";
 import { rulesetPicker, rulesetWords } from "../../ruleset-picker.js";
+import { seatsPanel } from "./seats.js";
 
 const enc = encodeURIComponent;
 const READY_TRIES = 40;
@@ -356,6 +357,7 @@ function tableCard(ctx, tournament, round, tableRow) {
       : null,
     ctx.organises && open && !game ? scheduleForm(ctx, base, tableRow) : null,
     ctx.organises && open ? forfeitForm(ctx, base, tableRow) : null,
+    ctx.voids && game && !game.voided && game.mode === "online" && game.status === "ongoing" ? seatsPanel(ctx, game) : null,
     ctx.voids && game && !game.voided ? voidForm(ctx, game) : null,
     sheetWanted(ctx, game) ? sheetForm(ctx, tournament, round, base, tableRow, game) : null,
   );
@@ -527,7 +529,7 @@ export function renderLeague(main, { args, signal }) {
       loaded = await profile({ signal });
       const data = await fetchLeague(leagueId, signal);
       const clubId = data.league.club.club_id;
-      if (mayOrganise(loaded, clubId)) clubMembers = (await get(`/clubs/${enc(clubId)}/members?limit=100`, { signal })).items;
+      if (holds(loaded, clubId, "admin", "organiser", "referee")) clubMembers = (await get(`/clubs/${enc(clubId)}/members?limit=100`, { signal })).items;
       return data;
     },
     draw,
