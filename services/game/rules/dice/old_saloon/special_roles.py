@@ -599,7 +599,9 @@ def _check_params(s: GameState, q: Awaiting, c: UseRole) -> None:
             raise MalformedCommand(f"there is no die {c.die + 1}; dice are 1 to {len(t.dice)}")
         kind = t.kinds[c.die]
         if kind.name in _NOT_DICE:
-            raise IllegalCommand(f"die {c.die + 1} is a {_NOT_DICE[kind.name]}, not a die: it cannot be changed")
+            raise IllegalCommand(
+                f"die {c.die + 1} is a {_NOT_DICE[kind.name]}, not a die: it cannot be changed"
+            )
         if c.face not in kind.faces:
             raise IllegalCommand(f"die {c.die + 1} is a {kind.name} die and has no {c.face} face")
     elif role is SpecialRole.LE_MAUVAIS:
