@@ -292,7 +292,7 @@ async def test_replay_shows_the_ghost_his_tokens_and_the_dice_they_set(
     assert preset == ["true", "true", None, None, None]
     faces = await dice.evaluate_all("ds => ds.map(d => d.dataset.face)")
     assert faces == ["beer", "beer", "shoot1", "shoot2", "dynamite"]
-    await expect(page.get_by_test_id("timeline")).to_contain_text("p3's Ghost token sets die 0 1 to beer")
+    await expect(page.get_by_test_id("timeline")).to_contain_text("p3's Ghost token sets dice 1, 2 to Beer")
     await screenshot(page, "replay-ghost")
 
 

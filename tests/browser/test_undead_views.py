@@ -240,13 +240,13 @@ async def test_a_scorekeeper_enters_a_rage_draw_at_a_ua2_table(
                 await entered(lambda: page.get_by_test_id("aim-1-p4").click())
             else:  # the beer: any legal choice
                 await entered(lambda: page.locator("button.choice.legal").first.click())
-        await expect(page.get_by_test_id("entering")).to_have_text("p4 decides: rage draw")
+        await expect(page.get_by_test_id("entering")).to_contain_text("decides: draw a Rage card")
         card = re.compile(r"Drew Rage card r05 \(2\)")
         draw = page.get_by_test_id("choices").get_by_role("button", name=card)
         await expect(draw).to_have_count(1)
         await screenshot(page, "undead-table-rage-draw")
         await entered(lambda: draw.click())
-        await expect(page.get_by_test_id("last-entry")).to_have_text("Entered: p4 draw r05")
+        await expect(page.get_by_test_id("last-entry")).to_contain_text(": Drew Rage card r05 (2)")
 
         # the keeper entered it: his board names it; p4's count is public
         p4 = page.get_by_test_id("board").get_by_test_id("seat-p4")
@@ -326,7 +326,7 @@ async def test_a_scorekeeper_enters_a_duel_its_throws_and_the_wound_token_at_a_u
         await expect(p2.get_by_test_id("wound-tokens")).to_have_attribute("data-tokens", "shoot1")
         await expect(page.get_by_test_id("feed")).to_contain_text("p1 challenges p2 to a duel")
         await expect(page.get_by_test_id("feed")).to_contain_text("p2 loses the duel to p1")
-        await expect(page.get_by_test_id("feed")).to_contain_text("p2 draws a shoot1 wound token")
+        await expect(page.get_by_test_id("feed")).to_contain_text("p2 draws a Shoot 1 wound token")
         await screenshot(page, "undead-table-wound-token")
         state = await game_state(base_url, game_id)
         assert next(p for p in state["players"] if p["id"] == "p2")["wound_tokens"] == ["shoot1"]

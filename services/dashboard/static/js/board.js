@@ -8,6 +8,7 @@ import { faceName, faceSvg, isDouble } from "./dice-faces.js";
 import { icon } from "./icons.js";
 import { seatUndead, tableUndead } from "./undead.js";
 import { boneyardTurnNote, isZombie, outbreakBanner, sideWins, zombieBadge } from "./zombies.js";
+import { decisionWords } from "./seat/decisions.js";
 
 /**
  * A face's name, the one its die is read by ("Beer", "1", "Beer ×2"); a face the page has no
@@ -235,11 +236,13 @@ function rulesDetail(state) {
 
 // OS3's role windows are put to the whole table (named after the player whose turn it is), and
 // never say who could answer: the line says so rather than "waiting for p1".
-function awaitingLine(awaiting) {
+function awaitingLine(awaiting, state) {
   const window = /^role_window_(.+)$/.exec(awaiting.decision);
+  const player = state.players.find((p) => p.id === awaiting.player);
+  const who = player?.name ? `${player.name} (${player.id})` : awaiting.player;
   const text = window
-    ? `Special role window (${window[1].replaceAll("_", " ")}), on ${awaiting.player}'s turn: open to the table.`
-    : `Waiting for ${awaiting.player} to ${awaiting.decision.replaceAll("_", " ")}${awaiting.rollsLeft ? ` (${awaiting.rollsLeft} rolls left)` : ""}.`;
+    ? `Special role window (${window[1].replaceAll("_", " ")}), on ${who}'s turn: open to the table.`
+    : `Waiting for ${who} to ${decisionWords(awaiting.decision)}${awaiting.rollsLeft ? ` (${awaiting.rollsLeft} rolls left)` : ""}.`;
   return h("p", { class: "muted", "data-testid": "awaiting" }, text);
 }
 
@@ -330,7 +333,7 @@ export function board(state) {
             state.dice.map((face, index) => die(face, state.diceKinds?.[index] ?? "base", (state.dicePreset ?? []).includes(index))),
           )
         : h("p", { class: "muted" }, "No dice on the table."),
-      state.awaiting && !isOver(state) ? awaitingLine(state.awaiting) : null,
+      state.awaiting && !isOver(state) ? awaitingLine(state.awaiting, state) : null,
     ),
     resultLine(state.result),
     h("ol", { class: "seats", "aria-label": "Players, clockwise" }, state.players.map((p) => playerCard(p, state))),

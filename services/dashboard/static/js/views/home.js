@@ -7,6 +7,7 @@ import { href } from "../location.js";
 import { mayOrganise, profile } from "../me.js";
 import { current } from "../session.js";
 import { load } from "../status.js";
+import { yourMoveSection } from "../your-move.js";
 
 function gameActions(game, accountId) {
   const links = [];
@@ -82,6 +83,7 @@ export function renderHome(main, { signal }) {
           h("h1", null, me.display_name),
           h("p", { class: "muted" }, `Signed in as ${me.login}. `, h("a", { href: `#/player/${encodeURIComponent(me.account_id)}` }, "Your ratings")),
         ),
+        yourMoveSection(signal),
         h(
           "section",
           { "aria-labelledby": "clubs-head" },

@@ -15,6 +15,7 @@ import { controls, decisionWords, label, rerollText } from "../seat/decisions.js
 import { aimTitle, aimVerb, currentAim, targetsOf } from "../seat/targets.js";
 import { dice, seats } from "../seat/table.js";
 import { follow } from "../seat/feed.js";
+import { gameLog } from "../game-log.js";
 import { tableUndead } from "../undead.js";
 import { isZombie, isZombieMaster, outbreakBanner, sideWins, zombieGoal } from "../zombies.js";
 
@@ -98,7 +99,9 @@ export function renderPlay(main, { args: [gameId], signal }) {
     ),
   );
   const root = h("div", { class: "play", "data-testid": "play" }, loading("the game"));
-  mount(main, head, root);
+  // the log sits outside the part every update redraws, so its list keeps its scroll
+  const log = gameLog(gameId, { signal });
+  mount(main, head, root, log.node);
 
   const model = { state: null, picked: new Set(), aim: null, busy: false, refusal: null, readError: null };
   let countdown = null; // the "time left" node, ticked every second
@@ -115,6 +118,7 @@ export function renderPlay(main, { args: [gameId], signal }) {
     model.state = state;
     model.readError = null;
     redraw();
+    log.update(state);
   };
   let reading = null;
   let again = false;
