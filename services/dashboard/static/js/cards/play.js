@@ -15,6 +15,7 @@ import { ABILITIES, characterName } from "./deck.js";
 import { cardFacts, cardSeats, myHand, seatLabel, sideWords } from "./table.js";
 import { decisionPanel, decisionWords } from "./decisions.js";
 import { gameLog } from "../game-log.js";
+import { ratingChange } from "../rating-change.js";
 
 const GOALS = {
   sheriff: "Eliminate the Outlaws and the Renegade.",
@@ -79,6 +80,7 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
 
   const model = { state: null, busy: false, refusal: null, readError: null };
   let countdown = null; // the "time left" node, ticked every second
+  let ratings = null; // a finished game's rating changes (rating-change.js)
   let pendingFocus = null; // where the keyboard was when a redraw had nothing to focus
   const ui = { picked: new Set(), choice: { value: null }, toggle: (id) => {
     if (ui.picked.has(id)) ui.picked.delete(id);
@@ -215,7 +217,13 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
       const result = state.result ?? {};
       const winners = (result.results ?? []).filter((r) => r.won).map((r) => r.player);
       const you = mine ? (winners.includes(mine.id) ? " You won." : " You lost.") : "";
-      return h("p", { class: "notice result", "data-testid": "result", role: "status" }, `Game over: ${sideWords(result.winner)} (${winners.map((s) => seatLabel(state, s)).join(", ")}).${you}`);
+      ratings ??= ratingChange(gameId, signal); // read once, kept across redraws
+      return h(
+        "div",
+        null,
+        h("p", { class: "notice result", "data-testid": "result", role: "status" }, `Game over: ${sideWords(result.winner)} (${winners.map((s) => seatLabel(state, s)).join(", ")}).${you}`),
+        ratings,
+      );
     }
     if (state.status === "lobby") {
       const joined = state.joined ?? [];

@@ -16,6 +16,7 @@ import { aimTitle, aimVerb, currentAim, targetsOf } from "../seat/targets.js";
 import { dice, seats } from "../seat/table.js";
 import { follow } from "../seat/feed.js";
 import { gameLog } from "../game-log.js";
+import { ratingChange } from "../rating-change.js";
 import { tableUndead } from "../undead.js";
 import { isZombie, isZombieMaster, outbreakBanner, sideWins, zombieGoal } from "../zombies.js";
 
@@ -105,6 +106,7 @@ export function renderPlay(main, { args: [gameId], signal }) {
 
   const model = { state: null, picked: new Set(), aim: null, busy: false, refusal: null, readError: null };
   let countdown = null; // the "time left" node, ticked every second
+  let ratings = null; // a finished game's rating changes (rating-change.js)
   let pendingFocus = null; // where the keyboard was when a redraw had nothing to focus
 
   // --- reading ---------------------------------------------------------------------------------
@@ -260,10 +262,16 @@ export function renderPlay(main, { args: [gameId], signal }) {
       const side = result.winning_side;
       const winners = (result.winners ?? []).map((seat) => seatLabel(state, seat)).join(", ");
       const you = mine ? ((result.winners ?? []).includes(mine.id) ? " You won." : " You lost.") : "";
+      ratings ??= ratingChange(gameId, signal); // read once, kept across redraws
       return h(
-        "p",
-        { class: "notice result", "data-testid": "result", role: "status" },
-        side ? `Game over: ${sideWins(side)} (${winners}).${you}` : `Game over: nobody wins.${you}`,
+        "div",
+        null,
+        h(
+          "p",
+          { class: "notice result", "data-testid": "result", role: "status" },
+          side ? `Game over: ${sideWins(side)} (${winners}).${you}` : `Game over: nobody wins.${you}`,
+        ),
+        ratings,
       );
     }
     if (state.status === "abandoned") {

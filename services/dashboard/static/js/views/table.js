@@ -14,6 +14,7 @@ import { current } from "../session.js";
 import { failure, loading } from "../status.js";
 import { subscribe } from "../subscription.js";
 import { gameLog } from "../game-log.js";
+import { ratingChange } from "../rating-change.js";
 import { sideWins } from "../zombies.js";
 import { diceEntry } from "../entry/dice-entry.js";
 import { decisionEntry, entryWords, legalTargets } from "../entry/decisions.js";
@@ -94,6 +95,7 @@ export function renderTable(main, { args: [gameId], signal }) {
   let state = null;
   let loaded = null;
   let busy = false;
+  let ratings = null; // a finished game's rating changes (rating-change.js), kept across redraws
   const errorSlot = h("div", { class: "entry-error" });
   const lastEntry = h("p", { class: "muted last-entry", role: "status", "data-testid": "last-entry" });
 
@@ -163,6 +165,7 @@ export function renderTable(main, { args: [gameId], signal }) {
         { class: "notice result", "data-testid": "table-result" },
         h("p", null, resultText(state)),
         h("p", null, h("a", { href: href(`/game/${encodeURIComponent(gameId)}/replay`) }, "Replay the game")),
+        (ratings ??= ratingChange(gameId, signal)),
       );
     }
     if (!q) return h("p", { class: "notice" }, `This game is ${state.status}: nothing to enter.`);
