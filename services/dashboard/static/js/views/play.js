@@ -16,6 +16,7 @@ import { aimTitle, aimVerb, currentAim, targetsOf } from "../seat/targets.js";
 import { dice, seats } from "../seat/table.js";
 import { follow } from "../seat/feed.js";
 import { gameLog } from "../game-log.js";
+import { diceCharacter, specialRoleNote } from "../explain.js";
 import { ratingChange } from "../rating-change.js";
 import { tableUndead } from "../undead.js";
 import { isZombie, isZombieMaster, outbreakBanner, sideWins, zombieGoal } from "../zombies.js";
@@ -245,8 +246,10 @@ export function renderPlay(main, { args: [gameId], signal }) {
         "p",
         { class: "play-role-more" },
         // a plain zombie's character card went back at his elimination (§UA4)
-        isZombie(mine) ? `You are ${mine.id}, a zombie without a character` : `You are ${mine.id}, playing ${properName(mine.character)}`,
+        isZombie(mine) ? `You are ${mine.name ?? mine.id} (${mine.id}), a zombie without a character` : `You are ${mine.name ?? mine.id} (${mine.id}), playing `,
+        isZombie(mine) ? "" : diceCharacter(mine.character, properName(mine.character)),
         mine.special_role ? `, with the special role ${specialRoleName(mine.special_role)}` : "",
+        mine.special_role ? specialRoleNote(mine.special_role) : "",
         state.status === "ended"
           ? ". The game is over: every role is shown."
           : isZombie(mine) || isZombieMaster(mine)

@@ -174,7 +174,7 @@ export function renderTable(main, { args: [gameId], signal }) {
 
   // The table, its legal targets outlined (the same seats the target buttons mark ✓).
   const table = () => {
-    const drawn = board(restBoard(state));
+    const drawn = board(restBoard(state), { explain: true });
     for (const seat of legalTargets(state)) {
       drawn.querySelector(`[data-testid="seat-${seat}"]`)?.classList.add("seat-legal-target");
     }
