@@ -12,6 +12,7 @@
 
 import { sideWins } from "./zombies.js";
 import { faceWords } from "./dice-faces.js";
+import { properName } from "./dom.js";
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const list = (values) => (values ?? []).join(" ");
@@ -110,7 +111,7 @@ function specialIn(seen, player, value) {
 
 const seat = (s, seen) => {
   const special = specialIn(seen, s.player, s.special);
-  return `${s.player} ${roleIn(seen, s.player, s.role)}${special ? ` (${card(special)})` : ""} ${s.character}`;
+  return `${s.player} ${roleIn(seen, s.player, s.role)}${special ? ` (${card(special)})` : ""} ${properName(s.character)}`;
 };
 
 // Who won says which side they were on: named only once the table shows every role.
