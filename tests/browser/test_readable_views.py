@@ -63,7 +63,11 @@ ENGINE_WORDS = {
 
 
 def engine_words(text: str) -> list[str]:
-    return [f"{kind}: {m.group(0)!r}" for kind, rx in ENGINE_WORDS.items() for m in rx.finditer(text)]
+    return [
+        f"{kind}: {m.group(0)!r} in …{text[max(m.start() - 60, 0) : m.end() + 20]!r}"
+        for kind, rx in ENGINE_WORDS.items()
+        for m in rx.finditer(text)
+    ]
 
 
 async def scan(page: Page, where: str) -> None:

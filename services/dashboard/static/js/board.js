@@ -331,7 +331,8 @@ export function board(state, { explain = false } = {}) {
       "div",
       { class: "dice-row" },
       h("h3", { id: "dice-heading" }, "Dice"),
-      state.dice.length
+      // a REST state before the deal (a replay of an Undead or Alive game at event 1) has no dice
+      state.dice?.length
         ? h(
             "ul",
             { class: "dice", "aria-labelledby": "dice-heading", "data-testid": "dice" },

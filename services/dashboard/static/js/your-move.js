@@ -53,7 +53,26 @@ function notify(fresh) {
   };
 }
 
-async function poll() {
+let polling = null;
+let again = false;
+
+// One read at a time: a poll asked for while one runs is made once it ends (never two timers).
+function poll() {
+  if (polling) {
+    again = true;
+    return polling;
+  }
+  polling = read().finally(() => {
+    polling = null;
+    if (again) {
+      again = false;
+      poll();
+    }
+  });
+  return polling;
+}
+
+async function read() {
   clearTimeout(timer);
   if (!current()) {
     items = [];

@@ -15,6 +15,7 @@ import { ABILITIES, characterName } from "./deck.js";
 import { cardFacts, cardSeats, myHand, seatLabel, sideWords } from "./table.js";
 import { decisionPanel, decisionWords } from "./decisions.js";
 import { gameLog } from "../game-log.js";
+import { refreshYourMove } from "../your-move.js";
 import { ratingChange } from "../rating-change.js";
 
 const GOALS = {
@@ -130,6 +131,7 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
       const answer = await post(`${gamePath}/commands`, { command, command_id: commandId("play"), expected_version: model.state.version });
       model.busy = false;
       if (!signal.aborted) apply(answer.state);
+      refreshYourMove(); // the title's "Your move" count changes with the move
     } catch (error) {
       model.busy = false;
       if (signal.aborted || error.name === "AbortError") return;

@@ -16,6 +16,7 @@ import { aimTitle, aimVerb, currentAim, targetsOf } from "../seat/targets.js";
 import { dice, seats } from "../seat/table.js";
 import { follow } from "../seat/feed.js";
 import { gameLog } from "../game-log.js";
+import { refreshYourMove } from "../your-move.js";
 import { diceCharacter, specialRoleNote } from "../explain.js";
 import { ratingChange } from "../rating-change.js";
 import { tableUndead } from "../undead.js";
@@ -162,6 +163,7 @@ export function renderPlay(main, { args: [gameId], signal }) {
       model.refusal = null;
       model.busy = false;
       if (!signal.aborted) apply(answer.state);
+      refreshYourMove(); // the title's "Your move" count changes with the move
     } catch (error) {
       model.busy = false;
       if (signal.aborted || error.name === "AbortError") return;

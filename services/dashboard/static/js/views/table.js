@@ -198,7 +198,7 @@ export function renderTable(main, { args: [gameId], signal }) {
         turnHead(state),
         errorSlot,
         keeper ? takeBackBar() : null,
-        keeper
+        keeper || state.status === "ended" // the result (and its rating changes) is everyone's
           ? entryPanel()
           : h(
               "p",
