@@ -240,7 +240,7 @@ async def test_a_scorekeeper_enters_a_rage_draw_at_a_ua2_table(
                 await entered(lambda: page.get_by_test_id("aim-1-p4").click())
             else:  # the beer: any legal choice
                 await entered(lambda: page.locator("button.choice.legal").first.click())
-        await expect(page.get_by_test_id("entering")).to_contain_text("decides: draw a Rage card")
+        await expect(page.get_by_test_id("entering")).to_have_text("p4 decides: draw a Rage card")
         card = re.compile(r"Drew Rage card r05 \(2\)")
         draw = page.get_by_test_id("choices").get_by_role("button", name=card)
         await expect(draw).to_have_count(1)
@@ -309,17 +309,17 @@ async def test_a_scorekeeper_enters_a_duel_its_throws_and_the_wound_token_at_a_u
         await entered(lambda: page.get_by_test_id("stop").click())
 
         # p1 names whom to duel; then each throw of the roll-off is entered, p2 first
-        await expect(page.get_by_test_id("entering")).to_have_text("p1 decides: duel target")
+        await expect(page.get_by_test_id("entering")).to_have_text("p1 decides: choose whom to duel")
         await expect(page.get_by_test_id("target-ability")).to_contain_text("Duel (UA1)")
         await entered(lambda: page.get_by_test_id("aim-x-p2").click())
-        await expect(page.get_by_test_id("entering")).to_have_text("p2 decides: duel throw")
+        await expect(page.get_by_test_id("entering")).to_have_text("p2 decides: throw the Duel die")
         await expect(page.get_by_test_id("duel")).to_contain_text("p1 Duelkeep Seat1 duels p2 Duelkeep Seat2")
         await screenshot(page, "undead-table-duel-throw")
         threw = page.get_by_test_id("choices").get_by_role("button", name="Threw Arrow")
         await entered(lambda: threw.click())
 
         # p2 lost the duel: he draws a wound token, entered from the table's choice
-        await expect(page.get_by_test_id("entering")).to_have_text("p2 decides: wound draw")
+        await expect(page.get_by_test_id("entering")).to_have_text("p2 decides: draw a wound token")
         token = page.get_by_test_id("choices").get_by_role("button", name="Drew the 1 wound token")
         await entered(lambda: token.click())
         p2 = page.get_by_test_id("board").get_by_test_id("seat-p2")

@@ -258,7 +258,7 @@ async def test_a_scorekeeper_enters_boneyard_reveals_up_to_an_outbreak_at_a_ua4_
         choices = page.get_by_test_id("choices")
 
         async def reveal(seat: str, card: str, words: str) -> None:
-            await expect(page.get_by_test_id("entering")).to_have_text(f"{seat} decides: boneyard draw")
+            await expect(page.get_by_test_id("entering")).to_have_text(f"{seat} decides: reveal a Boneyard card")
             button = choices.get_by_role(
                 "button", name=re.compile(rf"Revealed Boneyard card {re.escape(words)}")
             )
@@ -273,7 +273,7 @@ async def test_a_scorekeeper_enters_boneyard_reveals_up_to_an_outbreak_at_a_ua4_
         # both fell in p1's turn: the eleven cards face down, one button each, for p2 first
         await expect(boneyard).to_have_attribute("data-pile", "11")
         await expect(board.get_by_test_id("seat-p4")).to_contain_text("reveals a Boneyard card on his turn")
-        await expect(page.get_by_test_id("entering")).to_have_text("p2 decides: boneyard draw")
+        await expect(page.get_by_test_id("entering")).to_have_text("p2 decides: reveal a Boneyard card")
         await expect(choices.get_by_role("button")).to_have_count(11)
         await screenshot(page, "zombie-table-boneyard-draw")
 

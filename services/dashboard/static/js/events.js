@@ -128,7 +128,7 @@ const DESCRIBE = {
   GameCreated: (e) => {
     const modules = e.ruleset?.modules ?? [];
     const rules = `${e.ruleset?.game_type ?? "dice"}${modules.length ? ` ${modules.join(" ")}` : " (base game)"}`;
-    return `game created (${e.mode === "table" ? "at a table" : "online"}, ${e.player_count ?? "?"} players, ${rules})`;
+    return `game created (${e.mode ?? "online"}, ${e.player_count ?? "?"} players, ${rules})`;
   },
   PlayerJoined: (e) => `${e.name ?? "a player"} joined`,
   SeatsDealt: () => "seats dealt",

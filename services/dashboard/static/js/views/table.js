@@ -33,15 +33,9 @@ function seatLine(state, seat) {
   return `${player.id} ${player.name ?? ""} — ${properName(player.character)}${role}`;
 }
 
-// "p2 Ada": a seat and its player's name, as this page writes every seat.
-function seatWho(state, seat) {
-  const player = state.players.find((p) => p.id === seat);
-  return player?.name && player.name !== seat ? `${seat} ${player.name}` : seat;
-}
-
 function turnHead(state) {
   const q = state.awaiting;
-  const who = q ? seatWho(state, q.player) : null;
+  const who = q?.player; // the seat, as this page's heading names it beside the player's name
   const what = !q
     ? null
     : q.decision === "roll"
