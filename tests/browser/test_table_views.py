@@ -106,7 +106,9 @@ async def test_a_keeper_enters_a_whole_table_game_with_a_refusal_and_a_correctio
         # the history keeps the mistaken roll, and the correction after it
         log = page.get_by_test_id("game-log").get_by_role("listitem")
         await expect(log.first).to_contain_text("the scorekeeper took back an entry")
-        await expect(log.nth(1)).to_contain_text("Showdown Seat2's roll 1: Shoot 1, Shoot 1, Shoot 1, Shoot 1, Beer")
+        await expect(log.nth(1)).to_contain_text(
+            "Showdown Seat2's roll 1: Shoot 1, Shoot 1, Shoot 1, Shoot 1, Beer"
+        )
         await expect(page.get_by_test_id("entering")).to_have_text("Enter the dice p2 rolled")
         await roll_by_keys(page, "11111")
         await entered(page, lambda: page.get_by_test_id("stop").click())

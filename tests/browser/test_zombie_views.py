@@ -258,7 +258,8 @@ async def test_a_scorekeeper_enters_boneyard_reveals_up_to_an_outbreak_at_a_ua4_
         choices = page.get_by_test_id("choices")
 
         async def reveal(seat: str, card: str, words: str) -> None:
-            await expect(page.get_by_test_id("entering")).to_have_text(f"{seat} decides: reveal a Boneyard card")
+            entering = page.get_by_test_id("entering")
+            await expect(entering).to_have_text(f"{seat} decides: reveal a Boneyard card")
             button = choices.get_by_role(
                 "button", name=re.compile(rf"Revealed Boneyard card {re.escape(words)}")
             )
