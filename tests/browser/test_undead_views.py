@@ -230,7 +230,7 @@ async def test_a_scorekeeper_enters_a_rage_draw_at_a_ua2_table(
         choosing = page.locator("[data-testid=target-choice], [data-testid=choices]")
         while await choosing.count():
             entering = await page.get_by_test_id("entering").inner_text()
-            if "rage draw" in entering:
+            if "draw a Rage card" in entering:
                 break
             if await page.get_by_test_id("aim-all-p4").count():
                 await entered(lambda: page.get_by_test_id("aim-all-p4").click())
