@@ -284,7 +284,9 @@ async def test_a_scorekeeper_enters_boneyard_reveals_up_to_an_outbreak_at_a_ua4_
         await expect(board.get_by_test_id("boneyard-no-hands")).to_contain_text(
             "no hands: no outbreak this turn"
         )
-        await expect(page.get_by_test_id("feed")).to_contain_text("p2 reveals Boneyard card b01 (no hands")
+        await expect(page.get_by_test_id("game-log")).to_contain_text(
+            "Bonekeep Seat2 reveals Boneyard card b01 (no hands"
+        )
         await screenshot(page, "zombie-table-no-hands")
         # p4's two hands: 2 showing vs 2 alive; the turn ends and the no-hands card goes back
         await reveal("p4", "b10", "b10 (2 hands)")
@@ -300,8 +302,8 @@ async def test_a_scorekeeper_enters_boneyard_reveals_up_to_an_outbreak_at_a_ua4_
             "Zombie outbreak on turn 6! p2, p4 are zombies"
         )
         await expect(board.get_by_test_id("outbreak-fact")).to_contain_text("the Boneyard is out of the game")
-        await expect(page.locator("[data-testid=feed] li.event-outbreak")).to_contain_text(
-            "OUTBREAK! p2 p4 rise as zombies with 2 life"
+        await expect(page.locator("[data-testid=game-log] li.event-outbreak")).to_contain_text(
+            "OUTBREAK! Bonekeep Seat2 Bonekeep Seat4 rise as zombies with 2 life"
         )
         for zombie in ("p2", "p4"):
             await expect(board.get_by_test_id(f"seat-{zombie}").get_by_test_id("zombie")).to_be_visible()
