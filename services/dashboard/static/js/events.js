@@ -226,6 +226,7 @@ const DESCRIBE = {
   AbilityDeclined: (e) => `${e.player} declines ${DECLINED[e.decision] ?? words(e.decision)}`,
   ArrowsInsteadChosen: (e) =>
     e.count === 0 ? `${e.player} loses life rather than take arrows` : `${e.player} takes ${plural(e.count, "arrow")} instead of losing life (${e.step === "shots" ? "the shots" : cause(e.step)})`,
+  ChiefArrowsInsteadChosen: (e) => `${e.player} takes ${plural(e.count, "arrow")}, the Chief's Arrow first, instead of losing life`,
   ShotsFired: (e) => `${e.player} fires the shots`,
   GatlingFired: (e) => `${e.player} fires the gatling`,
   TargetChosen: (e) =>
