@@ -28,6 +28,7 @@ from services.clubs.bounds import MAX_OFFSET, MAX_PAGE
 from services.clubs.http import provide_reader
 from services.clubs.roles import Principal
 from services.directory import queries
+from services.directory.awaiting import AwaitedGames, awaited_games
 from services.directory.queries import (
     GameFilter,
     GamePage,
@@ -37,7 +38,9 @@ from services.directory.queries import (
     MemberProfile,
     RoundPage,
 )
+from services.game.edge.gateway import GameGateway
 from services.game.edge.http import TOKEN_OPTIONAL
+from services.game.edge.tokens import Principal as GamePrincipal
 
 DEFAULT_PAGE = 20
 
@@ -171,6 +174,20 @@ async def my_games(
 
 
 @get(
+    "/me/awaiting",
+    operation_id="myAwaitedGames",
+    summary="Your move: your online games awaiting your seat (says nothing hidden from you)",
+    tags=["directory"],
+    security=SECURED,
+    dependencies=_DB,
+)
+async def my_awaited_games(
+    caller: Principal, principal: GamePrincipal | None, gateway: GameGateway, db: asyncpg.Pool
+) -> AwaitedGames:
+    return await awaited_games(db, caller, principal, gateway)
+
+
+@get(
     "/members/{member_id:str}",
     operation_id="member",
     summary="A person: their display name and latest games (public, as the games lists are)",
@@ -181,5 +198,14 @@ async def member(member_id: str, db: asyncpg.Pool) -> MemberProfile:
     return await queries.member(db, member_id)
 
 
-DIRECTORY_HANDLERS = (club_members, club_leagues, league, tournament_rounds, games, my_games, member)
+DIRECTORY_HANDLERS = (
+    club_members,
+    club_leagues,
+    league,
+    tournament_rounds,
+    games,
+    my_games,
+    my_awaited_games,
+    member,
+)
 """Register after every controller (see the module docstring)."""

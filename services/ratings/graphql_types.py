@@ -166,6 +166,32 @@ class RatingsStatus:
     activated_at: datetime | None
 
 
+@strawberry.type(description="One player's overall rating in one pool, before and right after one game.")
+class GameRatingMove:
+    member_id: str
+    display_name: str = strawberry.field(description=NAME)
+    pool: str = strawberry.field(description=POOL)
+    game_type: RatingGameType
+    before: float = strawberry.field(
+        description="After the member's previous rated game in this pool (the initial rating at first)."
+    )
+    after: float
+    change: float = strawberry.field(description="after - before: what this game did to the rating.")
+
+
+@strawberry.type(description="How one game moved its players' ratings, or why it moved none.")
+class GameRatingChange:
+    game_id: str
+    rated: bool
+    reason: str | None = strawberry.field(
+        description="Why the game moved no rating, in plain words (a friendly table game, an imported "
+        "record, a game not over yet…); null when it is rated."
+    )
+    changes: list[GameRatingMove] = strawberry.field(
+        description="Every seat's overall rating in every pool the game was rated in; empty when not rated."
+    )
+
+
 def _pool(info: Info) -> asyncpg.Pool:
     return info.context["pool"]
 
@@ -381,6 +407,32 @@ class RatingsQuery:
     ) -> list[RatingRuleset]:
         rows = await store.rulesets(_pool(info), game_type=game_type.value, pool=_pool_argument(pool))
         return [RatingRuleset(ruleset=r.ruleset, games=r.games, players=r.players) for r in rows]
+
+    @strawberry.field(
+        description="How a game moved its players' overall ratings (each pool it was rated in), or why "
+        "it is not rated. As public as a player's rating history, which holds the same numbers."
+    )
+    async def game_rating_change(self, info: Info, game_id: str) -> GameRatingChange:
+        connections = _pool(info)
+        found = await store.game_changes(connections, bounded("gameId", game_id, Identifier))
+        names = await names_of(connections, (c.member_id for c in found.changes))
+        return GameRatingChange(
+            game_id=found.game_id,
+            rated=found.rated,
+            reason=found.reason,
+            changes=[
+                GameRatingMove(
+                    member_id=c.member_id,
+                    display_name=names[c.member_id],
+                    pool=c.pool,
+                    game_type=RatingGameType(c.game_type),
+                    before=c.before,
+                    after=c.after,
+                    change=c.after - c.before,
+                )
+                for c in found.changes
+            ],
+        )
 
     @strawberry.field(description="The generation of the ratings that answers; null before any game.")
     async def ratings_status(self, info: Info) -> RatingsStatus | None:

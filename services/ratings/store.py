@@ -864,6 +864,77 @@ async def rulesets(
 _HISTORY_ORDER = {OVERALL: 0} | {role.value: i + 1 for i, role in enumerate(ROLES)}
 
 
+class GameChangeRow(msgspec.Struct, frozen=True, kw_only=True):
+    """One player's overall rating in one pool, before and right after one game."""
+
+    member_id: str
+    pool: str
+    game_type: str
+    before: float
+    """The rating after the member's previous rated game in that pool (the initial rating for
+    a first game)."""
+    after: float
+
+
+class GameChangesRow(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    rated: bool
+    reason: str | None
+    """Why the game moved no rating (``ratings_games.unrated``, plain words), when it did not."""
+    changes: tuple[GameChangeRow, ...]
+
+
+NOT_RATED_YET = "not rated yet: the ratings have not taken this game in (it is not over, or is on its way)"
+
+
+async def game_changes(connections: asyncpg.Pool, game_id: str) -> GameChangesRow:
+    """How ``game_id`` moved its players' overall ratings in every pool it was rated in, or why
+    it moved none. Public like a player's rating history, which has the same numbers."""
+    async with (
+        connections.acquire() as connection,
+        connection.transaction(isolation="repeatable_read", readonly=True),
+    ):
+        current = await current_generation(connection)
+        game = None
+        if current is not None:
+            game = await connection.fetchrow(
+                "SELECT game_number, unrated FROM ratings_games WHERE generation = $1 AND game_id = $2",
+                current.generation,
+                game_id,
+            )
+        if current is None or game is None or game["game_number"] is None:
+            reason = None if game is None else game["unrated"]
+            return GameChangesRow(game_id=game_id, rated=False, reason=reason or NOT_RATED_YET, changes=())
+        rows = await connection.fetch(
+            "SELECT h.pool, h.game_type, h.member_id, h.rating AS after, "
+            "(SELECT b.rating FROM ratings_history b WHERE b.generation = h.generation "
+            " AND b.pool = h.pool AND b.game_type = h.game_type AND b.member_id = h.member_id "
+            " AND b.role = h.role AND b.game_number < h.game_number "
+            " ORDER BY b.game_number DESC LIMIT 1) AS before "
+            "FROM ratings_history h WHERE h.generation = $1 AND h.game_id = $2 AND h.role = $3 "
+            "ORDER BY h.pool, h.member_id",
+            current.generation,
+            game_id,
+            OVERALL,
+        )
+    initial = current.config.initial
+    return GameChangesRow(
+        game_id=game_id,
+        rated=True,
+        reason=None,
+        changes=tuple(
+            GameChangeRow(
+                member_id=r["member_id"],
+                pool=r["pool"],
+                game_type=r["game_type"],
+                before=initial if r["before"] is None else r["before"],
+                after=r["after"],
+            )
+            for r in rows
+        ),
+    )
+
+
 async def profile(
     connections: asyncpg.Pool, member_id: str, game_type: str = GameType.DICE, pool: str = GLOBAL
 ) -> ProfileRow | None:

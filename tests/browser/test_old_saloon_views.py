@@ -211,7 +211,7 @@ async def test_replay_shows_the_saloon_dice_and_the_chiefs_arrow_at_each_step(
     await _step_to(page, await _version_of(page, "all arrows back to the pile"))
     await expect(board.get_by_test_id("chief-arrow")).to_have_text("in the pile")
 
-    await _step_to(page, await _version_of(page, "shoot1x2"))
+    await _step_to(page, await _version_of(page, "Shoot 1 ×2"))
     double = board.locator("[data-face=shoot1x2][data-double=true][data-kind=loudmouth]")
     await expect(double).to_have_count(1)
 
@@ -271,7 +271,7 @@ async def test_replay_shows_the_ghost_his_tokens_and_the_dice_they_set(
     board = page.get_by_test_id("replay-table")
 
     # before the shot nobody is the Ghost
-    await _step_to(page, await _version_of(page, "p1 final dice"))
+    await _step_to(page, await _version_of(page, "p1's final dice"))
     await expect(board.get_by_test_id("ghost")).to_have_count(0)
 
     await _step_to(page, await _version_of(page, "p2 becomes the Ghost"))
@@ -281,18 +281,18 @@ async def test_replay_shows_the_ghost_his_tokens_and_the_dice_they_set(
     await expect(board.get_by_test_id("ghost")).to_have_count(1)
 
     # the tokens the Ghost gives are on p3's seat, and set two of his dice before he rolls
-    await _step_to(page, await _version_of(page, "p2 gives the beer Ghost token and x2 to p3"))
+    await _step_to(page, await _version_of(page, "p2 gives the Beer Ghost token and the ×2 token to p3"))
     await expect(board.get_by_test_id("seat-p3").get_by_test_id("ghost-tokens")).to_have_text(
         "Ghost tokens: Beer, Beer"
     )
     await expect(board.get_by_test_id("ghost-tokens")).to_have_count(1)
-    await _step_to(page, await _version_of(page, "p3 roll 1"))
+    await _step_to(page, await _version_of(page, "p3's roll 1"))
     dice = board.get_by_test_id("dice").locator("li")
     preset = await dice.evaluate_all("ds => ds.map(d => d.dataset.preset ?? null)")
     assert preset == ["true", "true", None, None, None]
     faces = await dice.evaluate_all("ds => ds.map(d => d.dataset.face)")
     assert faces == ["beer", "beer", "shoot1", "shoot2", "dynamite"]
-    await expect(page.get_by_test_id("timeline")).to_contain_text("p3's Ghost token sets die 0 1 to beer")
+    await expect(page.get_by_test_id("timeline")).to_contain_text("p3's Ghost token sets dice 1, 2 to Beer")
     await screenshot(page, "replay-ghost")
 
 

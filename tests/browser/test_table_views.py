@@ -70,7 +70,7 @@ async def test_a_keeper_enters_a_whole_table_game_with_a_refusal_and_a_correctio
         await page.keyboard.type("d")
         await entered(page, lambda: page.keyboard.press("Enter"))
         await expect(page.get_by_test_id("last-entry")).to_have_text(
-            "Entered: p1 roll shoot1 shoot1 arrow dynamite dynamite"
+            "Entered: p1 Showdown Seat1 rolled 1, 1, Arrow, Dynamite, Dynamite"
         )
 
         # reroll the two shots; the dynamite may not be rerolled (marked, still there)
@@ -93,16 +93,18 @@ async def test_a_keeper_enters_a_whole_table_game_with_a_refusal_and_a_correctio
         await expect(whose).to_contain_text("p2 Showdown Seat2 — Willy The Kid")
         await roll_by_clicks(page, {0: "1", 1: "1", 2: "1", 3: "1", 4: "Beer"})
         take_back = page.get_by_test_id("take-back")
-        await expect(take_back).to_have_text("Take back: p2 roll shoot1 shoot1 shoot1 shoot1 beer")
+        await expect(take_back).to_have_text("Take back: p2 Showdown Seat2 rolled 1, 1, 1, 1, Beer")
         await screenshot(page, "table-correction")
         await entered(page, lambda: take_back.click())
         await expect(page.get_by_test_id("last-entry")).to_have_text(
-            "Taken back: p2 roll shoot1 shoot1 shoot1 shoot1 beer"
+            "Taken back: p2 Showdown Seat2 rolled 1, 1, 1, 1, Beer"
         )
         # the history keeps the mistaken roll, and the correction after it
-        feed = page.get_by_test_id("feed").get_by_role("listitem")
-        await expect(feed.first).to_contain_text("entry taken back")
-        await expect(feed.first).to_contain_text("p2 roll shoot1 shoot1 shoot1 shoot1 beer")
+        log = page.get_by_test_id("game-log").get_by_role("listitem")
+        await expect(log.first).to_contain_text("the scorekeeper took back an entry")
+        await expect(log.nth(1)).to_contain_text(
+            "Showdown Seat2's roll 1: Shoot 1, Shoot 1, Shoot 1, Shoot 1, Beer"
+        )
         await expect(page.get_by_test_id("entering")).to_have_text("Enter the dice p2 rolled")
         await roll_by_keys(page, "11111")
         await entered(page, lambda: page.get_by_test_id("stop").click())

@@ -74,9 +74,15 @@ async def _check_hidden(
                 continue
             badge = page.get_by_test_id(f"seat-{seat['id']}").get_by_test_id("rage-cards")
             await expect(badge).to_have_attribute("data-count", str(len(cards)))
-            html = await page.content()
+            # the page outside its game log names no face-down card; the log is the game's history,
+            # where a card appears only in a public reveal (a card revealed, discarded and
+            # reshuffled may be drawn again: the old reveal says nothing of who holds it now)
+            html = await page.get_by_test_id("play").inner_html()
+            lines = await page.get_by_test_id("game-log").locator("li").all_inner_texts()
             for card in cards:
                 assert not named(card, html), f"{card}, face down in {seat['id']}'s hand, is in another page"
+                for line in lines:
+                    assert not named(card, line) or " reveals " in line, f"{card} in the log: {line}"
         checked |= set(cards)
         count += len(cards)
     return count, wounds
@@ -230,7 +236,7 @@ async def test_a_scorekeeper_enters_a_rage_draw_at_a_ua2_table(
         choosing = page.locator("[data-testid=target-choice], [data-testid=choices]")
         while await choosing.count():
             entering = await page.get_by_test_id("entering").inner_text()
-            if "rage draw" in entering:
+            if "draw a Rage card" in entering:
                 break
             if await page.get_by_test_id("aim-all-p4").count():
                 await entered(lambda: page.get_by_test_id("aim-all-p4").click())
@@ -240,20 +246,22 @@ async def test_a_scorekeeper_enters_a_rage_draw_at_a_ua2_table(
                 await entered(lambda: page.get_by_test_id("aim-1-p4").click())
             else:  # the beer: any legal choice
                 await entered(lambda: page.locator("button.choice.legal").first.click())
-        await expect(page.get_by_test_id("entering")).to_have_text("p4 decides: rage draw")
+        await expect(page.get_by_test_id("entering")).to_have_text("p4 decides: draw a Rage card")
         card = re.compile(r"Drew Rage card r05 \(2\)")
         draw = page.get_by_test_id("choices").get_by_role("button", name=card)
         await expect(draw).to_have_count(1)
         await screenshot(page, "undead-table-rage-draw")
         await entered(lambda: draw.click())
-        await expect(page.get_by_test_id("last-entry")).to_have_text("Entered: p4 draw r05")
+        await expect(page.get_by_test_id("last-entry")).to_contain_text(": Drew Rage card r05 (2)")
 
         # the keeper entered it: his board names it; p4's count is public
         p4 = page.get_by_test_id("board").get_by_test_id("seat-p4")
         await expect(p4.get_by_test_id("rage-cards")).to_have_attribute("data-count", "1")
         await expect(p4.get_by_test_id("rage-own")).to_contain_text("r05 (2)")
-        await expect(page.get_by_test_id("feed")).to_contain_text("p4 draws a Rage card, face down")
-        await expect(page.get_by_test_id("feed")).not_to_contain_text("r05")
+        await expect(page.get_by_test_id("game-log")).to_contain_text(
+            "Ragekeep Seat4 draws a Rage card, face down"
+        )
+        await expect(page.get_by_test_id("game-log")).not_to_contain_text("r05")
         await screenshot(page, "undead-table-rage-held")
         await page.set_viewport_size(PHONE)
         await screenshot(page, "undead-table-rage-held-phone")
@@ -309,24 +317,25 @@ async def test_a_scorekeeper_enters_a_duel_its_throws_and_the_wound_token_at_a_u
         await entered(lambda: page.get_by_test_id("stop").click())
 
         # p1 names whom to duel; then each throw of the roll-off is entered, p2 first
-        await expect(page.get_by_test_id("entering")).to_have_text("p1 decides: duel target")
+        await expect(page.get_by_test_id("entering")).to_have_text("p1 decides: choose whom to duel")
         await expect(page.get_by_test_id("target-ability")).to_contain_text("Duel (UA1)")
         await entered(lambda: page.get_by_test_id("aim-x-p2").click())
-        await expect(page.get_by_test_id("entering")).to_have_text("p2 decides: duel throw")
+        await expect(page.get_by_test_id("entering")).to_have_text("p2 decides: throw the Duel die")
         await expect(page.get_by_test_id("duel")).to_contain_text("p1 Duelkeep Seat1 duels p2 Duelkeep Seat2")
         await screenshot(page, "undead-table-duel-throw")
         threw = page.get_by_test_id("choices").get_by_role("button", name="Threw Arrow")
         await entered(lambda: threw.click())
 
         # p2 lost the duel: he draws a wound token, entered from the table's choice
-        await expect(page.get_by_test_id("entering")).to_have_text("p2 decides: wound draw")
+        await expect(page.get_by_test_id("entering")).to_have_text("p2 decides: draw a wound token")
         token = page.get_by_test_id("choices").get_by_role("button", name="Drew the 1 wound token")
         await entered(lambda: token.click())
         p2 = page.get_by_test_id("board").get_by_test_id("seat-p2")
         await expect(p2.get_by_test_id("wound-tokens")).to_have_attribute("data-tokens", "shoot1")
-        await expect(page.get_by_test_id("feed")).to_contain_text("p1 challenges p2 to a duel")
-        await expect(page.get_by_test_id("feed")).to_contain_text("p2 loses the duel to p1")
-        await expect(page.get_by_test_id("feed")).to_contain_text("p2 draws a shoot1 wound token")
+        log = page.get_by_test_id("game-log")  # the scorekeeper's page: the whole log, in names
+        await expect(log).to_contain_text("Duelkeep Seat1 challenges Duelkeep Seat2 to a duel")
+        await expect(log).to_contain_text("Duelkeep Seat2 loses the duel to Duelkeep Seat1")
+        await expect(log).to_contain_text("Duelkeep Seat2 draws a Shoot 1 wound token")
         await screenshot(page, "undead-table-wound-token")
         state = await game_state(base_url, game_id)
         assert next(p for p in state["players"] if p["id"] == "p2")["wound_tokens"] == ["shoot1"]

@@ -258,7 +258,8 @@ async def test_a_scorekeeper_enters_boneyard_reveals_up_to_an_outbreak_at_a_ua4_
         choices = page.get_by_test_id("choices")
 
         async def reveal(seat: str, card: str, words: str) -> None:
-            await expect(page.get_by_test_id("entering")).to_have_text(f"{seat} decides: boneyard draw")
+            entering = page.get_by_test_id("entering")
+            await expect(entering).to_have_text(f"{seat} decides: reveal a Boneyard card")
             button = choices.get_by_role(
                 "button", name=re.compile(rf"Revealed Boneyard card {re.escape(words)}")
             )
@@ -268,12 +269,12 @@ async def test_a_scorekeeper_enters_boneyard_reveals_up_to_an_outbreak_at_a_ua4_
             await expect(page.get_by_test_id("table-entry")).not_to_have_attribute(
                 "data-version", before or ""
             )
-            await expect(page.get_by_test_id("last-entry")).to_have_text(f"Entered: {seat} draw {card}")
+            await expect(page.get_by_test_id("last-entry")).to_contain_text(f"Revealed Boneyard card {words}")
 
         # both fell in p1's turn: the eleven cards face down, one button each, for p2 first
         await expect(boneyard).to_have_attribute("data-pile", "11")
         await expect(board.get_by_test_id("seat-p4")).to_contain_text("reveals a Boneyard card on his turn")
-        await expect(page.get_by_test_id("entering")).to_have_text("p2 decides: boneyard draw")
+        await expect(page.get_by_test_id("entering")).to_have_text("p2 decides: reveal a Boneyard card")
         await expect(choices.get_by_role("button")).to_have_count(11)
         await screenshot(page, "zombie-table-boneyard-draw")
 
@@ -283,7 +284,9 @@ async def test_a_scorekeeper_enters_boneyard_reveals_up_to_an_outbreak_at_a_ua4_
         await expect(board.get_by_test_id("boneyard-no-hands")).to_contain_text(
             "no hands: no outbreak this turn"
         )
-        await expect(page.get_by_test_id("feed")).to_contain_text("p2 reveals Boneyard card b01 (no hands")
+        await expect(page.get_by_test_id("game-log")).to_contain_text(
+            "Bonekeep Seat2 reveals Boneyard card b01 (no hands"
+        )
         await screenshot(page, "zombie-table-no-hands")
         # p4's two hands: 2 showing vs 2 alive; the turn ends and the no-hands card goes back
         await reveal("p4", "b10", "b10 (2 hands)")
@@ -299,8 +302,8 @@ async def test_a_scorekeeper_enters_boneyard_reveals_up_to_an_outbreak_at_a_ua4_
             "Zombie outbreak on turn 6! p2, p4 are zombies"
         )
         await expect(board.get_by_test_id("outbreak-fact")).to_contain_text("the Boneyard is out of the game")
-        await expect(page.locator("[data-testid=feed] li.event-outbreak")).to_contain_text(
-            "OUTBREAK! p2 p4 rise as zombies with 2 life"
+        await expect(page.locator("[data-testid=game-log] li.event-outbreak")).to_contain_text(
+            "OUTBREAK! Bonekeep Seat2 Bonekeep Seat4 rise as zombies with 2 life"
         )
         for zombie in ("p2", "p4"):
             await expect(board.get_by_test_id(f"seat-{zombie}").get_by_test_id("zombie")).to_be_visible()
@@ -317,6 +320,6 @@ async def test_a_scorekeeper_enters_boneyard_reveals_up_to_an_outbreak_at_a_ua4_
         before = await page.get_by_test_id("table-entry").get_attribute("data-version")
         await page.keyboard.press("Enter")
         await expect(page.get_by_test_id("table-entry")).not_to_have_attribute("data-version", before or "")
-        await expect(page.get_by_test_id("last-entry")).to_have_text("Entered: p2 roll arrow arrow arrow")
+        await expect(page.get_by_test_id("last-entry")).to_contain_text("rolled Arrow, Arrow, Arrow")
         await expect(board.get_by_test_id("arrow-pile")).to_have_text(pile)
         await expect(board.get_by_test_id("seat-p2").get_by_test_id("arrows")).to_have_text("0")

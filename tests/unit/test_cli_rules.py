@@ -116,8 +116,8 @@ def test_table(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("inputs", "message"),
     [
-        ([FIRST_ROLL, "p1 reroll 0 7"], "input 1 ('p1 reroll 0 7'): there is no die 7"),
-        ([FIRST_ROLL, "p1 reroll 2"], "input 1 ('p1 reroll 2'): die 2 shows dynamite and cannot be rerolled"),
+        ([FIRST_ROLL, "p1 reroll 0 7"], "input 1 ('p1 reroll 0 7'): there is no die 8; dice are 1 to 5"),
+        ([FIRST_ROLL, "p1 reroll 2"], "input 1 ('p1 reroll 2'): die 3 shows dynamite and cannot be rerolled"),
         (
             ["p1 roll arrow arrow bear shoot1 beer"],
             "input 0 ('p1 roll arrow arrow bear shoot1 beer'): 'bear'",

@@ -117,7 +117,8 @@ def faces(shown: Sequence[Face]) -> str:
 
 
 def dice(indexes: Sequence[int]) -> str:
-    return ", ".join(map(str, indexes))
+    """Dice as people count them, from 1 (the engine's indexes are 0-based): "1, 4"."""
+    return ", ".join(str(i + 1) for i in indexes)
 
 
 def cause_words(cause: Cause) -> str:
@@ -191,7 +192,7 @@ def referee_words(event: msgspec.Struct) -> str:
             return f"{p} chose {target} to gain 1 life"
         case ev.TargetChosen(player=p, target=target, die=die, as_face=as_face):
             used = "" if as_face is None else f" as a {as_face}"
-            return f"{p} aimed die {die}{used} at {target}"
+            return f"{p} aimed die {die + 1}{used} at {target}"
         case ev.ArrowTaken(player=p, reason=reason):
             return f"{p} took an arrow{_ARROW_TAKEN.get(reason, f' ({reason})')}"
         case ev.ChiefArrowTaken(player=p, reason=reason):
@@ -212,7 +213,7 @@ def referee_words(event: msgspec.Struct) -> str:
             return f"the Ghost {p} gave the {face} token{' and the x2 token' if x2 else ''} to {target}"
         case os5.GhostDiceSet(player=p, dice=preset, face=face):
             which = "die" if len(preset) == 1 else "dice"
-            return f"{p}'s Ghost token set {which} {' and '.join(map(str, preset))} to {face}"
+            return f"{p}'s Ghost token set {which} {' and '.join(str(i + 1) for i in preset)} to {face}"
         case os5.GhostTokensReturned(player=p):
             return f"{p}'s Ghost tokens went back to the Ghost"
         case ua2.RageDrawn(player=p, reshuffled=reshuffled):  # never which card: it is face down
@@ -282,7 +283,7 @@ def referee_words(event: msgspec.Struct) -> str:
         case os3.ArrowsSwapped(player=p, first=a, second=b):
             return f"{p} swapped the arrows of {a} and {b}"
         case os3.DieFaceSet(player=p, die=die, face=face):
-            return f"{p} set die {die} to {face}"
+            return f"{p} set die {die + 1} to {face}"
         case os3.RerollForced(player=p, target=target):
             return f"{p} made {target} reroll every die"
         case os3.GainHeld(player=p, amount=n):
@@ -326,15 +327,15 @@ def referee_words(event: msgspec.Struct) -> str:
         case ua3.ShotHealDeclined(player=p):
             return f"{p} healed nobody for a shoot1 he used"
         case ua3.SecondHealGiven(player=p, target=target, die=die):
-            return f"{p} gave the second heal of his beer (die {die}) to {target}"
+            return f"{p} gave the second heal of his beer (die {die + 1}) to {target}"
         case ua3.SecondHealDeclined(player=p, die=die):
-            return f"{p} gave the second heal of his beer (die {die}) to nobody"
+            return f"{p} gave the second heal of his beer (die {die + 1}) to nobody"
         case ua3.DynamiteConverted(player=p, die=die):
-            return f"{p} turned die {die} from a dynamite to a beer"
+            return f"{p} turned die {die + 1} from a dynamite to a beer"
         case ua3.ConvertDeclined(player=p):
             return f"{p} kept this roll's dynamite"
         case ua3.DieBought(player=p, die=die, face=face):
-            return f"{p} paid 1 life to set die {die} to {face}"
+            return f"{p} paid 1 life to set die {die + 1} to {face}"
         case ua3.DieNotBought(player=p):
             return f"{p} left his dice as rolled"
         case ua3.RageMoved(player=p, giver=giver, taker=taker):
@@ -356,7 +357,7 @@ def referee_words(event: msgspec.Struct) -> str:
         case ev.DynamiteExploded(player=p):
             return f"the dynamite exploded on {p}"
         case ev.ShotDoubled(player=p, shot_die=shot, beer_die=beer):
-            return f"{p} spent the beer of die {beer} to double the shot of die {shot}"
+            return f"{p} spent the beer of die {beer + 1} to double the shot of die {shot + 1}"
         case ev.AbilityDeclined(player=p, decision=decision):
             return f"{p} declined to {_DECLINED.get(decision, decision.replace('_', ' '))}"
         case ev.ArrowsInsteadChosen(player=p, count=0):

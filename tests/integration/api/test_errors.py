@@ -264,9 +264,9 @@ async def test_a_table_game_is_entered_by_its_scorekeeper_and_illegal_moves_name
     assert rolled.json()["state"]["dice"] == ["beer", "dynamite", "shoot1", "arrow", "gatling"]
     version = rolled.json()["version"]
     body = problem(await enter("p1 reroll 1", "r2"), 422, "illegal-command")
-    assert body["detail"] == "die 1 shows dynamite and cannot be rerolled"
+    assert body["detail"] == "die 2 shows dynamite and cannot be rerolled"  # index 1, the second die
     body = problem(await enter("p1 reroll 9", "r3"), 422, "malformed-command")
-    assert "there is no die 9" in body["detail"]
+    assert body["detail"].endswith("there is no die 10; dice are 1 to 5")  # people count dice from 1
     assert (await client.get(f"/games/{game_id}")).json()["version"] == version
     # the same command id twice plays once
     first, again = await enter("p1 stop", "r4"), await enter("p1 stop", "r4")

@@ -196,7 +196,7 @@ async def test_an_illegal_stored_input_gets_the_engines_reason(
     )
     report = await audit_game(game_store, game_id)
     assert check(report, REPLAY) == (
-        f"FAILED event {n}: p1 aimed die 0 at p3, but p3 is at distance 2; a shoot1 reaches distance 1"
+        f"FAILED event {n}: p1 aimed die 1 at p3, but p3 is at distance 2; a shoot1 reaches distance 1"
     )
 
 

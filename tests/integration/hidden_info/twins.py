@@ -26,8 +26,11 @@ import json
 import logging
 import random
 import re
+import shutil
+import subprocess
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -160,6 +163,28 @@ _TIME = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d
 _CLIENT_PORT = re.compile(r"(127\.0\.0\.1(?::|'?, ))\d+")
 _PID = re.compile(r"(process \[?|pid[=: ]+)\d+", re.IGNORECASE)
 _LOG_NUMBERS = frozenset({"pid", "process_id", "duration", "duration_ms", "elapsed", "request_id"})
+
+
+GAME_LOG = Path(__file__).with_name("game_log.mjs")
+
+
+def game_log(state: str, events: str) -> str:
+    """The game log the dashboard's pages draw for a viewer from that viewer's own answers (the
+    game's state for the players' names, its redacted events): ``js/game-log.js`` under node."""
+    node = shutil.which("node") or shutil.which("nodejs")
+    assert node, "node is missing: `make setup` installs nodejs (apt-get install nodejs)"
+    bodies = {}
+    for name, answer in (("state", state), ("events", events)):
+        status, _, body = answer.partition(" ")  # Twin.get's "200 {…}"
+        assert status == "200", answer[:200]
+        bodies[name] = json.loads(body)
+    given = json.dumps(bodies)
+    done = subprocess.run(
+        [node, str(GAME_LOG)], input=given, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout, "the game log is empty"
+    return done.stdout
 
 
 def timeless(text: str) -> str:
@@ -371,6 +396,10 @@ class Twin:
         for viewer, token in viewers:
             for url in (g, f"{g}/events?from_version=1", f"{g}/record", f"{g}/audit", f"{g}/chain"):
                 seen[f"{viewer} GET {url}"] = await self.get(url, token)
+            # the pages' game log, built from this viewer's own state and events
+            seen[f"{viewer} game log"] = game_log(
+                seen[f"{viewer} GET {g}"], seen[f"{viewer} GET {g}/events?from_version=1"]
+            )
             for name, query, variables, op in _NOW:
                 seen[f"{viewer} graphql {name}"] = await self.graphql(
                     query, {"id": game_id, **variables}, token, op

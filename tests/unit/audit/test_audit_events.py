@@ -86,7 +86,7 @@ def test_a_table_game_is_clean_and_has_no_seed_to_check() -> None:
     )
     assert (
         check(report, RESULT)
-        == "no result yet: the game is still going; the rules await p2 to roll (dice 0, 1, 2, 3, 4)"
+        == "no result yet: the game is still going; the rules await p2 to roll (dice 1, 2, 3, 4, 5)"
     )
 
 
@@ -122,7 +122,7 @@ def test_a_shot_out_of_range_is_refused_with_the_engines_reason() -> None:
     i = index_of(events, ev.TargetChosen, target="p2")
     report = audit(forged(events, i, target="p3"))
     assert report.first_divergence == (
-        f"event {i + 1}: p1 aimed die 0 at p3, but p3 is at distance 2; a shoot1 reaches distance 1"
+        f"event {i + 1}: p1 aimed die 1 at p3, but p3 is at distance 2; a shoot1 reaches distance 1"
     )
 
 

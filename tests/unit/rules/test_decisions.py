@@ -88,7 +88,7 @@ def test_a_roll_is_checked_against_each_die_kind() -> None:
     game.state.turn.kinds = (BASE, BASE, no_gatling, BASE, BASE)
     legal = game.legal_commands()
     faces = (Face.BEER, Face.BEER, GATLING, Face.BEER, Face.BEER)
-    with pytest.raises(IllegalCommand, match="die 2 is a test die and has no gatling face"):
+    with pytest.raises(IllegalCommand, match="die 3 is a test die and has no gatling face"):
         game.play(RollDice(player=q.player, faces=faces))
     assert RollDice(player=q.player, faces=faces) not in legal
     ok = RollDice(player=q.player, faces=(Face.BEER, Face.BEER, DYNAMITE, Face.BEER, Face.BEER))

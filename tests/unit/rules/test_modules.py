@@ -75,7 +75,7 @@ def test_a_module_hand_of_dice_and_start_of_turn_hook_reach_the_turn() -> None:
     assert q is not None and q.decision is Decision.ROLL and q.dice == (0, 1, 2, 3, 4)
     assert asked
     assert game.state.turn is not None and game.state.turn.kinds[4] is TOY
-    with pytest.raises(IllegalCommand, match="die 4 is a toy die and has no gatling face"):
+    with pytest.raises(IllegalCommand, match="die 5 is a toy die and has no gatling face"):
         game.play(RollDice(player=q.player, faces=(BEER, BEER, BEER, BEER, GATLING)))
     game.play(RollDice(player=q.player, faces=(BEER, BEER, BEER, BEER, Face.BEER)))
     game.play(StopRolling(player=q.player))

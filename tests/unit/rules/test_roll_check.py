@@ -46,7 +46,7 @@ def test_an_unhashable_value_is_named() -> None:
 def test_a_saloon_face_on_a_base_die_is_refused() -> None:
     game, player = _rolling()
     faces = (Face.BEER, Face.BEER, Face.BULLET, Face.BEER, Face.BEER)
-    with pytest.raises(IllegalCommand, match="die 2 is a base die and has no bullet face"):
+    with pytest.raises(IllegalCommand, match="die 3 is a base die and has no bullet face"):
         game.play(RollDice(player=player, faces=faces))
 
 

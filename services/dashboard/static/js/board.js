@@ -8,6 +8,8 @@ import { faceName, faceSvg, isDouble } from "./dice-faces.js";
 import { icon } from "./icons.js";
 import { seatUndead, tableUndead } from "./undead.js";
 import { boneyardTurnNote, isZombie, outbreakBanner, sideWins, zombieBadge } from "./zombies.js";
+import { decisionWords } from "./seat/decisions.js";
+import { diceCharacter, specialRoleNote, specialRoleText } from "./explain.js";
 
 /**
  * A face's name, the one its die is read by ("Beer", "1", "Beer ×2"); a face the page has no
@@ -115,10 +117,12 @@ function lifeBar(life, maxLife) {
 
 // OS3: a special role card shown once the server sends it (used, L'Ours, the eliminated, or the
 // viewer's own); a hidden one is simply absent, never a "?" that would hint at anything.
-function specialBadge(card) {
+function specialBadge(card, explain = false) {
   if (!card) return null;
   const name = specialRoleName(card);
-  return h("span", { class: `special special-${card}`, "data-testid": "special-role", "data-card": card, title: `Special role: ${name}` }, name);
+  const power = specialRoleText(card);
+  const badge = h("span", { class: `special special-${card}`, "data-testid": "special-role", "data-card": card, title: power ? `${name}: ${power}` : `Special role: ${name}` }, name);
+  return explain ? [badge, specialRoleNote(card)] : badge;
 }
 
 function arrowsLine(player, state) {
@@ -141,9 +145,10 @@ function ghostTokens(player) {
 }
 
 // UA4: a plain zombie has no character any more (the card went back at his elimination).
-function characterLine(player) {
+function characterLine(player, explain = false) {
   if (isZombie(player)) return h("div", { class: "seat-character" }, "no character (a zombie; was ", properName(player.character), ")");
-  return h("div", { class: "seat-character" }, properName(player.character));
+  const name = properName(player.character);
+  return h("div", { class: "seat-character" }, explain ? diceCharacter(player.character, name) : name);
 }
 
 function outFlag(player, state) {
@@ -153,7 +158,7 @@ function outFlag(player, state) {
   return h("div", { class: "seat-flag out" }, words, boneyardTurnNote(player, state));
 }
 
-function playerCard(player, state) {
+function playerCard(player, state, explain = false) {
   const active = state.activePlayer === player.id && !isOver(state);
   const awaited = state.awaiting?.player === player.id;
   const ghost = Boolean(player.ghost);
@@ -173,9 +178,9 @@ function playerCard(player, state) {
         player.memberId ? h("a", { href: href(`/player/${encodeURIComponent(player.memberId)}`) }, player.name ?? player.memberId) : player.name ?? "—",
       ),
       roleBadge(player.role),
-      specialBadge(player.specialRole),
+      specialBadge(player.specialRole, explain),
     ),
-    characterLine(player),
+    characterLine(player, explain),
     lifeBar(player.life, player.maxLife),
     arrowsLine(player, state),
     ghostTokens(player),
@@ -235,11 +240,13 @@ function rulesDetail(state) {
 
 // OS3's role windows are put to the whole table (named after the player whose turn it is), and
 // never say who could answer: the line says so rather than "waiting for p1".
-function awaitingLine(awaiting) {
+function awaitingLine(awaiting, state) {
   const window = /^role_window_(.+)$/.exec(awaiting.decision);
+  const player = state.players.find((p) => p.id === awaiting.player);
+  const who = player?.name ? `${player.name} (${player.id})` : awaiting.player;
   const text = window
-    ? `Special role window (${window[1].replaceAll("_", " ")}), on ${awaiting.player}'s turn: open to the table.`
-    : `Waiting for ${awaiting.player} to ${awaiting.decision.replaceAll("_", " ")}${awaiting.rollsLeft ? ` (${awaiting.rollsLeft} rolls left)` : ""}.`;
+    ? `Special role window (${window[1].replaceAll("_", " ")}), on ${who}'s turn: open to the table.`
+    : `Waiting for ${who} to ${decisionWords(awaiting.decision)}${awaiting.rollsLeft ? ` (${awaiting.rollsLeft} rolls left)` : ""}.`;
   return h("p", { class: "muted", "data-testid": "awaiting" }, text);
 }
 
@@ -301,7 +308,8 @@ export function restBoard(state) {
   };
 }
 
-export function board(state) {
+/** The table; `explain`: characters and special roles explained (the scorekeeper's page). */
+export function board(state, { explain = false } = {}) {
   return h(
     "section",
     { class: "board", "aria-label": "Game table", "data-testid": "board" },
@@ -323,16 +331,17 @@ export function board(state) {
       "div",
       { class: "dice-row" },
       h("h3", { id: "dice-heading" }, "Dice"),
-      state.dice.length
+      // a REST state before the deal (a replay of an Undead or Alive game at event 1) has no dice
+      state.dice?.length
         ? h(
             "ul",
             { class: "dice", "aria-labelledby": "dice-heading", "data-testid": "dice" },
             state.dice.map((face, index) => die(face, state.diceKinds?.[index] ?? "base", (state.dicePreset ?? []).includes(index))),
           )
         : h("p", { class: "muted" }, "No dice on the table."),
-      state.awaiting && !isOver(state) ? awaitingLine(state.awaiting) : null,
+      state.awaiting && !isOver(state) ? awaitingLine(state.awaiting, state) : null,
     ),
     resultLine(state.result),
-    h("ol", { class: "seats", "aria-label": "Players, clockwise" }, state.players.map((p) => playerCard(p, state))),
+    h("ol", { class: "seats", "aria-label": "Players, clockwise" }, state.players.map((p) => playerCard(p, state, explain))),
   );
 }

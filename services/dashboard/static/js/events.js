@@ -11,10 +11,62 @@
 // more than the board beside it.
 
 import { sideWins } from "./zombies.js";
+import { faceWords } from "./dice-faces.js";
+import { properName } from "./dom.js";
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const by = (cause, source) => (source ? `${cause} from ${source}` : String(cause));
 const list = (values) => (values ?? []).join(" ");
+// Dice as people count them, from 1 (the engine's indexes are 0-based), and faces in the
+// page's words ("Shoot 1", "Beer"), never the engine's ("shoot1").
+const die = (index) => `die ${Number(index) + 1}`;
+const dice = (indexes) => {
+  const numbers = (indexes ?? []).map((i) => Number(i) + 1);
+  return `${numbers.length === 1 ? "die" : "dice"} ${numbers.join(", ")}`;
+};
+const face = (value) => faceWords(value);
+const faces = (values) => (values ?? []).map(faceWords).join(", ");
+const words = (value) => String(value ?? "").replaceAll("_", " ");
+
+// What took or gave a life, and why arrows moved: services/game/audit/words.py's words.
+const CAUSES = {
+  shoot1: "a Shoot 1",
+  shoot2: "a Shoot 2",
+  gatling: "the Gatling",
+  bullet: "a bullet",
+  indian_attack: "the Indian attack",
+  dynamite: "the dynamite",
+  duel: "a duel",
+  price: "the price of Chuck Wengam's die",
+};
+const GAINS = {
+  beer: "a beer",
+  turn_start_heal: "Sid Ketchum's heal",
+  end_of_turn_heal: "Suzy Lafayette's ability",
+  elimination_reward: "Vulture Sam's reward",
+  three_shots_heal: "Doc Holyday's shots",
+  whiskey: "a whiskey",
+};
+const ARROW_REASONS = {
+  roll: "roll",
+  instead_of_life: "instead of losing life",
+  hit_back: "for hitting El Gringo",
+  rage: "a Rage card's arrow",
+  gatling: "the Gatling",
+  discard_on_loss: "for the life just lost",
+  removed_by_gatling_face: "Kit Carlson's Gatling",
+};
+const FINAL = { stopped: "kept", no_rerolls_left: "no rerolls left", three_dynamite: "three dynamite" };
+const DECLINED = {
+  apache_take_chief: "to take the Chief's Arrow from its holder",
+  double_shot: "to spend a beer to double a shot",
+  arrows_instead: "to take arrows instead of losing life",
+  discard_arrows: "to discard arrows for the life just lost",
+  remove_arrows: "to make players return arrows",
+};
+const cause = (value) => CAUSES[value] ?? words(value);
+const by = (what, source) => (source ? `${cause(what)} from ${source}` : cause(what));
+const gain = (what, source) => `${GAINS[what] ?? words(what)}${source ? ` from ${source}` : ""}`;
+const arrowReason = (value) => ARROW_REASONS[value] ?? words(value);
 
 const CARDS = {
   l_ours: "L'Ours",
@@ -59,7 +111,7 @@ function specialIn(seen, player, value) {
 
 const seat = (s, seen) => {
   const special = specialIn(seen, s.player, s.special);
-  return `${s.player} ${roleIn(seen, s.player, s.role)}${special ? ` (${card(special)})` : ""} ${s.character}`;
+  return `${s.player} ${roleIn(seen, s.player, s.role)}${special ? ` (${card(special)})` : ""} ${properName(s.character)}`;
 };
 
 // Who won says which side they were on: named only once the table shows every role.
@@ -78,22 +130,22 @@ const DESCRIBE = {
     const rules = `${e.ruleset?.game_type ?? "dice"}${modules.length ? ` ${modules.join(" ")}` : " (base game)"}`;
     return `game created (${e.mode ?? "online"}, ${e.player_count ?? "?"} players, ${rules})`;
   },
-  PlayerJoined: (e) => `${e.name ?? e.member_id ?? "a player"} joined`,
+  PlayerJoined: (e) => `${e.name ?? "a player"} joined`,
   SeatsDealt: () => "seats dealt",
   SeedRevealed: () => "dice seed revealed",
   SeatReplaced: (e) => `${e.member_id ? e.name : "a bot"} took over seat ${e.player} in turn ${e.turn}`,
   GameStarted: (e, seen) =>
     `game started: ${(e.seats ?? []).map((s) => seat(s, seen)).join(", ")}${e.arrow_pile !== undefined ? `; arrow pile ${e.arrow_pile}` : ""}`,
   TurnStarted: (e) => `turn ${e.turn}: ${e.player}`,
-  DiceRolled: (e) => `${e.player} roll ${e.roll}${(e.dice ?? []).length === 5 ? "" : ` dice ${list(e.dice)}`}: ${list(e.faces)}`,
-  RerollChosen: (e) => `${e.player} rerolls ${(e.dice ?? []).join(" ")}`,
-  DiceFinalized: (e) => `${e.player} final dice: ${(e.faces ?? []).join(" ")} (${e.reason})`,
-  ArrowTaken: (e) => `${e.player} took an arrow (${e.reason})`,
+  DiceRolled: (e) => `${e.player}'s roll ${e.roll}${(e.dice ?? []).length === 5 ? "" : ` (${dice(e.dice)})`}: ${faces(e.faces)}`,
+  RerollChosen: (e) => `${e.player} rerolls ${dice(e.dice)}`,
+  DiceFinalized: (e) => `${e.player}'s final dice: ${faces(e.faces)} (${FINAL[e.reason] ?? words(e.reason)})`,
+  ArrowTaken: (e) => `${e.player} took an arrow (${arrowReason(e.reason)})`,
   // OS1, the Saloon dice; OS2, the Chief's Arrow (trace.py's words)
-  SaloonDieChosen: (e) => `${e.player} rolls ${e.die ? `the ${e.die} die` : "no Saloon die"}`,
+  SaloonDieChosen: (e) => `${e.player} rolls ${e.die ? `the ${words(e.die)} die` : "no Saloon die"}`,
   BrokenArrowUsed: (e) => (e.target ? `${e.player}'s broken arrow: ${e.target} returns an arrow` : `${e.player}'s broken arrow: nobody holds an arrow`),
   BulletHit: (e) => `${e.player} is hit by a bullet`,
-  ChiefArrowTaken: (e) => `${e.player} took the Chief's Arrow (${e.reason})`,
+  ChiefArrowTaken: (e) => `${e.player} took the Chief's Arrow (${arrowReason(e.reason)})`,
   ArrowTokenChosen: (e) => `${e.player} chooses ${e.chief ? "the Chief" : "a regular arrow"}`,
   // OS3, the special roles: a use reveals the card
   RolePowerUsed: (e, seen) => {
@@ -101,11 +153,11 @@ const DESCRIBE = {
     return shown ? `${e.player} reveals ${card(shown)} and uses it` : `${e.player} reveals a special role and uses it`;
   },
   RoleUseCancelled: (e) => `${e.player} cancels ${e.cancelled}'s power`,
-  WindowPassed: (e) => `${String(e.window ?? "").replace(/^role_window_/, "").replaceAll("_", " ")} window passes`,
+  WindowPassed: (e) => `nobody uses a special role (${String(e.window ?? "").replace(/^role_window_/, "").replaceAll("_", " ")})`,
   SheriffChanged: (e, seen) =>
     roleIn(seen, e.player, "sheriff") === "?" ? "the Sheriff's star changes hands" : `${e.player} becomes the Sheriff, ${e.previous} a Deputy`,
   ArrowsSwapped: (e) => `arrows swapped between ${e.first} and ${e.second}`,
-  DieFaceSet: (e) => `${e.player} sets die ${e.die} to ${e.face}`,
+  DieFaceSet: (e) => `${e.player} sets ${die(e.die)} to ${face(e.face)}`,
   RerollForced: (e) => `${e.player} forces ${e.target} to reroll`,
   GainHeld: (e) => `${e.player}'s gain of ${e.amount} held`,
   GainCancelled: (e) => `${e.player} cancels ${e.target}'s gain`,
@@ -117,8 +169,8 @@ const DESCRIBE = {
   ExtraTurnTaken: (e) => `${e.player} takes an extra turn`,
   // OS5, the Ghost
   BecameGhost: (e) => `${e.player} becomes the Ghost`,
-  GhostTokenGiven: (e) => `${e.player} gives the ${e.face} Ghost token${e.x2 ? " and x2" : ""} to ${e.target}`,
-  GhostDiceSet: (e) => `${e.player}'s Ghost token sets die ${list(e.dice)} to ${e.face}`,
+  GhostTokenGiven: (e) => `${e.player} gives the ${face(e.face)} Ghost token${e.x2 ? " and the ×2 token" : ""} to ${e.target}`,
+  GhostDiceSet: (e) => `${e.player}'s Ghost token sets ${dice(e.dice)} to ${face(e.face)}`,
   GhostTokensReturned: (e) => `${e.player}'s Ghost tokens go back`,
   // UA2, Rage cards: a drawn card is face down, so its line never names it (even when the server
   // sent it to its holder): the holder reads it on his own seat, nobody else anywhere
@@ -141,11 +193,11 @@ const DESCRIBE = {
   // UA3, the new posse (the Rage card Pat moves or Pixie keeps is never named: face down)
   ShotHealed: (e) => `${e.player} heals ${e.target} for a shot`,
   ShotHealDeclined: (e) => `${e.player} heals nobody for a shot`,
-  SecondHealGiven: (e) => `${e.player} gives the second heal of the beer on die ${e.die} to ${e.target}`,
-  SecondHealDeclined: (e) => `${e.player} gives the second heal of the beer on die ${e.die} to nobody`,
-  DynamiteConverted: (e) => `${e.player} turns die ${e.die}'s dynamite into a beer`,
+  SecondHealGiven: (e) => `${e.player} gives the second heal of the beer on ${die(e.die)} to ${e.target}`,
+  SecondHealDeclined: (e) => `${e.player} gives the second heal of the beer on ${die(e.die)} to nobody`,
+  DynamiteConverted: (e) => `${e.player} turns ${die(e.die)}'s dynamite into a beer`,
   ConvertDeclined: (e) => `${e.player} keeps the dynamite`,
-  DieBought: (e) => `${e.player} pays 1 life to set die ${e.die} to ${e.face}`,
+  DieBought: (e) => `${e.player} pays 1 life to set ${die(e.die)} to ${face(e.face)}`,
   DieNotBought: (e) => `${e.player} sets no die`,
   RageMoved: (e) => `${e.player} moves a face-down Rage card from ${e.giver} to ${e.taker}`,
   RageMoveDeclined: (e) => `${e.player} moves no Rage card`,
@@ -154,39 +206,48 @@ const DESCRIBE = {
   DuelThrowRerolled: (e) => `${e.player} throws the Duel die again`,
   DuelThrowKept: (e) => `${e.player} lets the throw stand`,
   // UA1, duels and wound tokens (face up once drawn)
-  WoundDrawn: (e) => (e.kept === false ? `${e.player} draws a ${e.card} wound token, already held: back to the pile` : `${e.player} draws a ${e.card} wound token`),
+  WoundDrawn: (e) => (e.kept === false ? `${e.player} draws a ${face(e.card)} wound token, already held: back to the pile` : `${e.player} draws a ${face(e.card)} wound token`),
   WoundOwed: (e) => `${e.player} must draw a wound token`,
   WhiskeyDrunk: (e) => `${e.player} drinks a whiskey`,
   WhiskeyRage: (e) => `${e.player} holds no wound token: the whiskey draws a Rage card`,
-  WoundDiscarded: (e) => `${e.player} discards the ${e.token} wound token`,
-  WoundsApplied: (e) => `${e.player}'s wound tokens cancel die ${list(e.dice)}`,
+  WoundDiscarded: (e) => `${e.player} discards the ${face(e.token)} wound token`,
+  WoundsApplied: (e) => ((e.dice ?? []).length ? `${e.player}'s wound tokens cancel ${dice(e.dice)}` : `${e.player}'s wound tokens cancel no die`),
   WoundDynamiteSet: (e) => `${e.player}'s dynamite wound token counts as a dynamite`,
-  WoundsReturned: (e) => `${e.player}'s wound tokens go back to the pile${(e.tokens ?? []).length ? ` (${list(e.tokens)})` : ""}`,
+  WoundsReturned: (e) => `${e.player}'s wound tokens go back to the pile${(e.tokens ?? []).length ? ` (${faces(e.tokens)})` : ""}`,
   DuelChallenged: (e) => `${e.player} challenges ${e.target} to a duel`,
-  DuelThrown: (e) => `${e.player} throws ${e.face}${e.face === "duel" ? " (the duel goes on)" : ""}`,
+  DuelThrown: (e) => `${e.player} throws ${face(e.face)}${e.face === "duel" ? " (the duel goes on)" : ""}`,
   DuelLost: (e) => `${e.player} loses the duel to ${e.winner}`,
   DuelLossSettled: (e) => `${e.player}'s duel loss applies`,
   DuelsUnused: (e) => `${e.player}'s other duels find nobody left to challenge`,
-  ArrowsReturned: (e) => `${e.player} returned ${plural(e.count, "arrow")} (${e.reason})`,
+  ArrowsReturned: (e) => `${e.player} returned ${plural(e.count, "arrow")} (${arrowReason(e.reason)})`,
   IndiansAttacked: () => "Indians attack",
   AllArrowsReturned: () => "all arrows back to the pile",
   DynamiteExploded: (e) => `dynamite explodes on ${e.player}`,
-  ShotDoubled: (e) => `${e.player} doubles die ${e.shot_die} with beer die ${e.beer_die}`,
-  AbilityDeclined: (e) => `${e.player} declines ${e.decision}`,
-  ArrowsInsteadChosen: (e) => `${e.player} takes ${plural(e.count, "arrow")} instead of life (${e.step})`,
+  ShotDoubled: (e) => `${e.player} doubles the shot of ${die(e.shot_die)} with the beer of ${die(e.beer_die)}`,
+  AbilityDeclined: (e) => `${e.player} declines ${DECLINED[e.decision] ?? words(e.decision)}`,
+  ArrowsInsteadChosen: (e) =>
+    e.count === 0 ? `${e.player} loses life rather than take arrows` : `${e.player} takes ${plural(e.count, "arrow")} instead of losing life (${e.step === "shots" ? "the shots" : cause(e.step)})`,
+  ChiefArrowsInsteadChosen: (e) => `${e.player} takes ${plural(e.count, "arrow")}, the Chief's Arrow first, instead of losing life`,
   ShotsFired: (e) => `${e.player} fires the shots`,
   GatlingFired: (e) => `${e.player} fires the gatling`,
   TargetChosen: (e) =>
     e.die === null || e.die === undefined
       ? `${e.player} chooses ${e.target} to gain 1 life`
-      : `${e.player} aims die ${e.die}${e.as_face ? ` as ${e.as_face}` : ""} at ${e.target}`,
+      : `${e.player} aims ${die(e.die)}${e.as_face ? ` as a ${face(e.as_face)}` : ""} at ${e.target}`,
   LifeLost: (e) => `${e.player} lost ${e.amount} life (${by(e.cause, e.source)})`,
-  LifeGained: (e) => `${e.player} gained ${e.amount} life (${by(e.cause, e.source)})`,
+  LifeGained: (e) => `${e.player} gained ${e.amount} life (${gain(e.cause, e.source)})`,
   ArrowsRemoved: (e) => `${e.player} removes an arrow from ${(e.from_players ?? []).join(" ")}`,
   PlayerEliminated: (e, seen) =>
-    `${e.player} (${roleIn(seen, e.player, e.role)}) eliminated ${e.source ? `by ${e.source} (${e.cause})` : `by ${e.cause}`} on turn ${e.turn}`,
+    `${e.player} (${roleIn(seen, e.player, e.role)}) eliminated ${e.source ? `by ${e.source} (${cause(e.cause)})` : `by ${cause(e.cause)}`} on turn ${e.turn}`,
   TurnEnded: (e) => `${e.player} ends the turn`,
   GameEnded: (e, seen) => gameOver(e, seen),
+  // the lifecycle's own facts (services/game/application/lifecycle.py)
+  DecisionTimedOut: (e) => `${e.player} ran out of time: the default answer was played for them`,
+  GameAbandoned: (e) => `the game was abandoned${e.reason ? ` (${words(e.reason)})` : ""}`,
+  EntryTakenBack: (e) =>
+    e.from_version === e.to_version
+      ? `the scorekeeper took back an entry (event ${e.from_version} no longer counts)`
+      : `the scorekeeper took back an entry (events ${e.from_version} to ${e.to_version} no longer count)`,
 };
 
 // Fields of an unknown event that may say who holds which role: left out of the replay's line.

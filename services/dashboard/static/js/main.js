@@ -32,6 +32,7 @@ import { renderCardReplay } from "./cards/replay.js";
 import { renderCardTable } from "./cards/entry.js";
 import { renderCardVerify } from "./cards/verify.js";
 import { onChange } from "./session.js";
+import { pageTitle, startYourMove } from "./your-move.js";
 import "./skip-link.js"; // the skip link moves the focus, not the hash router
 
 const ROUTES = [
@@ -81,12 +82,12 @@ function route() {
   const match = ROUTES.map((r) => ({ r, m: path.match(r.pattern) })).find((x) => x.m);
   if (!match) {
     highlight(null);
-    document.title = "Not found · bang-league";
+    document.title = pageTitle("Not found · bang-league");
     mount(main, failure("this page", new Error(`there is no page at ${path}`)));
     return;
   }
   highlight(match.r.nav);
-  document.title = `${match.r.title} · bang-league`;
+  document.title = pageTitle(`${match.r.title} · bang-league`);
   const args = match.m.slice(1).map(decodeURIComponent);
   const cleanup = match.r.render(main, { args, params, signal: controller.signal });
   current.cleanup = typeof cleanup === "function" ? cleanup : null;
@@ -100,3 +101,4 @@ onChange(() => {
 });
 renderWho(document.getElementById("who"));
 route();
+startYourMove(); // "(1) Your move" in the tab's title, on every page

@@ -117,7 +117,9 @@ function duelWords(state, duel) {
     return `${seatWords(state, duel.challenger)} duels ${seatWords(state, duel.target)}${next}`;
   }
   const challenged = duel.challenged ?? [];
-  return challenged.length ? `none on (challenged this turn: ${challenged.join(", ")})` : "none on";
+  return challenged.length
+    ? `no duel on (challenged this turn: ${challenged.map((seat) => seatWords(state, seat)).join(", ")})`
+    : "no duel on";
 }
 
 /**

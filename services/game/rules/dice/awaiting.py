@@ -59,5 +59,5 @@ class Awaiting(msgspec.Struct, frozen=True, kw_only=True):
         return _DECLARED[self.decision].optional
 
     def describe(self) -> str:
-        dice = f" (dice {', '.join(map(str, self.dice))})" if self.dice else ""
+        dice = f" (dice {', '.join(str(d + 1) for d in self.dice)})" if self.dice else ""
         return f"{self.player} to {_DECLARED[self.decision].what}{dice}"

@@ -120,7 +120,7 @@ def _die_in_range(t: TurnState, die: int | None) -> int:
     if die is None:
         raise MalformedCommand("this target needs a die number")
     if not 0 <= die < len(t.dice):
-        raise MalformedCommand(f"there is no die {die}; dice are 0 to {len(t.dice) - 1}")
+        raise MalformedCommand(f"there is no die {die + 1}; dice are 1 to {len(t.dice)}")
     return die
 
 
@@ -132,7 +132,7 @@ def symbol_of(t: TurnState, die: int) -> Face:
 
 
 def _dice(q: Awaiting) -> str:
-    return ", ".join(map(str, q.dice)) or "none"
+    return ", ".join(str(d + 1) for d in q.dice) or "none"
 
 
 def _decline(s: GameState, q: Awaiting) -> cmd.GameCommand | None:
@@ -191,7 +191,7 @@ _FACE_TYPE = frozenset({Face})
 def _check_roll(state: GameState, q: Awaiting, c: cmd.Command) -> None:
     assert isinstance(c, cmd.RollDice)
     if len(c.faces) != len(q.dice):
-        dice = ", ".join(map(str, q.dice))
+        dice = ", ".join(str(d + 1) for d in q.dice)
         raise MalformedCommand(f"{q.player} must roll {len(q.dice)} dice ({dice}); got {len(c.faces)} faces")
     kinds = _turn(state).kinds
     if kinds is BASE_HAND:
@@ -209,12 +209,12 @@ def _check_roll(state: GameState, q: Awaiting, c: cmd.Command) -> None:
     if kinds is BASE_HAND:
         if not BASE_FACES.issuperset(c.faces):  # one check in C for the usual roll
             die, f = next((d, f) for d, f in zip(q.dice, c.faces, strict=True) if f not in BASE_FACES)
-            raise IllegalCommand(f"die {die} is a base die and has no {f} face")
+            raise IllegalCommand(f"die {die + 1} is a base die and has no {f} face")
     else:
         for die, f in zip(q.dice, c.faces, strict=True):
             kind = kinds[die]
             if f not in kind.faces:
-                raise IllegalCommand(f"die {die} is a {kind.name} die and has no {f} face")
+                raise IllegalCommand(f"die {die + 1} is a {kind.name} die and has no {f} face")
 
 
 def _respond_roll(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
@@ -247,10 +247,10 @@ def _check_reroll(state: GameState, q: Awaiting, c: cmd.Command) -> None:
         raise MalformedCommand(f"'{c}' names a die twice")
     for i in c.dice:
         if not 0 <= i < len(t.dice):
-            raise MalformedCommand(f"there is no die {i}; dice are 0 to {len(t.dice) - 1}")
+            raise MalformedCommand(f"there is no die {i + 1}; dice are 1 to {len(t.dice)}")
         if i not in q.dice:
             why = "was set by a Ghost token" if i in t.preset else f"shows {t.dice[i]}"
-            raise IllegalCommand(f"die {i} {why} and cannot be rerolled")
+            raise IllegalCommand(f"die {i + 1} {why} and cannot be rerolled")
 
 
 def _respond_reroll(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
@@ -284,9 +284,9 @@ def _check_double(state: GameState, q: Awaiting, c: cmd.Command) -> None:
     _die_in_range(t, c.shot_die)
     _die_in_range(t, c.beer_die)
     if t.dice[c.shot_die] not in ANY_SHOOT_FACES:
-        raise IllegalCommand(f"die {c.shot_die} shows {t.dice[c.shot_die]}, not a shoot1 or shoot2")
+        raise IllegalCommand(f"die {c.shot_die + 1} shows {t.dice[c.shot_die]}, not a shoot1 or shoot2")
     if t.dice[c.beer_die] not in ANY_BEER_FACES:
-        raise IllegalCommand(f"die {c.beer_die} shows {t.dice[c.beer_die]}, not a beer")
+        raise IllegalCommand(f"die {c.beer_die + 1} shows {t.dice[c.beer_die]}, not a beer")
 
 
 def _double(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
@@ -312,7 +312,7 @@ def _check_shot_target(state: GameState, q: Awaiting, c: cmd.Command) -> None:
     die = _die_in_range(t, c.die)
     if die not in q.dice:
         what = "already has a target" if die in t.targets else f"shows {t.dice[die]}"
-        raise IllegalCommand(f"die {die} {what}; dice awaiting a shot target: {_dice(q)}")
+        raise IllegalCommand(f"die {die + 1} {what}; dice awaiting a shot target: {_dice(q)}")
     shooter = state.by_id[t.player]
     face = t.dice[die]
     assert face is not None
@@ -320,7 +320,7 @@ def _check_shot_target(state: GameState, q: Awaiting, c: cmd.Command) -> None:
         face = t.kinds[die].symbols[face][0]
     if c.as_face is not None and c.as_face is not face:
         if c.as_face not in shooter.character.ability.shot_used_as.get(face, ()):
-            raise IllegalCommand(f"die {die} is a {face}; only Calamity Janet may use it as another")
+            raise IllegalCommand(f"die {die + 1} is a {face}; only Calamity Janet may use it as another")
         face = c.as_face
     living_target(state, c.target)
     if c.target == shooter.id:
@@ -376,7 +376,7 @@ def _check_beer_target(state: GameState, q: Awaiting, c: cmd.Command) -> None:
     t = _turn(state)
     die = _die_in_range(t, c.die)
     if die not in q.dice:
-        raise IllegalCommand(f"die {die} is not a beer awaiting a target; beers awaiting: {_dice(q)}")
+        raise IllegalCommand(f"die {die + 1} is not a beer awaiting a target; beers awaiting: {_dice(q)}")
     if c.as_face is not None:
         raise MalformedCommand("a beer cannot be used as another face")
     living_target(state, c.target)

@@ -75,7 +75,7 @@ def test_the_first_heals_are_poured_then_one_question_per_beer_in_die_order() ->
     assert (life(game, "p2"), life(game, "p3")) == (6, 7)  # each first heal, as a base beer's
     assert asked(game) == Awaiting(player=P2, decision=GREG_HEAL, dice=(0,))
     assert asked(game).optional
-    assert asked(game).describe() == "p2 to choose who gets the second heal of a beer (dice 0)"
+    assert asked(game).describe() == "p2 to choose who gets the second heal of a beer (dice 1)"
     # decline, then every player in the game clockwise from Greg, himself first
     assert [str(c) for c in game.legal_commands()] == [
         "p2 decline",

@@ -180,7 +180,7 @@ def test_x9_two_beers_give_beer_x2_and_the_recipient_rolls_the_other_three() -> 
     play(game, "p4 roll shoot1 gatling beer")
     q = asked(game)
     assert q.decision is Decision.REROLL_OR_STOP and q.dice == (2, 3, 4)
-    with pytest.raises(IllegalCommand, match="die 0 was set by a Ghost token and cannot be rerolled"):
+    with pytest.raises(IllegalCommand, match="die 1 was set by a Ghost token and cannot be rerolled"):
         game.play(Reroll(player=PlayerId("p4"), dice=(0, 2)))
     play(game, "p4 stop")
     final = next(e for e in game.events if isinstance(e, ev.DiceFinalized) and e.player == "p4")
@@ -296,7 +296,7 @@ def test_black_jack_never_rerolls_a_preset_dynamite() -> None:
     q = asked(game)
     # Black Jack may reroll his own dynamite (die 1), never the Ghost's (die 0)
     assert q.decision is Decision.REROLL_OR_STOP and q.dice == (1, 2, 3, 4)
-    with pytest.raises(IllegalCommand, match="die 0 was set by a Ghost token"):
+    with pytest.raises(IllegalCommand, match="die 1 was set by a Ghost token"):
         game.play(Reroll(player=PlayerId("p3"), dice=(0,)))
 
 

@@ -199,7 +199,9 @@ export function decisionPanel(state, { send, busy, ui, title }) {
         h(
           "button",
           { type: "button", class: "button option", "data-testid": "discard", "data-option": text, disabled: busy || !text, onclick: () => send(text) },
-          `Discard ${picked.length} of ${count}`,
+          picked.length === count
+            ? `Discard ${picked.length === 1 ? "this card" : `these ${picked.length} cards`}`
+            : `Pick ${count - picked.length > 0 ? `${count - picked.length} more` : `${picked.length - count} fewer`} (${picked.length} of the ${count} to discard picked)`,
         ),
       ),
     );

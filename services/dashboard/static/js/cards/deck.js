@@ -98,6 +98,32 @@ export const ABILITIES = {
   willy_the_kid: "plays any number of BANG! cards",
 };
 
+/** What each card does, in a few words: the card game's one table of card texts (explain.js). */
+export const CARD_TEXTS = {
+  bang: "Shoot a player within your weapon's reach: he loses 1 life unless he answers with a Missed!. One BANG! a turn.",
+  missed: "Cancels a shot at you.",
+  beer: "Regain 1 life (not when only two players are left).",
+  saloon: "Every player regains 1 life.",
+  stagecoach: "Draw 2 cards.",
+  wells_fargo: "Draw 3 cards.",
+  general_store: "Turn up one card per player still in; each takes one, starting with you.",
+  panic: "Take a card from a player at distance 1.",
+  cat_balou: "Make any player discard a card of your choice (from his hand at random, or in play).",
+  gatling: "A shot at every other player.",
+  indians: "Every other player discards a BANG! or loses 1 life.",
+  duel: "Challenge a player: in turn each discards a BANG!, starting with him; the first who does not loses 1 life.",
+  barrel: "When shot, draw!: a heart cancels the shot.",
+  scope: "You see every other player at distance −1.",
+  mustang: "The others see you at distance +1.",
+  jail: "Play it on another player (never the Sheriff): at his turn's start he draws!; a heart frees him, else he skips the turn.",
+  dynamite: "At your turn's start, draw!: a 2 to 9 of spades explodes (3 life lost); else it passes to the next player.",
+  volcanic: "A weapon of reach 1: play any number of BANG! a turn.",
+  schofield: "A weapon of reach 2.",
+  remington: "A weapon of reach 3.",
+  rev_carabine: "A weapon of reach 4.",
+  winchester: "A weapon of reach 5.",
+};
+
 const RANK_TEXT = { 11: "J", 12: "Q", 13: "K", 14: "A" };
 const TEXT_RANK = { J: 11, Q: 12, K: 13, A: 14 };
 
@@ -158,7 +184,7 @@ export function cardNode(card, extra = {}) {
       class: `card${isBlue(card) ? " card-blue" : " card-brown"}${red ? " card-red" : ""}`,
       "data-card-id": card.id ?? null,
       "data-card": card.text,
-      title: `${cardName(card)}, ${card.rankText} of ${SUITS[card.suit]?.word ?? card.suit}${isBlue(card) ? " (blue card)" : ""}`,
+      title: `${cardName(card)}, ${card.rankText} of ${SUITS[card.suit]?.word ?? card.suit}${isBlue(card) ? " (blue card)" : ""}${CARD_TEXTS[card.name] ? `: ${CARD_TEXTS[card.name]}` : ""}`,
       ...extra,
     },
     h("span", { class: "card-name" }, cardName(card)),

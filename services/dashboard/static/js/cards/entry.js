@@ -12,15 +12,20 @@ import { current } from "../session.js";
 import { failure, loading } from "../status.js";
 import { subscribe } from "../subscription.js";
 import { cardFacts, cardSeats, seatLabel, sideWords } from "./table.js";
-import { decisionPanel, decisionWords } from "./decisions.js";
-import { describeCardEvent } from "./events.js";
+import { commandWords, decisionPanel, decisionWords, parseCommand } from "./decisions.js";
 
-const LATEST = 10;
+// An entry in words for the take-back button ("Ada (p2): Play BANG! on Bob (p3)"), never its text form.
+function entryWords(text, state) {
+  const command = parseCommand(text);
+  return `${seatLabel(state, command.player)}: ${commandWords(command, state)}`;
+}
+import { gameLog } from "../game-log.js";
+
 
 export function renderCardTable(main, { args: [gameId], signal }) {
   const path = `/games/${encodeURIComponent(gameId)}`;
   const area = h("div", null, loading("the game"));
-  const feed = h("ol", { class: "feed", "data-testid": "feed", "aria-label": "Latest events" });
+  const log = gameLog(gameId, { signal, cards: true });
   const errorSlot = h("div", { "data-testid": "error-slot" });
   const lastEntry = h("p", { class: "muted", "data-testid": "last-entry", role: "status" });
   mount(
@@ -29,7 +34,7 @@ export function renderCardTable(main, { args: [gameId], signal }) {
       h("h1", null, "Keep score ", h("code", null, gameId)),
       h("p", null, "BANG! (the card game) at a table · ", h("a", { href: href(`/game/${encodeURIComponent(gameId)}/replay`) }, "Replay"))),
     area,
-    h("section", { class: "panel" }, h("h2", null, "Latest entries"), feed),
+    log.node,
   );
   let state = null;
   let busy = false;
@@ -50,6 +55,7 @@ export function renderCardTable(main, { args: [gameId], signal }) {
       }
       state = next;
       draw();
+      log.update(next);
     } catch (error) {
       if (!signal.aborted && error.name !== "AbortError") mount(area, failure("the game", error, refresh));
     }
@@ -62,7 +68,7 @@ export function renderCardTable(main, { args: [gameId], signal }) {
     try {
       await post(`${path}/commands`, { command, command_id: commandId("table"), expected_version: state.version }, { signal });
       mount(errorSlot);
-      lastEntry.textContent = said ?? `Entered: ${command}`;
+      lastEntry.textContent = said ?? `Entered: ${typeof command === "string" ? entryWords(command, state) : "the entry"}`;
     } catch (error) {
       if (error.name === "AbortError" || signal.aborted) return;
       mount(errorSlot, h("div", { class: "notice error", role: "alert", "data-testid": "form-error" }, h("p", null, error.message)));
@@ -97,8 +103,8 @@ export function renderCardTable(main, { args: [gameId], signal }) {
         errorSlot,
         keeper && state.take_back
           ? h("div", { class: "take-back" },
-              h("button", { type: "button", class: "button take-back-button", "data-testid": "take-back", disabled: busy, onclick: () => send({ type: "TakeBack" }, `Taken back: ${state.take_back.command}`) },
-                `Take back: ${state.take_back.command}`))
+              h("button", { type: "button", class: "button take-back-button", "data-testid": "take-back", disabled: busy, onclick: () => send({ type: "TakeBack" }, `Taken back: ${entryWords(state.take_back.command, state)}`) },
+                `Take back: ${entryWords(state.take_back.command, state)}`))
           : null,
         panel,
         lastEntry,
@@ -110,10 +116,7 @@ export function renderCardTable(main, { args: [gameId], signal }) {
   refresh();
   return subscribe("dashboard/LiveGame", "DashboardLiveGame", { id: gameId, fromVersion: null }, {
     onStatus: () => {},
-    onNext: (data) => {
-      const event = data.gameEvents;
-      feed.prepend(h("li", { "data-type": event.type }, h("span", { class: "muted" }, `#${event.version} `), describeCardEvent(event)));
-      while (feed.children.length > LATEST) feed.lastElementChild.remove();
+    onNext: () => {
       refresh();
     },
     onComplete: () => refresh(),

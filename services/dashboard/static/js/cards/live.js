@@ -10,9 +10,7 @@ import { get } from "../api.js";
 import { failure, loading } from "../status.js";
 import { cardBoard, seatLabel, sideWords } from "./table.js";
 import { decisionWords } from "./decisions.js";
-import { describeCardEvent } from "./events.js";
-
-const RECENT_EVENTS = 10;
+import { gameLog } from "../game-log.js";
 
 function awaitingLine(state) {
   if (state.status === "ended") {
@@ -27,7 +25,7 @@ function awaitingLine(state) {
 export function renderCardLive(main, { args: [gameId], signal }) {
   const connection = h("span", { class: "badge", "data-testid": "connection", role: "status" }, "connecting");
   const area = h("div", null, loading("the game"));
-  const feed = h("ol", { class: "feed", "data-testid": "feed", "aria-label": "Latest events" });
+  const log = gameLog(gameId, { signal, cards: true });
   mount(
     main,
     h(
@@ -37,7 +35,7 @@ export function renderCardLive(main, { args: [gameId], signal }) {
       h("p", null, "BANG! (the card game) · ", connection, " ", h("a", { href: href(`/game/${encodeURIComponent(gameId)}/replay`) }, "Replay and audit")),
     ),
     area,
-    h("section", { class: "panel" }, h("h2", null, "Latest events"), feed),
+    log.node,
   );
 
   let refreshing = null;
@@ -49,7 +47,9 @@ export function renderCardLive(main, { args: [gameId], signal }) {
     }
     refreshing = get(`/games/${encodeURIComponent(gameId)}`, { signal })
       .then((state) => {
-        if (!signal.aborted) mount(area, awaitingLine(state), cardBoard(state));
+        if (signal.aborted) return;
+        mount(area, awaitingLine(state), cardBoard(state));
+        log.update(state);
       })
       .catch((error) => {
         if (!signal.aborted && error.name !== "AbortError") mount(area, failure("the game", error, refresh));
@@ -73,15 +73,9 @@ export function renderCardLive(main, { args: [gameId], signal }) {
     { id: gameId, fromVersion: null },
     {
       onStatus: setStatus,
-      onNext: (data) => {
-        const event = data.gameEvents;
-        feed.prepend(h("li", { "data-type": event.type, "data-version": event.version }, h("span", { class: "muted" }, `#${event.version} `), describeCardEvent(event)));
-        while (feed.children.length > RECENT_EVENTS) feed.lastElementChild.remove();
-        refresh();
-      },
+      onNext: () => refresh(),
       onComplete: () => {
         setStatus("game over");
-        if (!feed.children.length) feed.append(h("li", { class: "muted" }, "No new events: the game is over. Its events are on the replay."));
         refresh();
       },
       onError: (message) => {

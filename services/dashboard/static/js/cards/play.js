@@ -14,7 +14,9 @@ import { follow } from "../seat/feed.js";
 import { ABILITIES, characterName } from "./deck.js";
 import { cardFacts, cardSeats, myHand, seatLabel, sideWords } from "./table.js";
 import { decisionPanel, decisionWords } from "./decisions.js";
-import { describeCardEvent } from "./events.js";
+import { gameLog } from "../game-log.js";
+import { refreshYourMove } from "../your-move.js";
+import { ratingChange } from "../rating-change.js";
 
 const GOALS = {
   sheriff: "Eliminate the Outlaws and the Renegade.",
@@ -22,7 +24,6 @@ const GOALS = {
   outlaw: "Eliminate the Sheriff.",
   renegade: "Be the last one standing.",
 };
-const RECENT = 12;
 
 /** "1:05" for 65 seconds. */
 function clock(seconds) {
@@ -74,11 +75,13 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
       h("a", { href: href(`/game/${encodeURIComponent(gameId)}/replay`) }, "Replay")),
   );
   const root = h("div", { class: "play card-play", "data-testid": "play", "data-game-type": "cards" }, loading("the game"));
-  const feed = h("ol", { class: "feed", "data-testid": "feed", "aria-label": "Latest events" });
-  mount(main, head, root, h("section", { class: "panel" }, h("h2", null, "Latest events"), feed));
+  // the whole log, from the events as the API redacts them for this seat
+  const log = gameLog(gameId, { signal, cards: true });
+  mount(main, head, root, log.node);
 
   const model = { state: null, busy: false, refusal: null, readError: null };
   let countdown = null; // the "time left" node, ticked every second
+  let ratings = null; // a finished game's rating changes (rating-change.js)
   let pendingFocus = null; // where the keyboard was when a redraw had nothing to focus
   const ui = { picked: new Set(), choice: { value: null }, toggle: (id) => {
     if (ui.picked.has(id)) ui.picked.delete(id);
@@ -93,7 +96,7 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
     model.state = state;
     model.readError = null;
     redraw();
-    readFeed(state.version);
+    log.update(state);
   };
   let reading = null;
   let again = false;
@@ -118,21 +121,6 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
       });
   };
 
-  // the latest events, as the API redacts them for this seat
-  let feedVersion = 0;
-  const readFeed = async (version) => {
-    if (version <= feedVersion) return;
-    const from = Math.max(feedVersion + 1, version - RECENT + 1, 1);
-    feedVersion = version;
-    try {
-      const events = await get(`${gamePath}/events?from_version=${from}&limit=${RECENT}`, { signal });
-      if (signal.aborted) return;
-      for (const event of events) feed.prepend(h("li", { "data-type": event.type, "data-version": event.version }, h("span", { class: "muted" }, `#${event.version} `), describeCardEvent(event)));
-      while (feed.children.length > RECENT) feed.lastElementChild.remove();
-    } catch {
-      feedVersion = Math.min(feedVersion, from - 1); // read again with the next state
-    }
-  };
 
   const send = async (command) => {
     if (model.busy || !model.state || !command) return;
@@ -143,6 +131,7 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
       const answer = await post(`${gamePath}/commands`, { command, command_id: commandId("play"), expected_version: model.state.version });
       model.busy = false;
       if (!signal.aborted) apply(answer.state);
+      refreshYourMove(); // the title's "Your move" count changes with the move
     } catch (error) {
       model.busy = false;
       if (signal.aborted || error.name === "AbortError") return;
@@ -230,7 +219,13 @@ export function renderCardPlay(main, { args: [gameId], signal }) {
       const result = state.result ?? {};
       const winners = (result.results ?? []).filter((r) => r.won).map((r) => r.player);
       const you = mine ? (winners.includes(mine.id) ? " You won." : " You lost.") : "";
-      return h("p", { class: "notice result", "data-testid": "result", role: "status" }, `Game over: ${sideWords(result.winner)} (${winners.map((s) => seatLabel(state, s)).join(", ")}).${you}`);
+      ratings ??= ratingChange(gameId, signal); // read once, kept across redraws
+      return h(
+        "div",
+        null,
+        h("p", { class: "notice result", "data-testid": "result", role: "status" }, `Game over: ${sideWords(result.winner)} (${winners.map((s) => seatLabel(state, s)).join(", ")}).${you}`),
+        ratings,
+      );
     }
     if (state.status === "lobby") {
       const joined = state.joined ?? [];

@@ -5,7 +5,8 @@
 // sends to its holder only. Nothing here works out a hidden card: a null stays unshown.
 
 import { h, titleCase } from "../dom.js";
-import { ABILITIES, cardName, cardNode, cardOf, cardOfText, characterName, WEAPON_RANGE } from "./deck.js";
+import { ABILITIES, CARD_TEXTS, cardName, cardNode, cardOf, cardOfText, characterName, WEAPON_RANGE } from "./deck.js";
+import { explained } from "../explain.js";
 
 const PHASES = { setup: "Setting up", start: "Start of turn (Dynamite, Jail)", draw: "Drawing (phase 1)", play: "Playing cards (phase 2)", discard: "Discarding (phase 3)", over: "Game over" };
 const SIDES = { law: "The Sheriff and his Deputies win", outlaws: "The Outlaws win", renegade: "The Renegade wins" };
@@ -160,6 +161,12 @@ export function cardSeats(state, me) {
 }
 
 /** The viewer's own hand as card faces (nothing for a seat whose hand the API did not send). */
+// Under a card of your hand: "what it does", tap (or Enter) to show (explain.js's disclosure).
+function cardNote(card) {
+  const text = card ? CARD_TEXTS[card.name] : null;
+  return text ? explained("what it does", text, { testid: "explain-card" }) : null;
+}
+
 export function myHand(player) {
   const cards = handCards(player);
   return h(
@@ -167,7 +174,7 @@ export function myHand(player) {
     { class: "panel card-hand", "data-testid": "my-hand", "aria-label": "Your hand" },
     h("h2", null, `Your hand (${cards.length})`),
     cards.length
-      ? h("ul", { class: "card-list" }, cards.map((c) => h("li", null, cardNode(c, { "data-testid": "hand-card" }))))
+      ? h("ul", { class: "card-list" }, cards.map((c) => h("li", null, cardNode(c, { "data-testid": "hand-card" }), cardNote(c))))
       : h("p", { class: "muted" }, "No cards in your hand."),
   );
 }

@@ -105,6 +105,21 @@ export function describeCommand(text, state) {
   }
 }
 
+/**
+ * A whole entry in words, for the take-back button and the last entry's line: whose it is and
+ * what it was ("Ada (p2) rolled 1, 1, Beer, Arrow, Dynamite"; "Ada (p2): Die 1 at p1 Bob"),
+ * never its text form. A roll is a RollDice entry ({faces}) or its text ("p2 roll …").
+ */
+export function entryWords(command, state) {
+  if (command && typeof command === "object") {
+    return `${seatName(state, command.player)} rolled ${(command.faces ?? []).map(faceLabel).join(", ")}`;
+  }
+  const [player, verb, ...args] = String(command ?? "").split(" ");
+  if (verb === "roll") return `${seatName(state, player)} rolled ${args.map(faceLabel).join(", ")}`;
+  // a decision is read as the state that awaited it would read it
+  return `${seatName(state, player)}: ${describeCommand(String(command), state)}`;
+}
+
 // Undead or Alive's random draws, entered from the table: the Rage card drawn (UA2), the wound
 // token drawn or the Duel die thrown (UA1).
 function drawWords(card, state) {

@@ -67,7 +67,7 @@ const isDie = (word) => /^\d+$/.test(word);
 
 function dieName(state, index) {
   const face = state.dice?.[index];
-  return `die ${index}${face ? ` (${faceLabel(face)})` : ""}`;
+  return `die ${index + 1}${face ? ` (${faceLabel(face)})` : ""}`; // people count dice from 1
 }
 
 function seatName(state, seat) {
@@ -148,7 +148,7 @@ export function label(command, state) {
       return `Lose the life in place of ${seatName(state, a[0])}`;
     case "use": {
       const [role, ...rest] = a;
-      const named = rest.map((w) => (isDie(w) ? `die ${w}` : state.players.some((p) => p.id === w) ? seatName(state, w) : faceLabel(w)));
+      const named = rest.map((w) => (isDie(w) ? `die ${Number(w) + 1}` : state.players.some((p) => p.id === w) ? seatName(state, w) : faceLabel(w)));
       return `Reveal ${specialRoleName(role)}${named.length ? `: ${named.join(", ")}` : ""}`;
     }
     default:

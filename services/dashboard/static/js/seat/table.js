@@ -4,6 +4,7 @@
 
 import { h, properName, titleCase } from "../dom.js";
 import { die, specialRoleName } from "../board.js";
+import { diceCharacter, specialRoleNote, specialRoleText } from "../explain.js";
 import { seatUndead } from "../undead.js";
 import { boneyardTurnNote, isZombie, isZombieMaster, zombieBadge } from "../zombies.js";
 
@@ -43,10 +44,11 @@ function seatCard(player, state, { me, aim, send, busy }) {
       h("span", { class: "seat-id" }, player.id),
       h("span", { class: "seat-name" }, player.name ?? "—", mine ? " (you)" : ""),
       roleBadge(player.role),
-      player.special_role ? h("span", { class: "special", "data-testid": "special-role" }, specialRoleName(player.special_role)) : null,
+      player.special_role ? h("span", { class: "special", "data-testid": "special-role", title: specialRoleText(player.special_role) }, specialRoleName(player.special_role)) : null,
+      player.special_role ? specialRoleNote(player.special_role) : null,
     ),
     // a plain zombie's character card went back at his elimination (§UA4)
-    h("div", { class: "seat-character" }, isZombie(player) ? `no character (a zombie; was ${properName(player.character)})` : properName(player.character)),
+    h("div", { class: "seat-character" }, isZombie(player) ? `no character (a zombie; was ${properName(player.character)})` : diceCharacter(player.character, properName(player.character))),
     h(
       "div",
       { class: "play-seat-stats" },
@@ -107,7 +109,7 @@ export function dice(state, { rerollable, picked, toggle, busy }) {
           class: `die-toggle${chosen ? " die-picked" : ""}`,
           "aria-pressed": chosen ? "true" : "false",
           "data-testid": `reroll-die-${index}`,
-          title: chosen ? `Die ${index}: will be rerolled` : `Die ${index}: kept (press to reroll it)`,
+          title: chosen ? `Die ${index + 1}: will be rerolled` : `Die ${index + 1}: kept (press to reroll it)`,
           disabled: busy,
           onclick: () => toggle(index),
         },

@@ -22,7 +22,7 @@ export function targetsOf(aim) {
   return bySeat;
 }
 
-/** "Shoot 1 on die 2", "Beer on die 0", "Ability": what an aim group is, for its heading. */
+/** "Die 3: 1", "Die 1: Beer", "Your ability's target": what an aim group is, for its heading (dice from 1). */
 export function aimTitle(aim, decision) {
   if (aim.die === null) {
     if (decision === "duel_target") return "Whom to duel (UA1)";
@@ -30,7 +30,7 @@ export function aimTitle(aim, decision) {
     if (decision === "greg_heal") return "Who gets the beer's second heal (Greg Digger)";
     return "Your ability's target";
   }
-  return aim.face ? `Die ${aim.die}: ${faceLabel(aim.face)}` : `Die ${aim.die}`;
+  return aim.face ? `Die ${aim.die + 1}: ${faceLabel(aim.face)}` : `Die ${aim.die + 1}`;
 }
 
 /** What aiming at a seat does, for the seat's button: healing faces help, others hurt. */

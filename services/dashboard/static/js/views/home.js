@@ -8,6 +8,7 @@ import { mayOrganise, profile } from "../me.js";
 import { current } from "../session.js";
 import { load } from "../status.js";
 import { readableLeagues } from "../places.js";
+import { yourMoveSection } from "../your-move.js";
 
 function gameActions(game, accountId) {
   const links = [];
@@ -101,6 +102,7 @@ export function renderHome(main, { signal }) {
           h("h1", null, me.display_name),
           h("p", { class: "muted" }, `Signed in as ${me.login}. `, h("a", { href: `#/player/${encodeURIComponent(me.account_id)}` }, "Your ratings")),
         ),
+        yourMoveSection(signal),
         h(
           "section",
           { "aria-labelledby": "clubs-head" },

@@ -11,6 +11,7 @@ import { failure, loading } from "../status.js";
 import { describeEvent, eventClass } from "../events.js";
 import { get } from "../api.js";
 import { playsUndead } from "../undead.js";
+import { gameLog } from "../game-log.js";
 
 const RECENT_EVENTS = 8;
 
@@ -18,6 +19,7 @@ export function renderLive(main, { args: [gameId], signal }) {
   const connection = h("span", { class: "badge", "data-testid": "connection", role: "status" }, "connecting");
   const area = h("div", null, loading("the game"));
   const feed = h("ol", { class: "feed", "data-testid": "feed", "aria-label": "Latest events" });
+  const log = gameLog(gameId, { signal }); // the whole game, in players' names
   mount(
     main,
     h(
@@ -28,6 +30,7 @@ export function renderLive(main, { args: [gameId], signal }) {
     ),
     area,
     h("section", { class: "panel" }, h("h2", null, "Latest events"), feed),
+    log.node,
   );
 
   // Undead or Alive's Rage cards, wound tokens and duel are in the REST state only (GraphQL's
@@ -52,7 +55,9 @@ export function renderLive(main, { args: [gameId], signal }) {
     }
     refreshing = read()
       .then((game) => {
-        if (!signal.aborted) mount(area, board(game));
+        if (signal.aborted) return;
+        mount(area, board(game));
+        log.update(game);
       })
       .catch((error) => {
         if (!signal.aborted) mount(area, failure("the game", error, refresh));

@@ -15,6 +15,10 @@ import { controls, decisionWords, label, rerollText } from "../seat/decisions.js
 import { aimTitle, aimVerb, currentAim, targetsOf } from "../seat/targets.js";
 import { dice, seats } from "../seat/table.js";
 import { follow } from "../seat/feed.js";
+import { gameLog } from "../game-log.js";
+import { refreshYourMove } from "../your-move.js";
+import { diceCharacter, specialRoleNote } from "../explain.js";
+import { ratingChange } from "../rating-change.js";
 import { tableUndead } from "../undead.js";
 import { isZombie, isZombieMaster, outbreakBanner, sideWins, zombieGoal } from "../zombies.js";
 
@@ -98,10 +102,13 @@ export function renderPlay(main, { args: [gameId], signal }) {
     ),
   );
   const root = h("div", { class: "play", "data-testid": "play" }, loading("the game"));
-  mount(main, head, root);
+  // the log sits outside the part every update redraws, so its list keeps its scroll
+  const log = gameLog(gameId, { signal });
+  mount(main, head, root, log.node);
 
   const model = { state: null, picked: new Set(), aim: null, busy: false, refusal: null, readError: null };
   let countdown = null; // the "time left" node, ticked every second
+  let ratings = null; // a finished game's rating changes (rating-change.js)
   let pendingFocus = null; // where the keyboard was when a redraw had nothing to focus
 
   // --- reading ---------------------------------------------------------------------------------
@@ -115,6 +122,7 @@ export function renderPlay(main, { args: [gameId], signal }) {
     model.state = state;
     model.readError = null;
     redraw();
+    log.update(state);
   };
   let reading = null;
   let again = false;
@@ -155,6 +163,7 @@ export function renderPlay(main, { args: [gameId], signal }) {
       model.refusal = null;
       model.busy = false;
       if (!signal.aborted) apply(answer.state);
+      refreshYourMove(); // the title's "Your move" count changes with the move
     } catch (error) {
       model.busy = false;
       if (signal.aborted || error.name === "AbortError") return;
@@ -239,8 +248,10 @@ export function renderPlay(main, { args: [gameId], signal }) {
         "p",
         { class: "play-role-more" },
         // a plain zombie's character card went back at his elimination (§UA4)
-        isZombie(mine) ? `You are ${mine.id}, a zombie without a character` : `You are ${mine.id}, playing ${properName(mine.character)}`,
+        isZombie(mine) ? `You are ${mine.name ?? mine.id} (${mine.id}), a zombie without a character` : `You are ${mine.name ?? mine.id} (${mine.id}), playing `,
+        isZombie(mine) ? "" : diceCharacter(mine.character, properName(mine.character)),
         mine.special_role ? `, with the special role ${specialRoleName(mine.special_role)}` : "",
+        mine.special_role ? specialRoleNote(mine.special_role) : "",
         state.status === "ended"
           ? ". The game is over: every role is shown."
           : isZombie(mine) || isZombieMaster(mine)
@@ -256,10 +267,16 @@ export function renderPlay(main, { args: [gameId], signal }) {
       const side = result.winning_side;
       const winners = (result.winners ?? []).map((seat) => seatLabel(state, seat)).join(", ");
       const you = mine ? ((result.winners ?? []).includes(mine.id) ? " You won." : " You lost.") : "";
+      ratings ??= ratingChange(gameId, signal); // read once, kept across redraws
       return h(
-        "p",
-        { class: "notice result", "data-testid": "result", role: "status" },
-        side ? `Game over: ${sideWins(side)} (${winners}).${you}` : `Game over: nobody wins.${you}`,
+        "div",
+        null,
+        h(
+          "p",
+          { class: "notice result", "data-testid": "result", role: "status" },
+          side ? `Game over: ${sideWins(side)} (${winners}).${you}` : `Game over: nobody wins.${you}`,
+        ),
+        ratings,
       );
     }
     if (state.status === "abandoned") {

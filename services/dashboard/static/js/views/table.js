@@ -13,12 +13,12 @@ import { profile } from "../me.js";
 import { current } from "../session.js";
 import { failure, loading } from "../status.js";
 import { subscribe } from "../subscription.js";
-import { describeEvent, eventClass } from "../events.js";
+import { gameLog } from "../game-log.js";
+import { ratingChange } from "../rating-change.js";
 import { sideWins } from "../zombies.js";
 import { diceEntry } from "../entry/dice-entry.js";
-import { decisionEntry, legalTargets } from "../entry/decisions.js";
-
-const LATEST = 10;
+import { decisionEntry, entryWords, legalTargets } from "../entry/decisions.js";
+import { decisionWords } from "../seat/decisions.js";
 
 // The API says whether this caller enters the game (`may_enter`: its creator or its scheduled
 // scorekeeper); it still decides every entry, and a refusal is shown in its words.
@@ -35,11 +35,12 @@ function seatLine(state, seat) {
 
 function turnHead(state) {
   const q = state.awaiting;
+  const who = q?.player; // the seat, as this page's heading names it beside the player's name
   const what = !q
     ? null
     : q.decision === "roll"
-      ? `Enter the ${q.dice.length === state.dice.length ? "" : `${q.dice.length} `}dice ${q.player} rolled`
-      : `${q.player} decides: ${q.decision.replaceAll("_", " ")}`;
+      ? `Enter the ${q.dice.length === state.dice.length ? "" : `${q.dice.length} `}dice ${who} rolled`
+      : `${who} decides: ${decisionWords(q.decision)}`;
   if (state.status === "ended") {
     return h("div", { class: "turn-head" }, h("h2", { "data-testid": "turn-head" }, `Game over after turn ${state.turn ?? "—"}`));
   }
@@ -82,11 +83,13 @@ export function renderTable(main, { args: [gameId], signal }) {
     ),
     area,
   );
+  const log = gameLog(gameId, { signal }); // every event so far: what the entries did
+  main.append(log.node);
 
   let state = null;
   let loaded = null;
-  let latest = []; // the game's latest events, newest first: what the entries did
   let busy = false;
+  let ratings = null; // a finished game's rating changes (rating-change.js), kept across redraws
   const errorSlot = h("div", { class: "entry-error" });
   const lastEntry = h("p", { class: "muted last-entry", role: "status", "data-testid": "last-entry" });
 
@@ -127,12 +130,12 @@ export function renderTable(main, { args: [gameId], signal }) {
     }
   };
 
-  const enterText = (texts) => send([texts].flat(), `Entered: ${[texts].flat().join(", ")}`);
+  const enterText = (texts) => send([texts].flat(), `Entered: ${[texts].flat().map((text) => entryWords(text, state)).join("; ")}`);
   const enterRoll = (faces) => {
     const player = state.awaiting.player;
-    return send([{ type: "RollDice", player, faces }], `Entered: ${player} roll ${faces.join(" ")}`);
+    return send([{ type: "RollDice", player, faces }], `Entered: ${entryWords({ player, faces }, state)}`);
   };
-  const takeBack = () => send([{ type: "TakeBack" }], `Taken back: ${state.take_back.command}`);
+  const takeBack = () => send([{ type: "TakeBack" }], `Taken back: ${entryWords(state.take_back.command, state)}`);
 
   const takeBackBar = () => {
     if (!state.take_back) return null;
@@ -142,7 +145,7 @@ export function renderTable(main, { args: [gameId], signal }) {
       h(
         "button",
         { type: "button", class: "button take-back-button", "data-testid": "take-back", onclick: takeBack },
-        `Take back: ${state.take_back.command}`,
+        `Take back: ${entryWords(state.take_back.command, state)}`,
       ),
       h("span", { class: "muted" }, " A correction: the entry stays in the history, marked taken back."),
     );
@@ -156,6 +159,7 @@ export function renderTable(main, { args: [gameId], signal }) {
         { class: "notice result", "data-testid": "table-result" },
         h("p", null, resultText(state)),
         h("p", null, h("a", { href: href(`/game/${encodeURIComponent(gameId)}/replay`) }, "Replay the game")),
+        (ratings ??= ratingChange(gameId, signal)),
       );
     }
     if (!q) return h("p", { class: "notice" }, `This game is ${state.status}: nothing to enter.`);
@@ -164,7 +168,7 @@ export function renderTable(main, { args: [gameId], signal }) {
 
   // The table, its legal targets outlined (the same seats the target buttons mark ✓).
   const table = () => {
-    const drawn = board(restBoard(state));
+    const drawn = board(restBoard(state), { explain: true });
     for (const seat of legalTargets(state)) {
       drawn.querySelector(`[data-testid="seat-${seat}"]`)?.classList.add("seat-legal-target");
     }
@@ -188,7 +192,7 @@ export function renderTable(main, { args: [gameId], signal }) {
         turnHead(state),
         errorSlot,
         keeper ? takeBackBar() : null,
-        keeper
+        keeper || state.status === "ended" // the result (and its rating changes) is everyone's
           ? entryPanel()
           : h(
               "p",
@@ -200,18 +204,6 @@ export function renderTable(main, { args: [gameId], signal }) {
         lastEntry,
       ),
       table(),
-      latest.length
-        ? h(
-            "section",
-            { class: "panel", "aria-labelledby": "latest-head" },
-            h("h2", { id: "latest-head" }, "Latest events"),
-            h(
-              "ol",
-              { class: "feed", "data-testid": "feed" },
-              latest.map((event) => h("li", { class: eventClass(event), "data-type": event.type }, h("span", { class: "muted" }, `#${event.version} `), describeEvent(event))),
-            ),
-          )
-        : null,
     );
     // the new turn's heading takes the focus (read out, and Tab goes on to its choices); the
     // dice form then moves it to its first die
@@ -224,11 +216,8 @@ export function renderTable(main, { args: [gameId], signal }) {
     try {
       const [fresh, me] = await Promise.all([get(path, { signal }), loaded ? loaded : profile({ signal })]);
       if (signal.aborted || (newer && state && fresh.version <= state.version)) return;
-      const from = Math.max(1, fresh.version - LATEST + 1);
-      const events = await get(`${path}/events?from_version=${from}&limit=${LATEST}`, { signal });
-      if (signal.aborted) return;
-      latest = events.filter((event) => event.version <= fresh.version).reverse();
       state = fresh;
+      log.update(fresh);
       loaded = me;
       draw();
     } catch (error) {

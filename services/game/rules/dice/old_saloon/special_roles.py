@@ -596,12 +596,14 @@ def _check_params(s: GameState, q: Awaiting, c: UseRole) -> None:
         t = s.turn
         assert t is not None and c.die is not None and c.face is not None
         if not 0 <= c.die < len(t.dice):
-            raise MalformedCommand(f"there is no die {c.die}; dice are 0 to {len(t.dice) - 1}")
+            raise MalformedCommand(f"there is no die {c.die + 1}; dice are 1 to {len(t.dice)}")
         kind = t.kinds[c.die]
         if kind.name in _NOT_DICE:
-            raise IllegalCommand(f"die {c.die} is a {_NOT_DICE[kind.name]}, not a die: it cannot be changed")
+            raise IllegalCommand(
+                f"die {c.die + 1} is a {_NOT_DICE[kind.name]}, not a die: it cannot be changed"
+            )
         if c.face not in kind.faces:
-            raise IllegalCommand(f"die {c.die} is a {kind.name} die and has no {c.face} face")
+            raise IllegalCommand(f"die {c.die + 1} is a {kind.name} die and has no {c.face} face")
     elif role is SpecialRole.LE_MAUVAIS:
         assert c.target is not None
         if c.target not in {g.player for g in roles_state(s).held_gains}:

@@ -374,8 +374,8 @@ def _check_convert(s: GameState, q: Awaiting, c: cmd.Command) -> None:
     if c.face is not Face.BEER:
         raise IllegalCommand(f"'{c}': Belle Star turns a dynamite into a beer only")
     if c.die not in q.dice:
-        shown = " ".join(map(str, q.dice))
-        raise IllegalCommand(f"'{c}': die {c.die} is not a dynamite she may change (dice {shown})")
+        shown = " ".join(str(d + 1) for d in q.dice)
+        raise IllegalCommand(f"'{c}': die {c.die + 1} is not a dynamite she may change (dice {shown})")
 
 
 def _respond_convert(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
@@ -398,13 +398,13 @@ def _check_set(s: GameState, q: Awaiting, c: cmd.Command) -> None:
     assert isinstance(c, cmd.SetDie) and s.turn is not None
     t = s.turn
     if c.die not in q.dice:
-        shown = " ".join(map(str, q.dice))
-        raise IllegalCommand(f"'{c}': Chuck Wengam may set one of the dice {shown}, not die {c.die}")
+        shown = " ".join(str(d + 1) for d in q.dice)
+        raise IllegalCommand(f"'{c}': Chuck Wengam may set one of the dice {shown}, not die {c.die + 1}")
     kind = t.kinds[c.die]
     if c.face not in kind.faces:
         raise IllegalCommand(f"'{c}': the {kind.name} die has no {c.face} face")
     if c.face is t.dice[c.die]:
-        raise IllegalCommand(f"'{c}': die {c.die} shows {c.face} already")
+        raise IllegalCommand(f"'{c}': die {c.die + 1} shows {c.face} already")
 
 
 def _respond_set(s: GameState, q: Awaiting, c: cmd.Command, emit: Emit) -> None:
