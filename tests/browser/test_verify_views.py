@@ -299,7 +299,7 @@ async def test_a_tampered_record_or_seed_fails_and_says_where(
     await page.route(re.compile(rf"/games/{game_id}/record$"), forged_record)
     await _verified(page, game_id)
     await expect(page.get_by_test_id("verify-result")).to_have_attribute("data-state", "dirty")
-    first = rf"the record's roll 1 \({player}'s first roll of turn 1, event \d+\), die 0 "
+    first = rf"the record's roll 1 \({player}'s first roll of turn 1, event \d+\), die 1 "
     await expect(page.get_by_test_id("verify-verdict")).to_have_text(re.compile(rf"^does not match: {first}"))
     await expect(page.locator("[data-check=rolls]")).to_have_attribute("data-state", "ok")
     await expect(page.locator("[data-check='hash chain']")).to_have_attribute("data-state", "ok")

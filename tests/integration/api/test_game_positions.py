@@ -92,6 +92,34 @@ async def test_a_card_position_is_where_the_game_starts(
     assert (state["active_player"], state["turn"], state["phase"]) == ("p2", 5, "play"), state
 
 
+async def test_a_card_position_with_its_deck_in_no_known_order_asks_for_each_card_turned_up(
+    client: httpx.AsyncClient, four: list[Any], keeper: Any
+) -> None:
+    """What the new-game page sends (a real table does not know its deck's order): the turn's
+    first draw waits for the scorekeeper to name the card, and a card seen already is refused."""
+    position = {
+        "players": [{"player": "p2", "life": 2, "hand": [1, 38], "in_play": [64]}],
+        "discard": [26],
+        "active_player": "p2",
+        "turn": 5,
+        "deck": "unknown",
+    }
+    asked = table_game(four, "cards-unknown-deck", position, ruleset={"game_type": "cards"})
+    created = await client.post("/games", json=asked, headers=keeper.auth)
+    assert created.status_code == 201, created.text
+    state = (await client.get("/games/cards-unknown-deck", headers=keeper.auth)).json()
+    bob = next(p for p in state["players"] if p["id"] == "p2")
+    assert bob["hand_ids"] == [1, 38], bob  # nothing drawn yet: the deck's top card is not known
+    seen = {"command": "table top 26", "command_id": "top-seen"}
+    refused = await client.post("/games/cards-unknown-deck/commands", json=seen, headers=keeper.auth)
+    assert refused.status_code == 422 and "26" in refused.text, refused.text
+    named = {"command": "table top 40", "command_id": "top-40"}
+    played = await client.post("/games/cards-unknown-deck/commands", json=named, headers=keeper.auth)
+    assert played.status_code in (200, 201), played.text
+    state = (await client.get("/games/cards-unknown-deck", headers=keeper.auth)).json()
+    assert 40 in next(p for p in state["players"] if p["id"] == "p2")["hand_ids"]
+
+
 @pytest.mark.parametrize(
     ("position", "words"),
     [

@@ -222,7 +222,9 @@ function rollProblem(roll, shown, derived, what) {
   const i = shown.findIndex((face, k) => face !== derived[k]);
   if (i < 0) return null;
   const kind = roll.kinds[i];
-  const die = kind && kind !== "base" ? `die ${roll.dice[i]}, ${dieKindWords(kind)},` : `die ${roll.dice[i]}`;
+  // dice are numbered from 1 for people (the record's indices count from 0)
+  const number = roll.dice[i] + 1;
+  const die = kind && kind !== "base" ? `die ${number}, ${dieKindWords(kind)},` : `die ${number}`;
   return `${what}, ${die} shows ${shown[i]}; the seed gives ${derived[i]} (rolled ${shown.join(" ")}, the seed gives ${derived.join(" ")})`;
 }
 
@@ -231,7 +233,7 @@ async function deriveRolls(game, seed, version) {
   const derived = [];
   for (const roll of game.rolls) {
     if (roll.kinds.some((k) => k === null)) {
-      return { derived, stop: `event ${roll.event} rolls dice the rules do not have at that point (dice ${roll.dice.join(" ")})` };
+      return { derived, stop: `event ${roll.event} rolls dice the rules do not have at that point (dice ${roll.dice.map((d) => d + 1).join(" ")})` };
     }
     try {
       derived.push(await dice.roll(roll.kinds));

@@ -174,6 +174,7 @@ export function positionJson(gameType, seatIds, position) {
   const json = { players, active_player: seatIds[position.active], turn: asNumber(position.turn) };
   if (gameType === "cards") {
     json.discard = position.discard;
+    json.deck = "unknown"; // a real table does not know its deck's order: each card is named as it is turned up
     return json;
   }
   if (position.dice.some((face) => face !== "")) {
