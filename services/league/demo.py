@@ -27,6 +27,9 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import redis.asyncio as aioredis
+
+from infra.postgres import database_name
 from services.accounts.errors import InviteNotFound, InviteUsed, LoginNameTaken
 from services.accounts.names import login_key
 from services.accounts.service import AccountService
@@ -35,8 +38,11 @@ from services.clubs.roles import Principal, Role
 from services.clubs.service import ClubService, InviteLink
 from services.game.application.lifecycle import GameMode
 from services.game.application.service import Actor, ActorKind, GameService, Member, NewGame, TableSeat
+from services.game.edge.fanout import GameFanout, fanout_channel
+from services.game.edge.gateway import GameGateway
+from services.game.edge.tokens import TokenVault
 from services.game.fairness.vault import SeedVault
-from services.league.bot_league import play_bot_round
+from services.league.bot_league import play_bot_round, seat_next_round
 from services.league.commands import (
     EnrollPlayer,
     FoundClub,
@@ -45,6 +51,8 @@ from services.league.commands import (
     OpenTournament,
     RegisterPlayer,
 )
+from services.league.organise import LeagueOrganiser
+from services.league.schedule_guard import ScheduleGuard
 from services.league.service import LeagueService
 from services.league.standings import StandingsProjection
 from services.league.vocabulary import PUBLIC, SeatingPolicy
@@ -65,6 +73,10 @@ DEMO_PLAYER_LOGINS = ("ada", "bart", "calamity", "doc")
 """The first members, claimed with these logins and the organiser's password."""
 DEMO_ONLINE_GAME = "demo-saloon-night"
 DEMO_TABLE_GAME = "demo-table-1"
+DEMO_LEAGUE_TABLE_GAME = "demo-open-round-table-1"
+"""The open round's first table, scheduled at a table with the organiser keeping score and not
+started: the organiser starts it from its schedule page (the seats dealt at the table, or by the
+server), as a club's evening begins."""
 # the table game's seats, as a scorekeeper enters them (members 5 to 9 of the club)
 _TABLE_CARDS = (
     ("sheriff", "paul_regret"),
@@ -185,6 +197,7 @@ async def seed_demo(
                 logins.append(login)
         say(f"club {DEMO_CLUB_NAME!r}: {len(members)} members registered by name, {len(logins)} claimed")
         played = await _league(context, club_id, principal.account_id, members, rounds, say)
+        await _open_round(context, clubs, principal, rounds + 1, say)
         card_games = await _card_league(context, principal.account_id, members, say)
         await _games(context, clubs, principal, club_id, members, len(logins))
         say(f"games {DEMO_ONLINE_GAME!r} (online) and {DEMO_TABLE_GAME!r} (table) are waiting")
@@ -287,6 +300,43 @@ async def _league(
     return played
 
 
+async def _open_round(
+    context: RuntimeContext, clubs: ClubService, principal: Principal, number: int, say: Progress
+) -> None:
+    """The round after the bots' seated (Swiss on their standings) and its first table scheduled
+    at a table, the organiser its scorekeeper: a new organiser's evening starts there, from the
+    league's page ("Keep score" opens the table's schedule page, "Start this game")."""
+    league = LeagueService(context.store)
+    projection = StandingsProjection(context.store)
+    try:
+        await projection.run_until_idle()  # the Swiss pairing reads the standings
+    finally:
+        await projection.close()
+    await seat_next_round(league, DEMO_LEAGUE, DEMO_TOURNAMENT, number, seed="demo")
+    organiser = LeagueOrganiser(league, clubs, demo_gateway(context), context.pool)
+    await organiser.schedule(
+        principal,
+        DEMO_LEAGUE,
+        DEMO_TOURNAMENT,
+        number,
+        1,
+        mode=GameMode.TABLE,
+        game_id=DEMO_LEAGUE_TABLE_GAME,
+        scorekeeper=principal.account_id,
+        command_id="demo/open-round/table-1",
+    )
+    say(f"round {number}: seated; table 1 ({DEMO_LEAGUE_TABLE_GAME!r}) waits to be started at its table")
+
+
+def demo_gateway(context: RuntimeContext) -> GameGateway:
+    """The API's game gateway on this process's store (its fan-out never started: nobody watches
+    a seeding), so the demo's league games are made as the API makes them."""
+    fanout = GameFanout(aioredis.from_url(context.redis_url), fanout_channel(database_name(context.dsn)))
+    service = GameService(context.store, SeedVault(context.pool))
+    schedule = ScheduleGuard(context.pool)
+    return GameGateway(service, TokenVault(context.pool), fanout, context.store, schedule=schedule)
+
+
 async def _card_league(
     context: RuntimeContext, organiser: str, members: list[tuple[str, str]], say: Progress
 ) -> int:
@@ -348,6 +398,8 @@ def demo_pages(base: str) -> list[tuple[str, str]]:
         ("Sign in", f"{base}/#/signin"),
         ("Play (signed in)", f"{base}/#/game/{DEMO_ONLINE_GAME}/play"),
         ("Keep score", f"{base}/#/game/{DEMO_TABLE_GAME}/table"),
+        ("League (organise)", f"{base}/#/league/{DEMO_LEAGUE}"),
+        ("Start tonight's table", f"{base}/#/game/{DEMO_LEAGUE_TABLE_GAME}/table"),
         ("Leaderboard", f"{base}/#/leaderboard"),
         ("Standings", f"{base}/#/standings?{league}&season={DEMO_SEASON}"),
         ("Tournament", f"{base}/#/tournament?{league}&tournament={DEMO_TOURNAMENT}"),

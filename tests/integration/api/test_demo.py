@@ -16,12 +16,14 @@ from services.league.demo import (
     DEMO_CARD_TOURNAMENT,
     DEMO_CLUB_NAME,
     DEMO_LEAGUE,
+    DEMO_LEAGUE_TABLE_GAME,
     DEMO_LOGIN,
     DEMO_ONLINE_GAME,
     DEMO_ORGANISER_NAME,
     DEMO_PLAYER_LOGINS,
     DEMO_SEASON,
     DEMO_TABLE_GAME,
+    DEMO_TOURNAMENT,
     demo_pages,
     seed_demo,
 )
@@ -68,7 +70,8 @@ async def test_the_demo_seeds_a_club_with_named_members_that_its_organiser_signs
     mine = (await client.get("/me/clubs", headers=headers)).json()
     assert [c["name"] for c in mine] == [DEMO_CLUB_NAME]
     assert mine[0]["club_id"] == report.club_id
-    assert {g["role"] for g in mine[0]["roles"]} == {"admin", "organiser"}
+    # and keeper of the open round's table game (test_the_demo_leaves_an_open_round_…)
+    assert {g["role"] for g in mine[0]["roles"]} == {"admin", "organiser", "scorekeeper"}
 
     club = (await client.get(f"/clubs/{report.club_id}", headers=headers)).json()
     named = {m["account_id"]: m["display_name"] for m in club["members"]}
@@ -143,6 +146,27 @@ async def test_the_demo_seats_its_players_at_an_online_game_and_its_organiser_ke
     await seed_demo(context, players=9, rounds=1, password="second-demo-password")
     assert (await sign_in(client, "first-demo-password", "ada")).status_code == 401
     assert (await sign_in(client, "second-demo-password", "ada")).status_code == 201
+
+
+async def test_the_demo_leaves_an_open_round_whose_table_game_its_organiser_starts(
+    client: httpx.AsyncClient, context: RuntimeContext
+) -> None:
+    """A new organiser's evening: the round after the bots' is seated, its first table scheduled
+    at a table with the organiser keeping score and not started; he starts it (the server deals)
+    and keeps score of it."""
+    report = await seed_demo(context, players=PLAYERS, rounds=1, password="open-round-password")
+    organiser = await bearer_of(client, report.password, DEMO_LOGIN)
+    assert (await client.get(f"/games/{DEMO_LEAGUE_TABLE_GAME}", headers=organiser)).status_code == 404
+    where = await client.get(f"/games/{DEMO_LEAGUE_TABLE_GAME}/schedule", headers=organiser)
+    assert where.status_code == 200, where.text
+    assert {k: where.json()[k] for k in ("league_id", "tournament_id", "round", "table", "mode")} == {
+        "league_id": DEMO_LEAGUE, "tournament_id": DEMO_TOURNAMENT, "round": 2, "table": 1, "mode": "table",
+    }  # fmt: skip
+    start = f"/leagues/{DEMO_LEAGUE}/tournaments/{DEMO_TOURNAMENT}/rounds/2/tables/1/game/start"
+    started = await client.post(start, json={"command_id": "demo-start"}, headers=organiser)
+    assert started.status_code == 201, started.text
+    table = (await client.get(f"/games/{DEMO_LEAGUE_TABLE_GAME}", headers=organiser)).json()
+    assert table["mode"] == "table" and table["awaiting"]["decision"] == "roll"
 
 
 def test_serve_makes_a_password_prints_it_and_hands_it_to_the_seeding(tmp_path: Path) -> None:
