@@ -107,7 +107,7 @@ export function dice(state, { rerollable, picked, toggle, busy }) {
           class: `die-toggle${chosen ? " die-picked" : ""}`,
           "aria-pressed": chosen ? "true" : "false",
           "data-testid": `reroll-die-${index}`,
-          title: chosen ? `Die ${index}: will be rerolled` : `Die ${index}: kept (press to reroll it)`,
+          title: chosen ? `Die ${index + 1}: will be rerolled` : `Die ${index + 1}: kept (press to reroll it)`,
           disabled: busy,
           onclick: () => toggle(index),
         },
