@@ -351,3 +351,24 @@ async def test_a_keeper_keeps_score_of_a_card_table_on_a_phone(
         answer = entry.get_by_test_id("table-answer")
         await within_the_first_screen(page, answer, answer.get_by_test_id("table-enter"))
         await both_sizes(page, "phone-card-table-deal")
+        # the deal (5+3+4+4 cards named as each player takes them) and the Sheriff's two draws
+        for n in range(18):
+            options = (
+                await answer.get_by_test_id("table-card")
+                .locator("option")
+                .evaluate_all("os => os.map(o => o.value)")
+            )
+            await answer.get_by_test_id("table-card").select_option(options[(7 * n) % len(options)])
+            await entered(page, lambda: answer.get_by_test_id("table-enter").click())
+        # his turn: the decision's title and first card to play right under the turn's line, and
+        # every button of the entry a finger's size
+        decision = entry.get_by_test_id("decision")
+        await expect(decision).to_have_attribute("data-decision", "play")
+        await within_the_first_screen(
+            page,
+            page.get_by_test_id("turn-head"),
+            decision.locator("h2"),
+            decision.locator("[data-option]").first,
+        )
+        assert await touch_targets(entry.get_by_role("button")) > 2
+        await both_sizes(page, "phone-card-table-play")
