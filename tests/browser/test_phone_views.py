@@ -372,3 +372,39 @@ async def test_a_keeper_keeps_score_of_a_card_table_on_a_phone(
         )
         assert await touch_targets(entry.get_by_role("button")) > 2
         await both_sizes(page, "phone-card-table-play")
+
+
+async def test_a_keeper_enters_an_undead_or_alive_roll_on_a_phone(
+    chromium: Browser, base_url: str, people: People
+) -> None:
+    keeper = await people("phone.uakeeper", "Undead Keeper Phone")
+    players = [await people(f"phone.ua{n}", f"Undead{n} Phone") for n in range(1, 5)]
+    body = {
+        "command_id": "phone-ua-table",
+        "mode": "table",
+        "player_count": 4,
+        "ruleset": {"modules": ["UA1", "UA2"]},
+        "seats": [
+            {"member_id": p.account_id, "name": p.display_name, "role": role, "character": character}
+            for p, (role, character) in zip(players, SEATS, strict=True)
+        ],
+    }
+    async with httpx.AsyncClient(base_url=base_url, timeout=HTTP_TIMEOUT) as client:
+        created = await client.post("/games", json=body, headers=keeper.auth)
+    assert created.status_code == 201, created.text
+    game_id = created.json()["game_id"]
+    async with phone_page(chromium, base_url) as page:
+        await sign_in(page, keeper)
+        await page.goto(f"/#/game/{game_id}/table")
+        whose = page.get_by_test_id("whose-turn")
+        await expect(page.get_by_test_id("rage-pile")).to_contain_text("face down")
+        dice = page.get_by_test_id("dice-entry")
+        await within_the_first_screen(page, whose, dice, page.get_by_role("button", name="Enter the roll"))
+        await both_sizes(page, "phone-table-undead-dice")
+        # each die's first face, by touch; then whatever the engine awaits is on the first screen
+        for row in await dice.locator("fieldset.die-entry").all():
+            await row.locator("label.face-choice").first.click()
+        await entered(page, lambda: page.get_by_role("button", name="Enter the roll").click())
+        awaited = page.get_by_test_id("table-entry").locator(".decision, .dice-entry").first
+        await within_the_first_screen(page, whose, awaited)
+        await both_sizes(page, "phone-table-undead-decision")
