@@ -71,6 +71,8 @@ async def overflow(page: Page) -> int:
 async def within_the_first_screen(page: Page, *parts: Locator) -> None:
     """Scrolled to the top, each of ``parts`` is wholly on the first screen, and nothing is wider
     than the screen."""
+    for part in parts:
+        await expect(part).to_be_visible()  # the page may still be reading the game
     await page.evaluate("() => window.scrollTo(0, 0)")
     assert await overflow(page) <= 0, f"the page is {await overflow(page)} px wider than the phone"
     size = page.viewport_size
@@ -253,10 +255,10 @@ async def a_phone_seat_decides(
             first += [decision, page.get_by_test_id("dice")]
             if not toggles:
                 await both_sizes(page, f"{name}-reroll")
-            assert await dice.first.get_attribute("title") in (
-                "Die 1: kept (press to reroll it)",
-                "Die 1: will be rerolled",
-            )
+            # a die's tooltip counts from 1, as the page's words do (reroll-die-<index> from 0)
+            index = int((await dice.first.get_attribute("data-testid") or "").rsplit("-", 1)[1])
+            title = await dice.first.get_attribute("title") or ""
+            assert title.startswith(f"Die {index + 1}: "), title
         await within_the_first_screen(page, *first)
         assert await touch_targets(page.get_by_test_id("decision").get_by_role("button")) >= 1
         await touch_targets(root.get_by_role("button"))
