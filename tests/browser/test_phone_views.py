@@ -28,6 +28,8 @@ from tests.browser.playing import (
 People = Callable[[str, str], Awaitable[Person]]
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
+MAX_STEPS = 120
+"""Moves of every seat a seat test may wait through (a guard: a few rounds of the table)."""
 TOUCH = 44
 """The smallest target a finger hits (CSS px), WCAG 2.5.5's size."""
 
@@ -224,24 +226,54 @@ async def awaited_person(base_url: str, game_id: str, players: list[Person]) -> 
     return next(p for p in players if p.account_id == member), seat
 
 
+async def another_seat_moves(base_url: str, game_id: str, who: Person, number: int) -> None:
+    """The awaited player of another seat makes his first legal move over the API (his own
+    session), as his own browser would."""
+    async with httpx.AsyncClient(base_url=base_url, timeout=HTTP_TIMEOUT) as client:
+        state = (await client.get(f"/games/{game_id}", headers=who.auth)).json()
+        legal = state.get("legal_commands") or []
+        if not legal:
+            return  # the server is rolling for him: read the game again
+        body = {
+            "command": legal[0],
+            "command_id": f"{game_id}-other-{number}",
+            "expected_version": state["version"],
+        }
+        answer = await client.post(f"/games/{game_id}/commands", json=body, headers=who.auth)
+    assert answer.status_code == 200, answer.text
+
+
 async def a_phone_seat_decides(
-    page: Page, base_url: str, game_id: str, seat: str, name: str, moves: int
+    page: Page, base_url: str, game_id: str, seat: str, players: list[Person], name: str, moves: int
 ) -> int:
-    """While it is this seat's move (up to ``moves`` of them): the decision on the first screen,
-    every button of the seat page (the decision's, the dice, the seats to aim at, the cards to
-    pick) a finger's size; then the first option is clicked, as a player would. Answers how many
-    dice were offered as toggles to reroll on the way."""
+    """The phone's seat makes ``moves`` moves, the other seats moving over the API in between.
+    At each of the phone's: the decision on the first screen, every button of the seat page (the
+    decision's, the dice, the seats to aim at, the cards to pick) a finger's size; then the first
+    option is clicked, as a player would. Answers how many dice were offered as toggles to reroll
+    on the way."""
     root = page.get_by_test_id("play")
-    toggles = 0
-    for move in range(moves):
+    by_member = {p.account_id: p for p in players}
+    toggles = mine = 0
+    for step in range(MAX_STEPS):
+        if mine == moves:
+            break
         # the game as the server has it (its own rolls included), and the page showing it
         truth = await state_of(base_url, game_id)
         await wait_for_version(page, truth["version"])
-        if truth["status"] != "ongoing" or (truth["awaiting"] or {}).get("player") != seat:
+        if truth["status"] != "ongoing":
             break
+        awaited = (truth["awaiting"] or {}).get("player")
+        if awaited != seat:
+            member = next((p["member_id"] for p in truth["players"] if p["id"] == awaited), None)
+            if member is None:
+                await page.wait_for_timeout(200)  # nobody's decision yet: the server is rolling
+            else:
+                await another_seat_moves(base_url, game_id, by_member[member], step)
+            continue
         await expect(root).to_have_attribute("data-deciding", "true")
-        if move == 0:
+        if mine == 0:
             await both_sizes(page, name)
+        mine += 1
         # the decision's title and its first option; with the dice to reroll, the dice and the
         # whole decision (a card game's turn lists every card's options: its list goes on below)
         decision = page.get_by_test_id("decision")
@@ -271,6 +303,7 @@ async def a_phone_seat_decides(
             arg=before,
             timeout=PAGE_TIMEOUT_MS,
         )
+    assert mine > 0, "the phone's seat was never asked anything"
     await page.evaluate("() => window.scrollTo(0, 0)")
     assert await overflow(page) <= 0
     return toggles
@@ -288,7 +321,9 @@ async def test_a_player_plays_his_seat_of_an_online_dice_game_on_a_phone(
         await open_play(page, game_id)
         await expect(page.get_by_test_id("your-decision")).to_be_visible()
         # the dice were toggles while he might reroll, each a finger's size
-        assert await a_phone_seat_decides(page, base_url, game_id, seat, "phone-seat-dice", moves=6) > 0
+        assert (
+            await a_phone_seat_decides(page, base_url, game_id, seat, players, "phone-seat-dice", moves=6) > 0
+        )
 
 
 async def test_a_player_plays_his_seat_of_an_online_card_game_on_a_phone(
@@ -312,7 +347,7 @@ async def test_a_player_plays_his_seat_of_an_online_card_game_on_a_phone(
         await sign_in(page, player)
         await open_play(page, game_id)
         await expect(page.get_by_test_id("my-hand")).to_be_visible()
-        await a_phone_seat_decides(page, base_url, game_id, seat, "phone-seat-cards", moves=4)
+        await a_phone_seat_decides(page, base_url, game_id, seat, players, "phone-seat-cards", moves=4)
 
 
 async def test_a_keeper_keeps_score_of_a_card_table_on_a_phone(
