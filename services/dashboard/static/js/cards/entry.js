@@ -30,7 +30,7 @@ export function renderCardTable(main, { args: [gameId], signal }) {
   const lastEntry = h("p", { class: "muted", "data-testid": "last-entry", role: "status" });
   mount(
     main,
-    h("header", { class: "page-head" },
+    h("header", { class: "page-head table-page-head" },
       h("h1", null, "Keep score ", h("code", null, gameId)),
       h("p", null, "BANG! (the card game) at a table · ", h("a", { href: href(`/game/${encodeURIComponent(gameId)}/replay`) }, "Replay"))),
     area,

@@ -170,7 +170,12 @@ export function diceEntry(state, onEnter) {
       },
     },
     keptDice(state, rolling),
+    // the keys are for a keyboard: open on a wide screen, one line to open on a phone's
     h(
+      "details",
+      { class: "entry-keys", open: !matchMedia("(max-width: 480px)").matches },
+      h("summary", null, "Entering by keyboard"),
+      h(
       "p",
       { class: "muted entry-hint" },
       "Pick each die's face, or type the key shown under it (",
@@ -180,6 +185,7 @@ export function diceEntry(state, onEnter) {
       " ",
       h("kbd", null, "a"),
       " …), die after die; then Enter.",
+      ),
     ),
     rows,
     h("div", { class: "entry-actions" }, submit, " ", count),

@@ -169,6 +169,13 @@ export function renderTable(main, { args: [gameId], signal }) {
   // The table, its legal targets outlined (the same seats the target buttons mark ✓).
   const table = () => {
     const drawn = board(restBoard(state), { explain: true });
+    // the modules' words are for looking up, not for every turn: one line to open
+    const detail = drawn.querySelector('[data-testid="ruleset-detail"]');
+    if (detail) {
+      const more = h("details", { class: "rules-more" }, h("summary", null, "The rules in full"));
+      detail.replaceWith(more);
+      more.append(detail);
+    }
     for (const seat of legalTargets(state)) {
       drawn.querySelector(`[data-testid="seat-${seat}"]`)?.classList.add("seat-legal-target");
     }
