@@ -165,7 +165,7 @@ async def test_a_league_schedule_made_and_started_in_the_browser(
         await page.keyboard.type("11add")
         await page.keyboard.press("Enter")
         await expect(page.get_by_test_id("last-entry")).to_contain_text(
-            "roll shoot1 shoot1 arrow dynamite dynamite"
+            "rolled 1, 1, Arrow, Dynamite, Dynamite"
         )
         # OS2 asks which arrow the arrow rolled takes: the Old Saloon rules are the game's
         await page.get_by_role("button", name="Take a regular arrow").click()
@@ -195,7 +195,7 @@ async def test_a_league_schedule_made_and_started_in_the_browser(
         # table 3 from the keeper's own page: "Keep score of" a game not started yet opens its
         # table's schedule page (it said "no game" with a Try again that never worked)
         await page.goto("/#/home")
-        await page.get_by_role("link", name=f"Keep score of {dealt}").click()
+        await page.get_by_role("link", name="Keep score: Schedule League, round 1, table 3").click()
         await expect(page.get_by_test_id("scheduled-game")).to_be_visible()
         await expect(page).to_have_url(
             re.compile(rf"#/league/{LEAGUE}/start\?tournament={TOURNAMENT}&round=1&table=3$")

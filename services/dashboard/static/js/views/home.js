@@ -66,8 +66,13 @@ let leagueNames = null; // one read of the leagues' names for the whole list
 async function tableName(gameId) {
   try {
     leagueNames ??= readableLeagues().then((leagues) => new Map(leagues.map((l) => [l.leagueId, l.name])));
-    const [game, names] = await Promise.all([get(`/games/${encodeURIComponent(gameId)}`), leagueNames]);
-    const where = game.context ?? {};
+    const id = encodeURIComponent(gameId);
+    // a league table game not started yet exists only in its league's schedule
+    const where = await get(`/games/${id}`).then(
+      (game) => game.context ?? {},
+      () => get(`/games/${id}/schedule`),
+    );
+    const names = await leagueNames;
     const league = names.get(where.league_id);
     return league && where.round ? `${league}, round ${where.round}, table ${where.table}` : null;
   } catch {
