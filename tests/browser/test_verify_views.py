@@ -166,7 +166,7 @@ def _tamper(events: list[dict[str, Any]], kind: str = "base") -> tuple[int, str]
                 roll["data"]["faces"][i] = new
                 data, v = roll["data"], roll["version"]
                 where = f"roll {number} ({data['player']}'s {ORDINAL[data['roll']]} roll of turn {turns[v]}"
-                die = f"die {data['dice'][i]}" + ("" if kind == "base" else f", the {kind.title()} die,")
+                die = f"die {data['dice'][i] + 1}" + ("" if kind == "base" else f", the {kind.title()} die,")
                 return number, f"{where}, event {v}), {die} shows {new}; the seed gives {face}"
     raise AssertionError(f"no {kind} die rolled after the sixth roll")
 
