@@ -486,7 +486,7 @@ def test_a_position_s_numbers_and_names_are_bounded() -> None:
             "$.in_turn.targets[0].die",
         ),
         ({"wound_tokens": {"draws": 100_001}}, "$.wound_tokens.draws"),
-        ({"in_turn": {"answered": ["x" * 65]}}, "$.in_turn.answered[0]"),
+        ({"in_turn": {"answered": ["x" * 161]}}, "$.in_turn.answered[0]"),
     ]:
         with pytest.raises(msgspec.ValidationError) as refused:
             position(**fields)
