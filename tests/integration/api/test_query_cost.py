@@ -91,7 +91,7 @@ async def test_every_query_operation_is_answered_within_the_limits_on_a_long_gam
     values = {"id": long_game, "version": 500, "fromVersion": 1, "limit": 1000, "memberId": "m1"}
     values |= {"leagueId": "no-league", "tournamentId": "no-tournament"}
     # every required variable is given: a missing one is a 400 naming it before anything runs
-    values |= {"club": "no-club", "clubId": "no-club", "first": 10}
+    values |= {"club": "no-club", "clubId": "no-club", "first": 10, "gameId": long_game}
     answered = []
     for path in sorted(OPERATIONS.rglob("*.graphql")):
         text = path.read_text()

@@ -86,7 +86,7 @@ async def test_every_cell_of_the_lists_table(app: Litestar, client: httpx.AsyncC
     await catch_up(app)
 
     rows = table()
-    assert len(rows) == 5
+    assert len(rows) == 6
     for method, path, cells in rows:
         url = path.replace("{league}", "home_league").replace("{tournament}", "t1")
         url = url.replace("{member}", rosa.account_id)
