@@ -77,10 +77,13 @@ async def league_streams(pool: asyncpg.Pool, league_id: str) -> list[str]:
         league_id,
         league,
     )
-    found = {r[0] for r in rows}
-    if not await pool.fetchval("SELECT 1 FROM streams WHERE name = $1", league):
+    # a table game scheduled and not started yet has no stream: there is nothing of it to move
+    named = sorted({r[0] for r in rows} | {league})
+    stored = await pool.fetch("SELECT name FROM streams WHERE name = ANY($1::text[])", named)
+    existing = {r[0] for r in stored}
+    if league not in existing:
         raise LookupError(f"no league {league_id!r} here")
-    return sorted(found | {league})
+    return sorted(existing)
 
 
 async def export_league(

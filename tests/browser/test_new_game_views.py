@@ -151,7 +151,9 @@ async def test_a_table_dice_game_started_from_where_it_stands(
         await page.get_by_test_id("create-game").click()
         game_id = await created_id(page, "table")
         await expect(page.get_by_test_id("turn-head")).to_contain_text(f"Turn 6 · p2 {second} — El Gringo")
-        await expect(page.get_by_test_id("entering")).to_have_text("p2 decides: choose which dice to reroll, or keep them")
+        await expect(page.get_by_test_id("entering")).to_have_text(
+            "p2 decides: choose which dice to reroll, or keep them"
+        )
         await screenshot(page, "new-game-position-table")
     state: dict[str, Any] = await game_state(base_url, game_id, keeper)
     bob = next(p for p in state["players"] if p["id"] == "p2")
